@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of chrono.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+	// exitInterrupted is returned when a run was stopped by SIGINT/SIGTERM
+	// after writing what it had measured (128 + SIGINT, as shells do).
+	exitInterrupted = 130
+)
+
+// subcommands holds the constructors of chrono's subcommands. Each
+// subcommand file adds its constructor in an init function, so that adding
+// a command never touches another command's file.
+var subcommands []func() *cobra.Command
+
+func register(newCmd func() *cobra.Command) { subcommands = append(subcommands, newCmd) }
+
+// usageError marks an error as bad usage (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usage error (exit code 2) with a formatted message.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// exitError carries a specific exit code (e.g. 130 after an interrupt)
+// with an optional message; an empty message prints nothing.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+func (e exitError) Unwrap() error { return e.err }
+
+func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "chrono",
+		Short: "Measure time precisely: clocks, commands, Go functions, sleeps and latency",
+		Long: `chrono measures time precisely and says how precise the measurement is.
+
+It characterizes this machine's clocks, benchmarks commands and Go functions,
+measures how accurately the machine can wait, and summarizes numbers with
+honest statistics. Every measurement can be written as a versioned JSON
+result document and read back by the other subcommands.`,
+		Example: `  chrono clocks                 # every clock of this host, characterized
+  chrono env                    # the measurement conditions and their warnings
+  seq 1 1000 | chrono stats     # summary, percentiles, outliers of numbers`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see --help)", err)}
+	})
+	for _, newCmd := range subcommands {
+		root.AddCommand(newCmd())
+	}
+	return root
+}
+
+// execute runs chrono with args and returns the process exit code.
+func execute(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		if msg := ee.Error(); msg != "" {
+			fmt.Fprintf(stderr, "chrono: %s\n", msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "chrono: %s\n", oneLine(err.Error()))
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsageError(err) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// isCobraUsageError recognizes the errors cobra returns for bad usage that
+// do not pass through the flag error function (unknown command, wrong
+// number of arguments).
+func isCobraUsageError(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument", "unknown flag", "unknown shorthand flag", "flag needs an argument"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine keeps an error message to one line on the terminal.
+func oneLine(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(s, "\n", "; "))
+}
+
+// stdinIsTerminal reports whether f is a terminal (used for progress lines).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

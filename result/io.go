@@ -1,0 +1,142 @@
+package result
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Encode writes d as indented JSON to w.
+func Encode(w io.Writer, d *Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return fmt.Errorf("result: encoding document: %w", err)
+	}
+	return nil
+}
+
+// WriteFile writes d to path atomically: it writes a temporary file in the
+// same directory, syncs it and renames it over path, so an interrupted
+// write never leaves half a document. path "-" writes to standard output.
+func WriteFile(path string, d *Document) error {
+	if path == "-" {
+		return Encode(os.Stdout, d)
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, d); err != nil {
+		return err
+	}
+	return writeAtomic(path, buf.Bytes())
+}
+
+// writeAtomic replaces path with data via a temporary file and rename.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("result: cannot write %s: %w (check that the directory exists and is writable)", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("result: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// Decode reads and validates a document from r.
+func Decode(r io.Reader) (*Document, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("result: reading document: %w", err)
+	}
+	return Unmarshal(data)
+}
+
+// Unmarshal parses and validates a document. It rejects data that is not a
+// chronograph result document, and documents of a newer schema version
+// than this package knows, saying which version is needed.
+func Unmarshal(data []byte) (*Document, error) {
+	var head struct {
+		Schema  *string `json:"schema"`
+		Version *int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("result: not a JSON result document: %w", err)
+	}
+	if head.Schema == nil || *head.Schema != Schema {
+		return nil, errors.New(`result: not a chronograph result document (no "schema": "` + Schema + `" field); pass a file written by chrono's --json/--export-json`)
+	}
+	if head.Version == nil || *head.Version < 1 {
+		return nil, errors.New(`result: result document has no valid "version" field`)
+	}
+	if *head.Version > Version {
+		return nil, fmt.Errorf("result: document has schema version %d, newer than this chrono understands (%d); upgrade chrono", *head.Version, Version)
+	}
+	var d Document
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("result: malformed result document: %w", err)
+	}
+	if err := d.validate(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// ReadFile reads and validates the document at path ("-" = standard input).
+func ReadFile(path string) (*Document, error) {
+	if path == "-" {
+		return Decode(os.Stdin)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
+	}
+	d, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, path)
+	}
+	return d, nil
+}
+
+// validate checks the invariants readers rely on.
+func (d *Document) validate() error {
+	for i, m := range d.Measurements {
+		if m.Name == "" {
+			return fmt.Errorf("result: measurement %d has no name", i)
+		}
+		n := -1
+		for _, met := range m.Metrics {
+			if met.Name == "" {
+				return fmt.Errorf("result: measurement %q has a metric without a name", m.Name)
+			}
+			if n >= 0 && len(met.Values) != n {
+				return fmt.Errorf("result: measurement %q: metric %q has %d values, others %d (every metric holds one value per sample)", m.Name, met.Name, len(met.Values), n)
+			}
+			n = len(met.Values)
+		}
+		if m.Primary != "" && m.Metric(m.Primary) == nil {
+			return fmt.Errorf("result: measurement %q: primary metric %q is missing", m.Name, m.Primary)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+// Package result defines chronograph's result document: the one versioned
+// JSON document that every measurement writes (command benchmarks, Go
+// function benchmarks, sleep and latency studies, summaries of numbers) and
+// that chrono's subcommands read back. The schema is in docs/result-schema.md.
+package result
+
+import (
+	"time"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/stats"
+)
+
+// Schema identifies chronograph result documents.
+const Schema = "chronograph.result"
+
+// Version is the schema version this package writes. Readers accept every
+// version up to and including it and reject newer ones.
+const Version = 1
+
+// Document is a result document.
+type Document struct {
+	// Schema is always the constant Schema; Version the schema version.
+	Schema  string `json:"schema"`
+	Version int    `json:"version"`
+	// Tool is the program that wrote the document.
+	Tool Tool `json:"tool"`
+	// Kind says what was measured: "command", "function", "sleep",
+	// "latency", "clocks", "numbers".
+	Kind string `json:"kind"`
+	// Args is the command line of the tool that produced the document.
+	Args []string `json:"args,omitempty"`
+	// Start and End stamp when the measurement ran (wall clock; elapsed
+	// times inside the document come from monotonic clocks).
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+	// Incomplete is set when the run was interrupted or failed part way:
+	// the measurements present are real but fewer than asked for.
+	Incomplete bool `json:"incomplete,omitempty"`
+	// Environment holds the conditions of the measurement.
+	Environment *env.Host `json:"environment,omitempty"`
+	// Measurements holds one entry per thing measured.
+	Measurements []Measurement `json:"measurements"`
+	// Comparisons holds pairwise comparisons between measurements.
+	Comparisons []Comparison `json:"comparisons,omitempty"`
+	// Warnings apply to the document as a whole.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Tool names the program that wrote a document.
+type Tool struct {
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version,omitempty"`
+	Revision  string `json:"vcs_revision,omitempty"`
+}
+
+// Measurement is one thing measured (a command, a function, a sleep
+// mechanism at a duration, ...), with every raw sample.
+type Measurement struct {
+	// Name identifies the measurement, e.g. the command line or the
+	// benchmark name.
+	Name string `json:"name"`
+	// Parameters are the values of parameters of a scan or sweep.
+	Parameters map[string]string `json:"parameters,omitempty"`
+	// Primary names the metric that is the main answer (e.g. "wall").
+	Primary string `json:"primary"`
+	// Metrics are the per-sample series measured, all of equal length
+	// (one value per sample), in the order the samples were taken.
+	Metrics []Metric `json:"metrics"`
+	// Details holds kind-specific figures (e.g. shell overhead, the
+	// calibrated iteration count, a latency histogram), as a JSON object.
+	Details map[string]any `json:"details,omitempty"`
+	// Warnings apply to this measurement; each says what to do.
+	Warnings []string `json:"warnings,omitempty"`
+	// Incomplete is set when fewer samples were taken than asked for.
+	Incomplete bool `json:"incomplete,omitempty"`
+}
+
+// Metric is one series of raw samples and its summary.
+type Metric struct {
+	// Name is e.g. "wall", "user", "sys", "max_rss", "cpu", "allocs".
+	Name string `json:"name"`
+	// Unit is the unit of Values: "ns", "ns/op", "bytes", "count", "1".
+	Unit string `json:"unit"`
+	// Values holds every raw sample, in the order taken.
+	Values []float64 `json:"values"`
+	// Summary summarizes Values.
+	Summary *stats.Summary `json:"summary,omitempty"`
+	// Percentiles maps a percentile label ("p99") to its value, computed
+	// with PercentileMethod (a numpy method name, e.g. "linear").
+	Percentiles      map[string]float64 `json:"percentiles,omitempty"`
+	PercentileMethod string             `json:"percentile_method,omitempty"`
+}
+
+// Comparison compares measurement A against B on one metric.
+type Comparison struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Metric string `json:"metric"`
+	// Ratio is statistic(A)/statistic(B) (e.g. of medians), with its
+	// confidence interval [Lo, Hi] at level Confidence (0.95 = 95 %).
+	Statistic  string  `json:"statistic"`
+	Ratio      float64 `json:"ratio"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Confidence float64 `json:"confidence"`
+	// Test names the significance test ("mann-whitney-u") and P its p-value.
+	Test string  `json:"test"`
+	P    float64 `json:"p"`
+	// Verdict is the plain-language conclusion.
+	Verdict string `json:"verdict"`
+}
+
+// New returns a document of the given kind, stamped with the tool and the
+// current wall time.
+func New(kind string, tool Tool) *Document {
+	return &Document{Schema: Schema, Version: Version, Tool: tool, Kind: kind, Start: time.Now()}
+}
+
+// Metric returns the measurement's metric with the given name, or nil.
+func (m *Measurement) Metric(name string) *Metric {
+	for i := range m.Metrics {
+		if m.Metrics[i].Name == name {
+			return &m.Metrics[i]
+		}
+	}
+	return nil
+}
