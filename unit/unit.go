@@ -1,0 +1,166 @@
+// Package unit formats and parses the quantities chronograph prints:
+// durations with automatically chosen units and no more digits than the
+// measurement justifies, byte sizes, and counts.
+//
+// A displayed unit is not a resolution: FormatDuration never prints more
+// decimals than the resolution allows, and never truncates a non-zero value
+// to zero (0.8 ms prints as "800 µs", not "0 ms").
+package unit
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A Unit is a unit of time.
+type Unit struct {
+	// Name is the symbol printed after a value: "ns", "µs", "ms", "s".
+	Name string
+	// Nanos is the length of one Unit in nanoseconds.
+	Nanos float64
+}
+
+// The units of time FormatDuration chooses from.
+var (
+	Nanosecond  = Unit{"ns", 1}
+	Microsecond = Unit{"µs", 1e3}
+	Millisecond = Unit{"ms", 1e6}
+	Second      = Unit{"s", 1e9}
+)
+
+var timeUnits = []Unit{Nanosecond, Microsecond, Millisecond, Second}
+
+// ParseUnit parses a unit name: ns, us (or µs), ms, s.
+func ParseUnit(s string) (Unit, error) {
+	switch s {
+	case "ns":
+		return Nanosecond, nil
+	case "us", "µs", "μs":
+		return Microsecond, nil
+	case "ms":
+		return Millisecond, nil
+	case "s":
+		return Second, nil
+	}
+	return Unit{}, fmt.Errorf("unit: unknown time unit %q: use ns, us, ms or s", s)
+}
+
+// For returns the largest unit in which |ns| is at least 1 (nanoseconds
+// for values below 1 ns, seconds for values of a second or more).
+func For(ns float64) Unit {
+	a := math.Abs(ns)
+	u := Nanosecond
+	for _, c := range timeUnits {
+		if a >= c.Nanos {
+			u = c
+		}
+	}
+	return u
+}
+
+// Decimals returns how many decimals to print in unit u for figures
+// whose resolution is resolution nanoseconds: the last printed digit is
+// never finer than the resolution. A resolution <= 0 means "unknown" and
+// allows 3 decimals. The result is between 0 and 3.
+func Decimals(u Unit, resolution float64) int {
+	if resolution <= 0 || math.IsNaN(resolution) || math.IsInf(resolution, 0) {
+		return 3
+	}
+	// 10^-d * u.Nanos >= resolution  <=>  d <= log10(u.Nanos/resolution)
+	d := int(math.Floor(math.Log10(u.Nanos/resolution) + 1e-9))
+	return max(0, min(3, d))
+}
+
+// FormatDuration formats ns nanoseconds in the largest unit that keeps the
+// value at or above 1, with no more decimals than resolution (in ns)
+// justifies: FormatDuration(812345, 1000) is "812 µs",
+// FormatDuration(812345, 1) is "812.345 µs".
+func FormatDuration(ns, resolution float64) string {
+	return FormatIn(ns, For(ns), resolution)
+}
+
+// FormatIn formats ns nanoseconds in unit u with no more decimals than
+// resolution justifies, except that a non-zero value is never printed as
+// zero: it gets the decimals it needs to show its first significant digit.
+func FormatIn(ns float64, u Unit, resolution float64) string {
+	return Number(ns/u.Nanos, Decimals(u, resolution)) + " " + u.Name
+}
+
+// Number formats v with d decimals, adding decimals (up to 9) when a
+// non-zero v below 1 would otherwise lose its first significant digit
+// (0.8 with d=0 prints as "0.8", not "1" or "0").
+func Number(v float64, d int) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	}
+	if a := math.Abs(v); a != 0 && a < 1 {
+		d = max(d, min(9, int(-math.Floor(math.Log10(a)))))
+	}
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
+
+// Sig formats v with n significant digits in plain decimal notation
+// (no exponent), for ratios and percentages: Sig(1.23456, 3) is "1.23".
+func Sig(v float64, n int) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return Number(v, 0)
+	}
+	mag := int(math.Floor(math.Log10(math.Abs(v))))
+	d := max(0, n-1-mag)
+	return strconv.FormatFloat(v, 'f', d, 64)
+}
+
+// FormatBytes formats a byte count with binary prefixes: "1.50 MiB".
+func FormatBytes(b float64) string {
+	const k = 1024
+	a := math.Abs(b)
+	switch {
+	case a < k:
+		return strconv.FormatFloat(b, 'f', 0, 64) + " B"
+	case a < k*k:
+		return Sig(b/k, 3) + " KiB"
+	case a < k*k*k:
+		return Sig(b/(k*k), 3) + " MiB"
+	default:
+		return Sig(b/(k*k*k), 3) + " GiB"
+	}
+}
+
+// suffixes maps a duration suffix to its length in nanoseconds. Longer
+// suffixes come first so that "ms" is not read as "m" + "s".
+var suffixes = []struct {
+	name  string
+	nanos float64
+}{
+	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"μs", 1e3}, {"ms", 1e6},
+	{"s", 1e9}, {"m", 60e9}, {"h", 3600e9},
+}
+
+// ParseValue parses a number with an optional duration suffix (ns, us, µs,
+// ms, s, m, h), as in "12.5ms", "800us", "3s" or "42". A value with a
+// suffix is returned in nanoseconds with hasUnit true; a bare number is
+// returned as written. The error says what is wrong with the token.
+func ParseValue(tok string) (v float64, hasUnit bool, err error) {
+	num, mult := tok, 1.0
+	for _, s := range suffixes {
+		if strings.HasSuffix(tok, s.name) {
+			num, mult, hasUnit = tok[:len(tok)-len(s.name)], s.nanos, true
+			break
+		}
+	}
+	v, err = strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || (num != "" && (num[len(num)-1] == 'e' || num[len(num)-1] == 'E')) {
+		return 0, false, fmt.Errorf("unit: %q is not a number (expected e.g. 12.5, 800us, 12.5ms, 3s)", tok)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false, fmt.Errorf("unit: %q is not a finite number", tok)
+	}
+	return v * mult, hasUnit, nil
+}

@@ -1,0 +1,106 @@
+package unit
+
+import "testing"
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		ns, res float64
+		want    string
+	}{
+		{800e3, 1, "800.000 µs"},
+		{800e3, 1e3, "800 µs"},
+		{0.8e6, 1e6, "800 µs"}, // 0.8 ms is never "0 ms" or "1 ms"
+		{812345, 1000, "812 µs"},
+		{812345, 1, "812.345 µs"},
+		{812345, 10, "812.35 µs"},
+		{1.5e9, 1e6, "1.500 s"},
+		{1.5e9, 4e6, "1.50 s"},
+		{25.4, 1, "25 ns"},
+		{25.4, 0.1, "25.4 ns"},
+		{0.4, 1, "0.4 ns"}, // never truncated to zero
+		{0, 1, "0 ns"},
+		{-2500, 1, "-2.500 µs"},
+		{3e12, 1e6, "3000.000 s"},
+	}
+	for _, tt := range tests {
+		if got := FormatDuration(tt.ns, tt.res); got != tt.want {
+			t.Errorf("FormatDuration(%g, %g) = %q, want %q", tt.ns, tt.res, got, tt.want)
+		}
+	}
+}
+
+func TestFormatInNeverZero(t *testing.T) {
+	if got := FormatIn(0.8e6, Second, 1e6); got != "0.0008 s" {
+		t.Errorf("FormatIn(0.8 ms, s) = %q, want 0.0008 s", got)
+	}
+	if got := FormatIn(0.8e6, Millisecond, 1e6); got != "0.8 ms" {
+		t.Errorf("FormatIn(0.8 ms, ms, res 1ms) = %q, want 0.8 ms", got)
+	}
+}
+
+func TestParseValue(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    float64
+		hasUnit bool
+		bad     bool
+	}{
+		{"42", 42, false, false},
+		{"-1.5", -1.5, false, false},
+		{"1e3", 1000, false, false},
+		{"12.5ms", 12.5e6, true, false},
+		{"800us", 800e3, true, false},
+		{"800µs", 800e3, true, false},
+		{"3s", 3e9, true, false},
+		{"7ns", 7, true, false},
+		{"2m", 120e9, true, false},
+		{"1h", 3600e9, true, false},
+		{"ms", 0, false, true},
+		{"12x", 0, false, true},
+		{"1e", 0, false, true},
+		{"NaN", 0, false, true},
+		{"inf", 0, false, true},
+		{"", 0, false, true},
+	}
+	for _, tt := range tests {
+		got, hasUnit, err := ParseValue(tt.in)
+		if tt.bad {
+			if err == nil {
+				t.Errorf("ParseValue(%q) = %g, want error", tt.in, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want || hasUnit != tt.hasUnit {
+			t.Errorf("ParseValue(%q) = %g, %v, %v; want %g, %v", tt.in, got, hasUnit, err, tt.want, tt.hasUnit)
+		}
+	}
+}
+
+func TestParseUnit(t *testing.T) {
+	for _, s := range []string{"ns", "us", "µs", "ms", "s"} {
+		if _, err := ParseUnit(s); err != nil {
+			t.Errorf("ParseUnit(%q): %v", s, err)
+		}
+	}
+	if _, err := ParseUnit("min"); err == nil {
+		t.Error("ParseUnit(min) succeeded, want error")
+	}
+}
+
+func TestSigAndBytes(t *testing.T) {
+	if got := Sig(1.23456, 3); got != "1.23" {
+		t.Errorf("Sig = %q", got)
+	}
+	if got := Sig(123.456, 3); got != "123" {
+		t.Errorf("Sig = %q", got)
+	}
+	if got := Sig(0.001234, 2); got != "0.0012" {
+		t.Errorf("Sig = %q", got)
+	}
+	if got := FormatBytes(1536 * 1024); got != "1.50 MiB" {
+		t.Errorf("FormatBytes = %q", got)
+	}
+	if got := FormatBytes(512); got != "512 B" {
+		t.Errorf("FormatBytes = %q", got)
+	}
+}
