@@ -143,20 +143,26 @@ var suffixes = []struct {
 	{"s", 1e9}, {"m", 60e9}, {"h", 3600e9},
 }
 
+// SplitSuffix splits a duration suffix (ns, us, µs, ms, s, m, h) off tok:
+// "12.5ms" gives "12.5", 1e6, true. Without a suffix it returns tok, 1,
+// false.
+func SplitSuffix(tok string) (num string, nanos float64, ok bool) {
+	for _, s := range suffixes {
+		if strings.HasSuffix(tok, s.name) {
+			return tok[:len(tok)-len(s.name)], s.nanos, true
+		}
+	}
+	return tok, 1, false
+}
+
 // ParseValue parses a number with an optional duration suffix (ns, us, µs,
 // ms, s, m, h), as in "12.5ms", "800us", "3s" or "42". A value with a
 // suffix is returned in nanoseconds with hasUnit true; a bare number is
 // returned as written. The error says what is wrong with the token.
 func ParseValue(tok string) (v float64, hasUnit bool, err error) {
-	num, mult := tok, 1.0
-	for _, s := range suffixes {
-		if strings.HasSuffix(tok, s.name) {
-			num, mult, hasUnit = tok[:len(tok)-len(s.name)], s.nanos, true
-			break
-		}
-	}
-	v, err = strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if err != nil || (num != "" && (num[len(num)-1] == 'e' || num[len(num)-1] == 'E')) {
+	num, mult, hasUnit := SplitSuffix(tok)
+	v, err = strconv.ParseFloat(num, 64)
+	if err != nil {
 		return 0, false, fmt.Errorf("unit: %q is not a number (expected e.g. 12.5, 800us, 12.5ms, 3s)", tok)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
