@@ -16,6 +16,10 @@ func Encode(w io.Writer, d *Document) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(d); err != nil {
+		var uv *json.UnsupportedValueError
+		if errors.As(err, &uv) {
+			return fmt.Errorf("result: a figure is %s, which JSON cannot hold: leave a figure that was not measured out instead of storing it: %w", uv.Str, err)
+		}
 		return fmt.Errorf("result: encoding document: %w", err)
 	}
 	return nil
