@@ -32,30 +32,49 @@ type Summary struct {
 	IQR float64 `json:"iqr"`
 	// CV is the coefficient of variation StdDevSample/Mean (0 when Mean is 0).
 	CV float64 `json:"cv"`
+	// Warnings are the conditions that weaken these figures: too few
+	// samples, outliers, a large spread, values at the clock's resolution
+	// (see CheckResolution), NaN values.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // MADScale makes the MAD a consistent estimator of the standard deviation
 // of normally distributed data (1/Φ⁻¹(3/4)).
 const MADScale = 1.4826
 
-// Summarize computes the summary of xs. It does not modify xs. An empty
-// sample gives the zero Summary.
+// Summarize computes the summary of xs, with its warnings. It does not
+// modify xs. NaN values are left out of every figure (N counts the others)
+// and reported by a warning; infinities are kept and make the moments
+// infinite or NaN. An empty sample gives the zero Summary with a warning.
+// It sorts one copy of xs: O(n log n) time, n float64s of memory.
 func Summarize(xs []float64) Summary {
-	n := len(xs)
-	if n == 0 {
-		return Summary{}
-	}
 	sorted := slices.Clone(xs)
 	slices.Sort(sorted)
 	return SummarizeSorted(sorted)
 }
 
 // SummarizeSorted is Summarize for a sample already sorted in increasing
-// order; it avoids the copy and the sort.
+// order (as slices.Sort sorts, NaNs first); it avoids the copy and the sort,
+// and allocates nothing but the warnings.
 func SummarizeSorted(sorted []float64) Summary {
+	nan := 0
+	for nan < len(sorted) && math.IsNaN(sorted[nan]) {
+		nan++
+	}
+	sorted = sorted[nan:]
+	s := summarizeSorted(sorted)
+	if nan > 0 {
+		s.Warnings = append(s.Warnings, warnf(WarnNaN,
+			"%d NaN value%s left out of the summary: check the input", nan, plural(nan)))
+	}
+	return s
+}
+
+func summarizeSorted(sorted []float64) Summary {
 	n := len(sorted)
 	if n == 0 {
-		return Summary{}
+		return Summary{Warnings: []Warning{warnf(WarnTooFewSamples,
+			"no samples: take at least %d", MinSamples)}}
 	}
 	s := Summary{N: n, Min: sorted[0], Max: sorted[n-1]}
 	// Mean by compensated (Kahan-Babuska) summation, so long samples of
@@ -77,17 +96,45 @@ func SummarizeSorted(sorted []float64) Summary {
 	s.Q1 = linearQuantile(sorted, 0.25)
 	s.Q3 = linearQuantile(sorted, 0.75)
 	s.IQR = s.Q3 - s.Q1
-	dev := make([]float64, n)
-	for i, x := range sorted {
-		dev[i] = math.Abs(x - s.Median)
-	}
-	slices.Sort(dev)
-	s.MAD = linearQuantile(dev, 0.5)
+	s.MAD = madSorted(sorted, s.Median)
 	s.MADScaled = s.MAD * MADScale
 	if s.Mean != 0 {
 		s.CV = s.StdDevSample / math.Abs(s.Mean)
 	}
+	s.addWarnings(sorted)
 	return s
+}
+
+// madSorted is the median of |x - med| over a sorted, non-empty sample,
+// without sorting the deviations: left of the median they decrease, right of
+// it they increase, so the two runs are merged up to the middle, in O(n)
+// time and no memory.
+func madSorted(sorted []float64, med float64) float64 {
+	n := len(sorted)
+	// Split: sorted[:k] are below the median, sorted[k:] at or above it.
+	k, _ := slices.BinarySearch(sorted, med)
+	i, j := k-1, k // next deviation from the left run, from the right run
+	next := func() float64 {
+		if j >= n || (i >= 0 && med-sorted[i] < sorted[j]-med) {
+			i--
+			return med - sorted[i+1]
+		}
+		j++
+		return sorted[j-1] - med
+	}
+	// The linear 0.5 quantile of n deviations interpolates the values at
+	// ranks floor(h) and floor(h)+1, h = (n-1)/2.
+	h := 0.5 * float64(n-1)
+	lo := int(h)
+	var a float64
+	for range lo + 1 {
+		a = next()
+	}
+	if lo >= n-1 {
+		return a
+	}
+	b := next()
+	return lerp(a, b, h-float64(lo))
 }
 
 // kahanSum adds xs with Neumaier's compensated summation.
@@ -115,5 +162,5 @@ func linearQuantile(sorted []float64, q float64) float64 {
 	if i >= n-1 {
 		return sorted[n-1]
 	}
-	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
+	return lerp(sorted[i], sorted[i+1], h-lo)
 }

@@ -1,0 +1,120 @@
+package stats
+
+import (
+	"math"
+	"slices"
+)
+
+// Outliers classifies the values of a sample by Tukey's fences. The index
+// slices hold indexes into the caller's slice, in increasing order; nothing
+// is dropped. Q1, Q3 and IQR are linear (H&F type 7) quartiles.
+type Outliers struct {
+	LowSevere  []int `json:"low_severe,omitempty"`  // x < Q1 - 3 IQR
+	LowMild    []int `json:"low_mild,omitempty"`    // Q1 - 3 IQR <= x < Q1 - 1.5 IQR
+	HighMild   []int `json:"high_mild,omitempty"`   // Q3 + 1.5 IQR < x <= Q3 + 3 IQR
+	HighSevere []int `json:"high_severe,omitempty"` // x > Q3 + 3 IQR
+
+	Q1  float64 `json:"q1"`
+	Q3  float64 `json:"q3"`
+	IQR float64 `json:"iqr"`
+
+	LowSevereFence  float64 `json:"low_severe_fence"`  // Q1 - 3 IQR
+	LowMildFence    float64 `json:"low_mild_fence"`    // Q1 - 1.5 IQR
+	HighMildFence   float64 `json:"high_mild_fence"`   // Q3 + 1.5 IQR
+	HighSevereFence float64 `json:"high_severe_fence"` // Q3 + 3 IQR
+}
+
+// Count returns the number of outliers of every class.
+func (o Outliers) Count() int {
+	return len(o.LowSevere) + len(o.LowMild) + len(o.HighMild) + len(o.HighSevere)
+}
+
+// Low returns the number of low outliers (mild and severe).
+func (o Outliers) Low() int { return len(o.LowSevere) + len(o.LowMild) }
+
+// High returns the number of high outliers (mild and severe).
+func (o Outliers) High() int { return len(o.HighSevere) + len(o.HighMild) }
+
+// Severe returns the number of severe outliers (low and high).
+func (o Outliers) Severe() int { return len(o.LowSevere) + len(o.HighSevere) }
+
+func tukeyFences(q1, q3 float64) Outliers {
+	iqr := q3 - q1
+	return Outliers{
+		Q1: q1, Q3: q3, IQR: iqr,
+		LowSevereFence:  q1 - 3*iqr,
+		LowMildFence:    q1 - 1.5*iqr,
+		HighMildFence:   q3 + 1.5*iqr,
+		HighSevereFence: q3 + 3*iqr,
+	}
+}
+
+// Tukey flags the outliers of xs by Tukey's fences: mild beyond 1.5 IQR
+// from the quartiles, severe beyond 3 IQR. NaN values are neither used for
+// the quartiles nor flagged. xs is not modified. A sample with fewer than
+// 4 values (or only NaNs) gets NaN fences and no outliers.
+func Tukey(xs []float64) Outliers {
+	sorted := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			sorted = append(sorted, x)
+		}
+	}
+	if len(sorted) < 4 {
+		nan := math.NaN()
+		return tukeyFences(nan, nan)
+	}
+	slices.Sort(sorted)
+	o := tukeyFences(linearQuantile(sorted, 0.25), linearQuantile(sorted, 0.75))
+	for i, x := range xs {
+		switch {
+		case x < o.LowSevereFence:
+			o.LowSevere = append(o.LowSevere, i)
+		case x < o.LowMildFence:
+			o.LowMild = append(o.LowMild, i)
+		case x > o.HighSevereFence:
+			o.HighSevere = append(o.HighSevere, i)
+		case x > o.HighMildFence:
+			o.HighMild = append(o.HighMild, i)
+		}
+	}
+	return o
+}
+
+// ModifiedZScoreFactor is Iglewicz and Hoaglin's 0.6745 (Φ⁻¹(3/4)), which
+// makes the modified z-score comparable to a standard score for normal data.
+const ModifiedZScoreFactor = 0.6745
+
+// DefaultModifiedZThreshold is Iglewicz and Hoaglin's recommended cut-off.
+const DefaultModifiedZThreshold = 3.5
+
+// ModifiedZ returns, in increasing order, the indexes into xs of the values
+// whose modified z-score |0.6745 (x - median) / MAD| exceeds threshold
+// (3.5 is usual; see Iglewicz and Hoaglin, "How to Detect and Handle
+// Outliers", 1993). MAD is the raw median absolute deviation. When the MAD
+// is zero (more than half the values equal) the score is undefined and no
+// value is flagged. NaN values are ignored. xs is not modified.
+func ModifiedZ(xs []float64, threshold float64) []int {
+	sorted := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			sorted = append(sorted, x)
+		}
+	}
+	if len(sorted) == 0 {
+		return nil
+	}
+	slices.Sort(sorted)
+	med := linearQuantile(sorted, 0.5)
+	mad := madSorted(sorted, med)
+	if !(mad > 0) || math.IsInf(mad, 0) {
+		return nil
+	}
+	var out []int
+	for i, x := range xs {
+		if math.Abs(ModifiedZScoreFactor*(x-med)/mad) > threshold {
+			out = append(out, i)
+		}
+	}
+	return out
+}
