@@ -82,7 +82,13 @@ result document and read back by the other subcommands.`,
 
 // execute runs chrono with args and returns the process exit code.
 func execute(args []string, stdout, stderr io.Writer) int {
+	return executeWithInput(args, os.Stdin, stdout, stderr)
+}
+
+// executeWithInput is execute with an explicit standard input.
+func executeWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
+	root.SetIn(stdin)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
