@@ -1,0 +1,46 @@
+//go:build linux
+
+package env
+
+import (
+	"fmt"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+func capture() *Host {
+	return captureFrom("/", probes{
+		cpuid:      cpuidFunc,
+		timerSlack: timerSlack,
+		affinity:   affinity,
+		goInfo:     goInfo,
+		process:    processInfo,
+	})
+}
+
+// timerSlack returns this thread's timer slack (prctl PR_GET_TIMERSLACK).
+func timerSlack() (int64, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread() // nothing was changed on this thread
+	v, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
+	if err != nil {
+		return 0, fmt.Errorf("env: prctl(PR_GET_TIMERSLACK): %w", err)
+	}
+	return int64(v), nil
+}
+
+// affinity returns the CPUs this process may run on (sched_getaffinity).
+func affinity() ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil, fmt.Errorf("env: sched_getaffinity: %w", err)
+	}
+	var cpus []int
+	for c := 0; c < len(set)*64; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
+}

@@ -1,0 +1,290 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// fsys reads the procfs/sysfs/etc files of a host below root ("/" for
+// the live host, a fixture tree in tests).
+type fsys struct{ root string }
+
+func (f fsys) abs(p string) string { return filepath.Join(f.root, p) }
+
+// read returns the content of the file p with surrounding space removed.
+// Its error names p as the host sees it (not the fixture root) and says
+// what the failure means, so it can be recorded as a reason.
+func (f fsys) read(p string) (string, error) {
+	b, err := os.ReadFile(f.abs(p))
+	if err != nil {
+		return "", readError(p, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+func (f fsys) exists(p string) bool {
+	_, err := os.Stat(f.abs(p))
+	return err == nil
+}
+
+// readInt reads a file holding one integer.
+func (f fsys) readInt(p string) (int64, error) {
+	s, err := f.read(p)
+	if err != nil {
+		return 0, err
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s holds %q, not an integer", p, s)
+	}
+	return v, nil
+}
+
+// readError turns a file read error into a short reason.
+func readError(p string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s does not exist", p)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied (run as root to read it)", p)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %v", p, pe.Err)
+	}
+	return fmt.Errorf("%s: %v", p, err)
+}
+
+// parseCPUList parses a kernel CPU list such as "0-3,8,10-11" into sorted
+// CPU numbers. The empty string is the empty list.
+func parseCPUList(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "(null)" {
+		return nil, nil
+	}
+	seen := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("bad CPU list %q", s)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				return nil, fmt.Errorf("bad CPU list %q", s)
+			}
+		}
+		for c := a; c <= b; c++ {
+			seen[c] = true
+		}
+	}
+	cpus := make([]int, 0, len(seen))
+	for c := range seen {
+		cpus = append(cpus, c)
+	}
+	sort.Ints(cpus)
+	return cpus, nil
+}
+
+// formatCPUList writes sorted CPU numbers as a kernel CPU list ("0-3,8").
+func formatCPUList(cpus []int) string {
+	var b strings.Builder
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", cpus[i], cpus[j])
+		} else {
+			fmt.Fprintf(&b, "%d", cpus[i])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// cpuInfo is what /proc/cpuinfo says about the first processor, and how
+// many processors it lists.
+type cpuInfo struct {
+	Processors  int
+	Vendor      string
+	Model       string
+	MHz         float64
+	Hypervisor  bool // the "hypervisor" flag
+	HaveFlags   bool // a flags line was present (x86)
+	Implementer string
+	Part        string
+}
+
+// parseCPUInfo parses /proc/cpuinfo (x86 and arm64 layouts).
+func parseCPUInfo(s string) cpuInfo {
+	var ci cpuInfo
+	first := true
+	for _, line := range strings.Split(s, "\n") {
+		key, val, ok := strings.Cut(line, ":")
+		if !ok {
+			if strings.TrimSpace(line) == "" && ci.Processors > 0 {
+				first = false
+			}
+			continue
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if key == "processor" {
+			ci.Processors++
+			continue
+		}
+		if !first {
+			continue
+		}
+		switch key {
+		case "vendor_id":
+			ci.Vendor = val
+		case "model name":
+			ci.Model = val
+		case "cpu MHz":
+			ci.MHz, _ = strconv.ParseFloat(val, 64)
+		case "flags", "Features":
+			ci.HaveFlags = ci.HaveFlags || key == "flags"
+			for _, f := range strings.Fields(val) {
+				if f == "hypervisor" {
+					ci.Hypervisor = true
+				}
+			}
+		case "CPU implementer":
+			ci.Implementer = val
+		case "CPU part":
+			ci.Part = val
+		}
+	}
+	return ci
+}
+
+// parseOSRelease parses os-release(5) KEY=value lines, unquoting values.
+func parseOSRelease(s string) map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			if u, err := strconv.Unquote(`"` + v[1:len(v)-1] + `"`); err == nil {
+				v = u
+			} else {
+				v = v[1 : len(v)-1]
+			}
+		}
+		m[k] = v
+	}
+	return m
+}
+
+// cmdlineIsolation returns the CPU isolation parameters of a kernel
+// command line (isolcpus=, nohz_full=, rcu_nocbs=, irqaffinity=), in order.
+func cmdlineIsolation(cmdline string) []string {
+	var out []string
+	for _, f := range strings.Fields(cmdline) {
+		if f == "--" {
+			break // the rest belongs to init
+		}
+		k, _, _ := strings.Cut(f, "=")
+		switch k {
+		case "isolcpus", "nohz_full", "rcu_nocbs", "irqaffinity":
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// selectedMode returns the bracketed choice of a sysfs mode file such as
+// "always [madvise] never".
+func selectedMode(s string) string {
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		if j := strings.IndexByte(s[i:], ']'); j > 0 {
+			return s[i+1 : i+j]
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// parseLoadAvg parses the first three fields of /proc/loadavg.
+func parseLoadAvg(s string) ([]float64, error) {
+	f := strings.Fields(s)
+	if len(f) < 3 {
+		return nil, fmt.Errorf("/proc/loadavg holds %q, not three load averages", s)
+	}
+	out := make([]float64, 3)
+	for i := range out {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return nil, fmt.Errorf("/proc/loadavg holds %q, not three load averages", s)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// hypervisorSignatures maps the vendor signature of CPUID leaf
+// 0x40000000 (EBX, ECX, EDX) to the hypervisor's name.
+var hypervisorSignatures = map[string]string{
+	"KVMKVMKVM\x00\x00\x00": "KVM",
+	"Microsoft Hv":          "Microsoft Hyper-V",
+	"VMwareVMware":          "VMware",
+	"XenVMMXenVMM":          "Xen",
+	"TCGTCGTCGTCG":          "QEMU (TCG)",
+	"bhyve bhyve ":          "bhyve",
+	" lrpepyh  vr":          "Parallels",
+	"ACRNACRNACRN":          "ACRN",
+	"VBoxVBoxVBox":          "VirtualBox",
+}
+
+// hypervisorFromSignature names the hypervisor of a CPUID signature.
+func hypervisorFromSignature(sig string) string {
+	if name, ok := hypervisorSignatures[sig]; ok {
+		return name
+	}
+	return strings.TrimRight(strings.TrimSpace(sig), "\x00")
+}
+
+// hypervisorFromDMI names the hypervisor implied by the DMI system vendor
+// and product name, or "" when they name real hardware.
+func hypervisorFromDMI(vendor, product string) string {
+	v, p := strings.ToLower(vendor), strings.ToLower(product)
+	switch {
+	case strings.Contains(v, "qemu"), strings.Contains(p, "kvm"):
+		return "KVM"
+	case strings.Contains(v, "vmware"):
+		return "VMware"
+	case strings.Contains(v, "innotek"), strings.Contains(p, "virtualbox"):
+		return "VirtualBox"
+	case strings.Contains(v, "xen"):
+		return "Xen"
+	case strings.Contains(v, "microsoft") && strings.Contains(p, "virtual"):
+		return "Microsoft Hyper-V"
+	case strings.Contains(v, "amazon ec2"):
+		return "Amazon EC2 (Nitro/KVM)"
+	case strings.Contains(v, "google") && strings.Contains(p, "compute engine"):
+		return "Google Compute Engine (KVM)"
+	case strings.Contains(v, "parallels"):
+		return "Parallels"
+	case strings.Contains(p, "bhyve"):
+		return "bhyve"
+	}
+	return ""
+}

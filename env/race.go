@@ -1,0 +1,6 @@
+//go:build race
+
+package env
+
+// raceEnabled is true when this binary was built with -race.
+const raceEnabled = true
