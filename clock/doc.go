@@ -1,0 +1,26 @@
+// Package clock reads and characterizes the clocks of this host: Go's
+// monotonic clock, every POSIX clock, and the CPU timestamp counter (TSC on
+// amd64, CNTVCT_EL0 on arm64).
+//
+// Cheap reads for measuring code:
+//
+//   - Mono: nanoseconds since the package was initialized, from Go's
+//     monotonic clock (time.Since; a vDSO read on Linux). Use it for elapsed
+//     time unless a figure says otherwise.
+//   - TSC, TSCFenced, TSCP: the raw timestamp counter, unordered, ordered
+//     after earlier instructions, and with the CPU it was read on. Convert
+//     tick differences to nanoseconds with TSCInfo and Info.ToNanos (exact
+//     128-bit arithmetic).
+//   - ThreadCPU, ProcessCPU: CPU time of the calling thread (lock the
+//     goroutine to its thread first) and of the whole process.
+//
+// Characterization: Sources lists every clock behind the Source interface,
+// and Probe measures each one (nominal resolution, observed tick, read
+// cost, monotonicity on one thread and across threads, vDSO or system
+// call) and recommends the clock to use for elapsed time on this host.
+// KernelTSCHz and ReadClocksource report what the kernel says, so the TSC
+// calibration can be checked against it.
+//
+// Platform code lives in paired files defining the same unexported names;
+// what a platform cannot read is reported as unavailable, with the reason.
+package clock

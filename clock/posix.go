@@ -1,0 +1,74 @@
+package clock
+
+import (
+	"fmt"
+	"time"
+)
+
+// posixClock is a POSIX clock read with clock_gettime.
+type posixClock struct {
+	name      string
+	id        int32
+	kind      Kind
+	coarse    bool
+	perThread bool
+	err       error // non-nil: unavailable on this platform
+}
+
+func (c posixClock) Name() string { return c.name }
+
+func (c posixClock) Now() int64 {
+	if c.err != nil {
+		return 0
+	}
+	ns, _ := clockGettime(c.id)
+	return ns
+}
+
+func (c posixClock) readN(n int) int64 {
+	if c.err != nil {
+		return 0
+	}
+	return clockGettimeN(c.id, n)
+}
+
+func (c posixClock) Props() Props {
+	p := Props{
+		Name: c.name, Kind: c.kind, Unit: "ns",
+		Description: "clock_gettime(" + c.name + ")",
+		Path:        posixPath, PathBasis: posixBasis,
+		Coarse: c.coarse, PerThread: c.perThread, Err: c.err,
+	}
+	if c.err != nil {
+		p.Unavailable = c.err.Error()
+	}
+	return p
+}
+
+// resolution returns clock_getres of the clock.
+func (c posixClock) resolution() (time.Duration, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	ns, err := clockGetres(c.id)
+	if err != nil {
+		return 0, fmt.Errorf("clock: clock_getres(%s): %w", c.name, err)
+	}
+	return time.Duration(ns), nil
+}
+
+// ThreadCPU returns the CPU time consumed by the calling thread
+// (CLOCK_THREAD_CPUTIME_ID; a system call on Linux, ~400 ns). A goroutine
+// can move between threads: call runtime.LockOSThread before the first
+// read and keep it locked until the last.
+func ThreadCPU() (time.Duration, error) {
+	ns, err := threadCPU()
+	return time.Duration(ns), err
+}
+
+// ProcessCPU returns the CPU time consumed by all threads of the process
+// (CLOCK_PROCESS_CPUTIME_ID; a system call on Linux).
+func ProcessCPU() (time.Duration, error) {
+	ns, err := processCPU()
+	return time.Duration(ns), err
+}

@@ -1,0 +1,5 @@
+package clock
+
+import "sync/atomic"
+
+var sink atomic.Int64
