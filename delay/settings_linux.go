@@ -1,0 +1,149 @@
+//go:build linux
+
+package delay
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Injectable system calls (tests force refusals through them).
+var (
+	schedSetAttr    = unix.SchedSetAttr
+	schedSetaffinty = unix.SchedSetaffinity
+	mlockall        = unix.Mlockall
+	munlockall      = unix.Munlockall
+	openDMALatency  = func() (*os.File, error) { return os.OpenFile("/dev/cpu_dma_latency", os.O_RDWR, 0) }
+)
+
+// apply applies s to the calling thread, which must be locked (and must
+// never be unlocked afterwards).
+func (s ThreadSettings) apply() error {
+	if err := s.validate(); err != nil {
+		return err
+	}
+	if s.CPU >= 0 {
+		var set unix.CPUSet
+		set.Set(s.CPU)
+		if err := schedSetaffinty(0, &set); err != nil {
+			if errors.Is(err, unix.EINVAL) {
+				return fmt.Errorf("delay: cannot pin to CPU %d (%v): pick one of the CPUs this process may use (see nproc, taskset -p $$)", s.CPU, err)
+			}
+			return &PermissionError{Setting: fmt.Sprintf("pinning to CPU %d", s.CPU), Err: err,
+				Fix: "check the cgroup's cpuset and taskset -p $$"}
+		}
+	}
+	if s.Priority > 0 {
+		attr := &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_FIFO, Priority: uint32(s.Priority)}
+		if err := schedSetAttr(0, attr, 0); err != nil {
+			if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) {
+				return &PermissionError{Setting: fmt.Sprintf("SCHED_FIFO priority %d", s.Priority), Err: err,
+					Fix: "run as root, grant CAP_SYS_NICE (sudo setcap cap_sys_nice+ep ./chrono), or raise RLIMIT_RTPRIO (ulimit -r 99, or rtprio in /etc/security/limits.conf); in a container also allow it in the runtime"}
+			}
+			return fmt.Errorf("delay: setting SCHED_FIFO priority %d: %w", s.Priority, err)
+		}
+	}
+	return nil
+}
+
+// Check tries s on a throwaway thread (which exits afterwards, taking the
+// settings with it) and returns the refusal, if any: a preflight before a
+// measurement that must not start without them.
+func (s ThreadSettings) Check() error {
+	if err := s.validate(); err != nil {
+		return err
+	}
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread exits with its settings
+		errc <- s.apply()
+	}()
+	return <-errc
+}
+
+// LockMemory locks the process's current and future memory (mlockall), so
+// page faults do not add to wake-up latency. The returned function unlocks.
+func LockMemory() (unlock func(), err error) {
+	if err := mlockall(unix.MCL_CURRENT | unix.MCL_FUTURE); err != nil {
+		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOMEM) || errors.Is(err, unix.EAGAIN) {
+			return nil, &PermissionError{Setting: "mlockall", Err: err,
+				Fix: "run as root, grant CAP_IPC_LOCK, or raise RLIMIT_MEMLOCK (ulimit -l unlimited, or memlock in /etc/security/limits.conf)"}
+		}
+		return nil, fmt.Errorf("delay: mlockall: %w", err)
+	}
+	return func() { _ = munlockall() }, nil
+}
+
+// HoldDMALatency asks the kernel's PM-QoS to keep CPU wake-up latency at
+// or below us microseconds (0 keeps CPUs out of deep idle states) by
+// holding /dev/cpu_dma_latency open; the request lasts until release.
+func HoldDMALatency(us int) (release func() error, err error) {
+	if us < 0 {
+		return nil, fmt.Errorf("delay: DMA latency %d µs out of range (use ≥ 0)", us)
+	}
+	f, err := openDMALatency()
+	if err != nil {
+		if errors.Is(err, os.ErrPermission) {
+			return nil, &PermissionError{Setting: "/dev/cpu_dma_latency", Err: err,
+				Fix: "run as root (the device is root-only by default) or give the user write access to /dev/cpu_dma_latency"}
+		}
+		return nil, fmt.Errorf("delay: opening /dev/cpu_dma_latency: %w (is the kernel built with PM-QoS?)", err)
+	}
+	var b [4]byte
+	binary.NativeEndian.PutUint32(b[:], uint32(us))
+	if _, err := f.Write(b[:]); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("delay: writing /dev/cpu_dma_latency: %w", err)
+	}
+	return f.Close, nil
+}
+
+// setProcessTimerSlack sets the timer slack of every thread of the process
+// by writing /proc/self/task/*/timerslack_ns, and returns a function that
+// restores the previous values. It exists to measure the Go runtime's own
+// waits (time.Sleep, timers) with a 1 ns slack, since their threads are not
+// ours to lock. Threads created meanwhile inherit the slack of their
+// creator.
+func setProcessTimerSlack(ns int64) (restore func(), err error) {
+	tasks, err := filepath.Glob("/proc/self/task/*/timerslack_ns")
+	if err != nil || len(tasks) == 0 {
+		return nil, fmt.Errorf("delay: cannot list /proc/self/task/*/timerslack_ns: %v", err)
+	}
+	old := map[string]string{}
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(p, []byte(strconv.FormatInt(ns, 10)), 0); err != nil {
+			for q, v := range old {
+				_ = os.WriteFile(q, []byte(v), 0)
+			}
+			return nil, &PermissionError{Setting: "timer slack of the Go runtime's threads", Err: err,
+				Fix: "run as root or grant CAP_SYS_NICE"}
+		}
+		old[p] = strings.TrimSpace(string(b))
+	}
+	return func() {
+		for p, v := range old {
+			_ = os.WriteFile(p, []byte(v), 0)
+		}
+	}, nil
+}
+
+// threadTimerSlack reads a thread's timer slack in ns from /proc.
+func threadTimerSlack(tid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/timerslack_ns", tid))
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+}

@@ -1,0 +1,33 @@
+//go:build !linux
+
+package delay
+
+import "fmt"
+
+func (s ThreadSettings) apply() error {
+	if err := s.validate(); err != nil {
+		return err
+	}
+	if s.Priority > 0 || s.CPU >= 0 {
+		return fmt.Errorf("delay: SCHED_FIFO and pinning: %w", ErrUnsupported)
+	}
+	return nil
+}
+
+// Check reports whether s can be applied: on this platform only the
+// default settings can.
+func (s ThreadSettings) Check() error { return s.apply() }
+
+// LockMemory is not supported on this platform.
+func LockMemory() (unlock func(), err error) {
+	return nil, fmt.Errorf("delay: mlockall: %w", ErrUnsupported)
+}
+
+// HoldDMALatency is not supported on this platform.
+func HoldDMALatency(us int) (release func() error, err error) {
+	return nil, fmt.Errorf("delay: /dev/cpu_dma_latency: %w", ErrUnsupported)
+}
+
+func setProcessTimerSlack(ns int64) (restore func(), err error) {
+	return nil, fmt.Errorf("delay: timer slack: %w", ErrUnsupported)
+}

@@ -1,0 +1,160 @@
+package delay
+
+import (
+	"sync"
+	"time"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxSpin bounds the busy-wait at the end of each wait: no wait
+	// spins longer than this, whatever the observed lateness.
+	DefaultMaxSpin = 500 * time.Microsecond
+	// DefaultQuantile is the quantile of the observed wake-up lateness used
+	// as the spin margin.
+	DefaultQuantile = 0.99
+	// initialMargin is the margin used before any lateness was observed
+	// (capped by MaxSpin).
+	initialMargin = 200 * time.Microsecond
+	// marginGuard is added to the lateness quantile to cover the bucket
+	// width and the clock read after the wake-up.
+	marginGuard = 2 * time.Microsecond
+)
+
+// Options set the accuracy/CPU trade-off of a Sleeper. The zero value is
+// the default: spin at most DefaultMaxSpin, margin at the p99 of the
+// observed lateness.
+type Options struct {
+	// MaxSpin is the longest busy-wait per wait (the CPU cost bound);
+	// 0 means DefaultMaxSpin. Waits shorter than the margin spin entirely
+	// when they are shorter than MaxSpin.
+	MaxSpin time.Duration
+	// NoSpin disables spinning: waits end when the kernel wakes the thread,
+	// typically a few to tens of µs late, at almost no CPU cost.
+	NoSpin bool
+	// Quantile (0 < q < 1) of the observed wake-up lateness used as the
+	// margin; 0 means DefaultQuantile. Higher is more accurate in the tail
+	// and spins longer.
+	Quantile float64
+}
+
+func (o Options) maxSpin() int64 {
+	if o.NoSpin {
+		return 0
+	}
+	if o.MaxSpin <= 0 {
+		return int64(DefaultMaxSpin)
+	}
+	return int64(o.MaxSpin)
+}
+
+func (o Options) quantile() float64 {
+	if o.Quantile <= 0 || o.Quantile >= 1 {
+		return DefaultQuantile
+	}
+	return o.Quantile
+}
+
+// Sleeper performs precise waits with one set of Options and learns the
+// wake-up lateness of this machine as it goes. A Sleeper is safe for
+// concurrent use; the package-level Sleep and SleepUntil use a shared
+// default Sleeper.
+type Sleeper struct {
+	opts  Options
+	clock clockSource
+
+	mu   sync.Mutex
+	late estimator
+}
+
+// NewSleeper returns a Sleeper with the given options.
+func NewSleeper(opts Options) *Sleeper {
+	return newSleeper(opts, systemClock)
+}
+
+func newSleeper(opts Options, c clockSource) *Sleeper {
+	return &Sleeper{opts: opts, clock: c, late: estimator{halfLife: 512}}
+}
+
+var defaultSleeper = NewSleeper(Options{})
+
+// Sleep pauses the calling goroutine for at least d, ending as close to d
+// as the machine allows (see the package documentation). A d ≤ 0 returns
+// at once.
+func Sleep(d time.Duration) { defaultSleeper.Sleep(d) }
+
+// SleepUntil pauses the calling goroutine until t (by its monotonic
+// reading), ending as close to t as the machine allows.
+func SleepUntil(t time.Time) { defaultSleeper.SleepUntil(t) }
+
+// Sleep waits for at least d and returns how late it returned (the
+// overshoot beyond d, measured at return).
+func (s *Sleeper) Sleep(d time.Duration) time.Duration {
+	now := s.clock.now()
+	return time.Duration(s.untilNano(now+int64(d), now) - (now + int64(d)))
+}
+
+// SleepUntil waits until t and returns how late it returned.
+func (s *Sleeper) SleepUntil(t time.Time) time.Duration {
+	abs := monoOf(t)
+	return time.Duration(s.untilNano(abs, s.clock.now()) - abs)
+}
+
+// SleepUntilNano waits until abs on the Now timebase and returns the time
+// it returned at (same timebase).
+func (s *Sleeper) SleepUntilNano(abs int64) int64 {
+	return s.untilNano(abs, s.clock.now())
+}
+
+// Margin returns the current spin margin: how long before a deadline the
+// waiting goroutine plans to be woken by the kernel.
+func (s *Sleeper) Margin() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Duration(s.marginLocked())
+}
+
+func (s *Sleeper) marginLocked() int64 {
+	max := s.opts.maxSpin()
+	if max == 0 {
+		return 0
+	}
+	m := int64(initialMargin)
+	if q, ok := s.late.quantile(s.opts.quantile()); ok {
+		m = q + int64(marginGuard)
+	}
+	if m > max {
+		m = max
+	}
+	return m
+}
+
+// untilNano is the algorithm behind every wait:
+//  1. If the remaining time is within the margin (and spinning is allowed),
+//     spin all the way: a kernel sleep would wake too late.
+//  2. Otherwise block until wake = abs - margin, then record how late the
+//     goroutine actually resumed relative to wake (kernel wake-up lateness
+//     plus handoff), which feeds the margin of later waits.
+//  3. Spin from there to abs (nothing to do when NoSpin, or when the
+//     wake-up was later than abs anyway).
+func (s *Sleeper) untilNano(abs, now int64) int64 {
+	if now >= abs {
+		return now
+	}
+	s.mu.Lock()
+	margin := s.marginLocked()
+	s.mu.Unlock()
+	if abs-now <= margin {
+		return spinUntil(s.clock, abs)
+	}
+	wake := abs - margin
+	s.clock.block(wake)
+	woke := s.clock.now()
+	s.mu.Lock()
+	s.late.add(woke - wake)
+	s.mu.Unlock()
+	if woke >= abs {
+		return woke
+	}
+	return spinUntil(s.clock, abs)
+}

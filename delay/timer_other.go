@@ -1,0 +1,21 @@
+//go:build !linux
+
+package delay
+
+import "time"
+
+// otherClock is the portable fallback: Go's monotonic clock and
+// time.Sleep, whose granularity is the platform's (often ~1 ms, up to
+// ~15.6 ms on Windows). The final spin of Sleeper covers it when the margin
+// (bounded by Options.MaxSpin) is large enough.
+type otherClock struct{}
+
+var systemClock clockSource = otherClock{}
+
+func (otherClock) now() int64 { return nanotime() }
+
+func (otherClock) block(abs int64) {
+	if d := abs - nanotime(); d > 0 {
+		time.Sleep(time.Duration(d))
+	}
+}
