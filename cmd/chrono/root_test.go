@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestExitCodesAndHelp(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  string // substring of stdout
+		err  string // substring of stderr
+	}{
+		{"no args prints help", nil, exitOK, "Usage:", ""},
+		{"version", []string{"version"}, exitOK, "chrono ", ""},
+		{"version shows go", []string{"version"}, exitOK, "go:       go1.", ""},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
+		{"unknown flag", []string{"version", "--frob"}, exitUsage, "", "unknown flag: --frob"},
+		{"extra args", []string{"version", "x"}, exitUsage, "", "unknown command"},
+		{"completion bash", []string{"completion", "bash"}, exitOK, "bash completion", ""},
+		{"completion zsh", []string{"completion", "zsh"}, exitOK, "compdef", ""},
+		{"completion fish", []string{"completion", "fish"}, exitOK, "complete -c chrono", ""},
+		{"help has examples", []string{"stats", "--help"}, exitOK, "Examples:", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := runChrono(t, "", tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", code, tt.code, errs)
+			}
+			if !strings.Contains(out, tt.out) || !strings.Contains(errs, tt.err) {
+				t.Errorf("stdout %.200q, stderr %q; want %q / %q", out, errs, tt.out, tt.err)
+			}
+			if tt.code != exitOK && !strings.HasPrefix(errs, "chrono: ") {
+				t.Errorf("error %q does not start with chrono:", errs)
+			}
+		})
+	}
+}
