@@ -1,0 +1,126 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestQuantileAgainstNumpy(t *testing.T) {
+	var ref struct {
+		Percentiles []float64
+		Cases       []struct {
+			Name   string
+			Xs     []float64
+			Values map[string][]float64
+		}
+	}
+	readJSON(t, "percentiles.json", &ref)
+	if len(ref.Cases) == 0 {
+		t.Fatal("no cases in percentiles.json")
+	}
+	checked := 0
+	for _, c := range ref.Cases {
+		if len(c.Values) != len(Methods) {
+			t.Errorf("%s: %d methods in the reference, want %d", c.Name, len(c.Values), len(Methods))
+		}
+		orig := slices.Clone(c.Xs)
+		for name, want := range c.Values {
+			m, err := ParseMethod(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Percentiles(c.Xs, ref.Percentiles, m)
+			for i, p := range ref.Percentiles {
+				// Exact for every method: the same float operations as numpy.
+				if got[i] != want[i] {
+					t.Errorf("%s %s p%v: got %v, numpy %v", c.Name, m, p, got[i], want[i])
+				}
+				if one := Percentile(c.Xs, p, m); one != got[i] {
+					t.Errorf("%s %s p%v: Percentile %v != Percentiles %v", c.Name, m, p, one, got[i])
+				}
+				checked++
+			}
+		}
+		if !slices.Equal(orig, c.Xs) {
+			t.Errorf("%s: input modified", c.Name)
+		}
+	}
+	t.Logf("%d percentiles equal numpy's exactly", checked)
+}
+
+func TestQuantileEdges(t *testing.T) {
+	for _, m := range Methods {
+		if v := Quantile(nil, 0.5, m); !math.IsNaN(v) {
+			t.Errorf("%s: empty sample gave %v, want NaN", m, v)
+		}
+		for _, q := range []float64{-0.01, 1.01, math.NaN()} {
+			if v := Quantile([]float64{1, 2}, q, m); !math.IsNaN(v) {
+				t.Errorf("%s: q=%v gave %v, want NaN", m, q, v)
+			}
+		}
+		// Every definition keeps within [min, max] and is monotonic in q.
+		xs := []float64{-3, 1, 1, 2, 8, 13, 21}
+		prev := math.Inf(-1)
+		for i := 0; i <= 1000; i++ {
+			v := Quantile(xs, float64(i)/1000, m)
+			if v < xs[0] || v > xs[len(xs)-1] || v < prev {
+				t.Fatalf("%s: q=%v gave %v after %v", m, float64(i)/1000, v, prev)
+			}
+			prev = v
+		}
+		if v := Quantile(xs, 0, m); v != xs[0] {
+			t.Errorf("%s: q=0 gave %v, want min", m, v)
+		}
+		if v := Quantile(xs, 1, m); v != xs[len(xs)-1] {
+			t.Errorf("%s: q=1 gave %v, want max", m, v)
+		}
+	}
+	if v := Quantile([]float64{1, 2}, 0.5, Method("bogus")); !math.IsNaN(v) {
+		t.Errorf("unknown method gave %v", v)
+	}
+}
+
+func TestParseMethod(t *testing.T) {
+	for i, m := range Methods {
+		got, err := ParseMethod(strings.ToUpper(strings.ReplaceAll(string(m), "_", "-")))
+		if err != nil || got != m {
+			t.Errorf("ParseMethod(%q) = %q, %v", m, got, err)
+		}
+		if m.HyndmanFanType() != i+1 {
+			t.Errorf("%s: type %d, want %d", m, m.HyndmanFanType(), i+1)
+		}
+	}
+	if m, err := ParseMethod(""); m != DefaultMethod || err != nil {
+		t.Errorf("ParseMethod(\"\") = %q, %v", m, err)
+	}
+	_, err := ParseMethod("nearest")
+	if err == nil || !strings.Contains(err.Error(), "median_unbiased") || !strings.HasPrefix(err.Error(), "stats: ") {
+		t.Errorf("ParseMethod(nearest) error = %v, want one listing the methods", err)
+	}
+}
+
+func TestPercentileLabel(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		want string
+	}{{99, "p99"}, {99.9, "p99.9"}, {50, "p50"}, {0, "p0"}, {100, "p100"}, {99.99, "p99.99"}, {2.5, "p2.5"}} {
+		if got := PercentileLabel(c.p); got != c.want {
+			t.Errorf("PercentileLabel(%v) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+func TestParsePercentiles(t *testing.T) {
+	got, err := ParsePercentiles("50, p90,99,99.9")
+	if err != nil || fmt.Sprint(got) != "[50 90 99 99.9]" {
+		t.Errorf("got %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "101", "-1", "x", "50,,abc"} {
+		if _, err := ParsePercentiles(bad); err == nil {
+			t.Errorf("ParsePercentiles(%q): no error", bad)
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSummaryAgainstNumpy(t *testing.T) {
+	var ref struct {
+		Cases []struct {
+			Name                   string
+			Xs                     []float64
+			N                      int
+			Min, Max, Mean, Median float64
+			StddevPopulation       float64 `json:"stddev_population"`
+			StddevSample           float64 `json:"stddev_sample"`
+			MAD, Q1, Q3, IQR, CV   float64
+		}
+	}
+	readJSON(t, "summary.json", &ref)
+	if len(ref.Cases) == 0 {
+		t.Fatal("no cases")
+	}
+	const tol = 1e-12
+	for _, c := range ref.Cases {
+		s := Summarize(c.Xs)
+		check := func(what string, got, want float64) {
+			t.Helper()
+			if !close(got, want, tol) {
+				t.Errorf("%s: %s = %v, numpy/scipy %v", c.Name, what, got, want)
+			}
+		}
+		if s.N != c.N {
+			t.Errorf("%s: N = %d, want %d", c.Name, s.N, c.N)
+		}
+		check("min", s.Min, c.Min)
+		check("max", s.Max, c.Max)
+		check("mean", s.Mean, c.Mean)
+		check("median", s.Median, c.Median)
+		check("stddev_sample", s.StdDevSample, c.StddevSample)
+		check("stddev_population", s.StdDevPopulation, c.StddevPopulation)
+		check("mad", s.MAD, c.MAD)
+		check("mad_scaled", s.MADScaled, c.MAD*MADScale)
+		check("q1", s.Q1, c.Q1)
+		check("q3", s.Q3, c.Q3)
+		check("iqr", s.IQR, c.IQR)
+		check("cv", s.CV, c.CV)
+	}
+}
+
+func codes(ws []Warning) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Code)
+	}
+	return out
+}
+
+func TestSummaryWarnings(t *testing.T) {
+	steady := []float64{100, 101, 99, 100, 102, 98, 100, 101, 99, 100}
+	cases := []struct {
+		name string
+		xs   []float64
+		want []string
+	}{
+		{"clean", steady, nil},
+		{"empty", nil, []string{WarnTooFewSamples}},
+		{"three", []float64{1, 1.01, 0.99}, []string{WarnTooFewSamples}},
+		{"outlier", append(slices.Clone(steady), 130), []string{WarnOutliers}},
+		{"spread", []float64{10, 20, 30, 40, 50, 60}, []string{WarnHighVariance}},
+		{"nan", append(slices.Clone(steady), math.NaN()), []string{WarnNaN}},
+	}
+	for _, c := range cases {
+		s := Summarize(c.xs)
+		if got := codes(s.Warnings); !slices.Equal(got, c.want) {
+			t.Errorf("%s: warnings %v, want %v (%v)", c.name, got, c.want, s.Warnings)
+		}
+		for _, w := range s.Warnings {
+			if w.Message == "" || w.Error() != w.Message {
+				t.Errorf("%s: bad warning %+v", c.name, w)
+			}
+		}
+	}
+	s := Summarize([]float64{1, 2})
+	if !strings.Contains(s.Warnings[0].Message, "at least 5") {
+		t.Errorf("too-few warning does not say how many: %q", s.Warnings[0].Message)
+	}
+	if s := Summarize(append(slices.Clone(steady), math.NaN())); s.N != len(steady) || s.Mean != 100 {
+		t.Errorf("NaN not left out: N=%d mean=%v", s.N, s.Mean)
+	}
+}
+
+func TestCheckResolution(t *testing.T) {
+	s := Summarize([]float64{100, 101, 99, 100, 102, 98})
+	s.CheckResolution(1)
+	if len(s.Warnings) != 0 {
+		t.Fatalf("warned at 100 ticks: %v", s.Warnings)
+	}
+	s.CheckResolution(0)
+	s.CheckResolution(math.NaN())
+	if len(s.Warnings) != 0 {
+		t.Fatalf("warned for a non-positive resolution: %v", s.Warnings)
+	}
+	s.CheckResolution(50)
+	if got := codes(s.Warnings); !slices.Equal(got, []string{WarnResolution}) ||
+		!strings.HasPrefix(s.Warnings[0].Message, "values are at the clock's resolution: ") {
+		t.Fatalf("warnings %v", s.Warnings)
+	}
+}
+
+// madSorted must equal the median of the sorted deviations for any shape,
+// including ties at the median and even/odd sizes.
+func TestMADMergeEqualsSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n < 60; n++ {
+		for range 20 {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = float64(r.IntN(7)) // many ties
+				if r.IntN(2) == 0 {
+					xs[i] = r.NormFloat64()
+				}
+			}
+			slices.Sort(xs)
+			med := linearQuantile(xs, 0.5)
+			dev := make([]float64, n)
+			for i, x := range xs {
+				dev[i] = math.Abs(x - med)
+			}
+			slices.Sort(dev)
+			if got, want := madSorted(xs, med), linearQuantile(dev, 0.5); got != want {
+				t.Fatalf("n=%d %v: madSorted %v, sort %v", n, xs, got, want)
+			}
+		}
+	}
+}
+
+func TestSummarizeDoesNotModify(t *testing.T) {
+	xs := []float64{3, 1, 2, 5, 4}
+	Summarize(xs)
+	if !slices.Equal(xs, []float64{3, 1, 2, 5, 4}) {
+		t.Errorf("input modified: %v", xs)
+	}
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+"""Reference values for the stats package, computed with numpy and scipy.
+
+Run with Debian's python (python3-numpy, python3-scipy):
+
+    /usr/bin/python3 stats/testdata/gen.py
+
+It rewrites stats/testdata/*.json; the Go tests read those files and need
+no Python. Values are written with repr(float) (shortest round-trip form),
+so the Go side sees exactly the float64 numpy computed.
+"""
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import scipy
+import scipy.stats as st
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+           "interpolated_inverted_cdf", "hazen", "weibull", "linear",
+           "median_unbiased", "normal_unbiased"]
+PS = [0, 1, 2.5, 10, 25, 33.3, 50, 66.6, 75, 90, 95, 99, 99.9, 100]
+
+# numpy < 2.0 picks the wrong order statistic for closest_observation (H&F
+# type 3) when n*q - 1/2 is whole: it rounds to an even 0-based index where
+# Hyndman and Fan (1996, p. 362) ask for an even 1-based one. Upstream
+# numpy 2.x has the fix (np.floor(index) % 2 == 1); apply the same rule here.
+NUMPY_MAJOR = int(np.__version__.split(".")[0])
+if NUMPY_MAJOR < 2:
+    import numpy.lib.function_base as fb
+
+    def _closest_observation(n, quantiles):
+        gamma_fun = lambda gamma, index: (gamma == 0) & (np.floor(index) % 2 == 1)
+        return fb._discret_interpolation_to_boundaries((n * quantiles) - 1 - 0.5, gamma_fun)
+
+    fb._QuantileMethods["closest_observation"]["get_virtual_index"] = \
+        lambda n, quantiles: _closest_observation(n, quantiles)
+
+rng = np.random.default_rng(20240611)
+
+SAMPLES = {
+    "n1": [42.0],
+    "n2": [3.0, 7.0],
+    "n3": [5.0, 1.0, 3.0],
+    "n4": [10.0, 20.0, 30.0, 40.0],
+    "n5_unsorted": [9.5, 0.25, 3.0, 7.75, 1.0],
+    "ties": [1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 7.0, 7.0, 7.0, 7.0, 10.0],
+    "all_equal": [4.0] * 7,
+    "negative": [-5.5, -1.25, 0.0, 2.0, -3.0, 8.75, -0.5],
+    "random10": [float(x) for x in rng.normal(100, 15, 10)],
+    "random101": [float(x) for x in rng.lognormal(3, 0.7, 101)],
+    "random1000": [float(x) for x in rng.exponential(2.5e-6, 1000)],
+    "latency_ns": [float(x) for x in np.round(rng.gamma(4, 2500, 257))],
+}
+
+
+def dump(name, obj):
+    path = os.path.join(HERE, name)
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1, allow_nan=False)
+        f.write("\n")
+    print("wrote", path)
+
+
+def meta():
+    return {"numpy": np.__version__, "scipy": scipy.__version__,
+            "python": sys.version.split()[0], "generator": "stats/testdata/gen.py"}
+
+
+# --- percentiles
+pct = {"meta": meta(), "percentiles": PS, "cases": []}
+for name, xs in SAMPLES.items():
+    vals = {}
+    for m in METHODS:
+        vals[m] = [float(np.percentile(np.array(xs), p, method=m)) for p in PS]
+    pct["cases"].append({"name": name, "xs": xs, "values": vals})
+dump("percentiles.json", pct)
+
+# --- summaries
+summ = {"meta": meta(), "cases": []}
+for name, xs in SAMPLES.items():
+    a = np.array(xs)
+    mean = float(np.mean(a))
+    sd1 = float(np.std(a, ddof=1)) if len(a) > 1 else 0.0
+    summ["cases"].append({
+        "name": name, "xs": xs,
+        "n": len(a), "min": float(a.min()), "max": float(a.max()), "mean": mean,
+        "median": float(np.median(a)),
+        "stddev_population": float(np.std(a, ddof=0)),
+        "stddev_sample": sd1,
+        "mad": float(st.median_abs_deviation(a)),
+        "q1": float(np.percentile(a, 25)), "q3": float(np.percentile(a, 75)),
+        "iqr": float(st.iqr(a)),
+        "cv": sd1 / abs(mean) if mean != 0 else 0.0,
+    })
+dump("summary.json", summ)
+
+# --- two-sample comparisons
+def r(xs):
+    return [float(x) for x in xs]
+
+PAIRS = {
+    "exact_4v4_separated": ([1, 2, 3, 4], [5, 6, 7, 8]),
+    "exact_3v3_separated": ([1, 2, 3], [4, 5, 6]),
+    "exact_1v1": ([1.5], [0.5]),
+    "exact_2v3": ([1.0, 4.0], [2.0, 3.0, 5.0]),
+    "exact_5v7": (r(rng.normal(0, 1, 5)), r(rng.normal(0.8, 1, 7))),
+    "exact_8v8": (r(rng.normal(10, 2, 8)), r(rng.normal(12, 2, 8))),
+    "exact_3v30": (r(rng.normal(0, 1, 3)), r(rng.normal(1, 1, 30))),
+    "exact_8v40": (r(rng.normal(0, 1, 8)), r(rng.normal(0.5, 1, 40))),
+    "exact_interleaved_6v6": ([1, 3, 5, 7, 9, 11], [2, 4, 6, 8, 10, 12]),
+    "ties_small": ([1, 2, 2, 3, 5], [2, 3, 3, 4, 6, 6]),
+    "ties_all_equal": ([4, 4, 4], [4, 4, 4, 4]),
+    "asym_9v9_separated": (list(range(1, 10)), list(range(10, 19))),
+    "asym_30v40": (r(rng.normal(100, 10, 30)), r(rng.normal(104, 12, 40))),
+    "asym_ties_50v60": (r(np.round(rng.normal(20, 3, 50))), r(np.round(rng.normal(21, 3, 60)))),
+    "asym_identical_20": (r(rng.normal(0, 1, 20)), None),
+    "asym_200v150": (r(rng.lognormal(3, 0.5, 200)), r(rng.lognormal(3.1, 0.5, 150))),
+    "asym_far_100v100": (r(rng.normal(0, 1, 100)), r(rng.normal(3, 1, 100))),
+}
+cmp_cases = []
+for name, (a, b) in PAIRS.items():
+    a = r(a)
+    b = list(a) if b is None else r(b)
+    mw = st.mannwhitneyu(a, b, use_continuity=True, alternative="two-sided", method="auto")
+    n1, n2 = len(a), len(b)
+    ties = bool(len(np.unique(a + b)) != n1 + n2)
+    exact = not (n1 > 8 and n2 > 8) and not ties
+    case = {"name": name, "a": a, "b": b,
+            "mw_u": float(mw.statistic), "mw_p": float(mw.pvalue),
+            "mw_exact": exact, "mw_ties": ties,
+            "hodges_lehmann": float(np.median(np.subtract.outer(np.array(a), np.array(b))))}
+    if n1 >= 2 and n2 >= 2 and (np.var(a) > 0 or np.var(b) > 0):
+        w = st.ttest_ind(a, b, equal_var=False)
+        va, vb = np.var(a, ddof=1) / n1, np.var(b, ddof=1) / n2
+        case["welch_t"] = float(w.statistic)
+        case["welch_df"] = float((va + vb) ** 2 / (va ** 2 / (n1 - 1) + vb ** 2 / (n2 - 1)))
+        case["welch_p"] = float(w.pvalue)
+    cmp_cases.append(case)
+
+# Smallest n (equal sizes) at which an exact two-sided test can reach p <= alpha:
+# the p-value of two samples that do not overlap at all.
+min_n = {}
+for alpha in [0.1, 0.05, 0.01, 0.001]:
+    n = 1
+    while st.mannwhitneyu(list(range(n)), list(range(n, 2 * n)), method="exact").pvalue > alpha:
+        n += 1
+    min_n[repr(alpha)] = n
+dump("compare.json", {"meta": meta(), "cases": cmp_cases, "min_samples_for_significance": min_n})
+
+# --- special functions and the order-statistic interval of the median
+special = {"meta": meta(), "t_sf": [], "norm_sf": [], "median_ci": []}
+for df in [1.0, 2.5, 7.3, 30.0, 151.7, 1000.0]:
+    for t in [0.0, 0.1, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0]:
+        special["t_sf"].append({"t": t, "df": df, "sf": float(st.t.sf(t, df))})
+for z in [-8.0, -3.0, -1.0, -0.3, 0.0, 0.3, 0.7071, 1.0, 1.96, 3.0, 8.0, 20.0]:
+    special["norm_sf"].append({"z": z, "sf": float(st.norm.sf(z))})
+for conf in [0.9, 0.95, 0.99]:
+    for n in [5, 6, 7, 8, 9, 10, 11, 20, 21, 50, 100, 999, 1000, 1001, 10001, 100000]:
+        # largest 1-based rank j with P(j <= B <= n-j) >= conf, B ~ Binomial(n, 1/2)
+        js = [j for j in range(1, n // 2 + 1)
+              if st.binom.cdf(n - j, n, 0.5) - st.binom.cdf(j - 1, n, 0.5) >= conf]
+        if not js:
+            special["median_ci"].append({"n": n, "confidence": conf, "j": 0, "coverage": 0.0})
+            continue
+        j = max(js)
+        cov = float(st.binom.cdf(n - j, n, 0.5) - st.binom.cdf(j - 1, n, 0.5))
+        special["median_ci"].append({"n": n, "confidence": conf, "j": j, "coverage": cov})
+dump("special.json", special)
