@@ -1,0 +1,401 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+)
+
+// B is passed to a benchmark function. The function does its setup, then
+// loops with B.Loop:
+//
+//	func(b *bench.B) {
+//		in := prepare()
+//		for b.Loop() {
+//			b.Keep(work(in))
+//		}
+//	}
+//
+// A B is used by the one goroutine that runs the function; its methods
+// must not be called from other goroutines.
+type B struct {
+	// i and n drive Loop's inlinable fast path: Loop returns true while
+	// i < n. n is 0 in latency mode, so that every call takes the slow path.
+	i, n uint64
+
+	ctl  *runner
+	clk  *clockSource
+	opts *Options
+
+	running  bool // inside a sample
+	finished bool // Loop returned false
+	timerOn  bool
+	gate     chan struct{}
+
+	// Accumulators of the current sample, while the timer is on.
+	t0, acc        uint64
+	cpu0, cpuAcc   int64
+	mem0, memAcc   memSnap
+	ru0            usage
+	ruOK           bool
+	stops          int
+	startRaw       uint64
+	latency        bool
+	lat            []uint64 // latency mode: raw per-op durations
+	latN           uint64
+	latT0          uint64
+	metricsSamples []metrics.Sample
+}
+
+// usage is the thread's rusage counters that bench reports.
+type usage struct {
+	VolCtxSw, InvolCtxSw, MinFlt, MajFlt int64
+}
+
+// memSnap is a reading of the runtime's cumulative allocation counters.
+type memSnap struct {
+	allocs, bytes, gcs uint64
+}
+
+func (m memSnap) sub(o memSnap) memSnap {
+	return memSnap{m.allocs - o.allocs, m.bytes - o.bytes, m.gcs - o.gcs}
+}
+
+func (m memSnap) add(o memSnap) memSnap {
+	return memSnap{m.allocs + o.allocs, m.bytes + o.bytes, m.gcs + o.gcs}
+}
+
+// The runtime/metrics names read around each sample. Unlike
+// runtime.ReadMemStats they do not stop the world.
+var memMetricNames = []string{
+	"/gc/heap/allocs:objects",
+	"/gc/heap/allocs:bytes",
+	"/gc/cycles/total:gc-cycles",
+}
+
+func (b *B) readMem() memSnap {
+	if b.metricsSamples == nil {
+		b.metricsSamples = make([]metrics.Sample, len(memMetricNames))
+		for i, n := range memMetricNames {
+			b.metricsSamples[i].Name = n
+		}
+	}
+	metrics.Read(b.metricsSamples)
+	var v [3]uint64
+	for i := range b.metricsSamples {
+		if b.metricsSamples[i].Value.Kind() == metrics.KindUint64 {
+			v[i] = b.metricsSamples[i].Value.Uint64()
+		}
+	}
+	return memSnap{v[0], v[1], v[2]}
+}
+
+// Loop reports whether the benchmark should run one more iteration. Write
+// the benchmark loop exactly as
+//
+//	for b.Loop() {
+//		...
+//	}
+//
+// Loop returns true Iterations times for each sample (calibration, warm-up
+// and measured samples alike) and false once, when the measurement is
+// over; the function should then return. Everything before the loop is
+// setup and is not timed; everything after it is cleanup.
+//
+// Unlike testing.B.Loop, the compiler does not keep results of the loop
+// body alive for bench.B: pass them to B.Keep, and feed the body inputs
+// from variables, not constants, so that nothing is folded away. A body that
+// is optimized away is flagged (see Result.Warnings).
+func (b *B) Loop() bool {
+	// The fast path is a compare and an increment, and inlinable: the
+	// harness adds well under a nanosecond per iteration.
+	if b.i < b.n {
+		b.i++
+		return true
+	}
+	return b.loopSlow()
+}
+
+// Keep keeps v alive, so that the computation of v cannot be optimized
+// away. It is runtime.KeepAlive, which the compiler treats as a use of v;
+// inlined, it neither allocates nor costs more than a store.
+func (b *B) Keep(v any) {
+	runtime.KeepAlive(v)
+}
+
+// Sink is a package-level variable a benchmark may assign results to, to
+// keep them alive without B.Keep's interface conversion:
+//
+//	bench.Sink = uint64(x)
+//
+// Only its address matters; its value means nothing.
+var Sink uint64
+
+// StopTimer stops timing; StartTimer resumes it. Use them for work inside
+// the loop that must not count. They are expensive: each pair reads the
+// clock, the thread's CPU clock (a system call) and the runtime's allocation
+// counters, which costs around a microsecond (the cost is measured and
+// reported as Result.Overhead.TimerPairNs) and part of it falls inside the
+// timed region. Prefer Options.Setup/Teardown, which run outside it. The
+// calls nest: StopTimer with the timer stopped does nothing.
+func (b *B) StopTimer() {
+	if !b.timerOn || !b.running {
+		return
+	}
+	t := b.clk.now()
+	b.acc += t - b.t0
+	if c := threadCPUNs(); c >= 0 && b.cpu0 >= 0 {
+		b.cpuAcc += c - b.cpu0
+	}
+	b.memAcc = b.memAcc.add(b.readMem().sub(b.mem0))
+	b.timerOn = false
+	b.stops++
+}
+
+// StartTimer resumes timing after StopTimer (see StopTimer for its cost).
+func (b *B) StartTimer() {
+	if b.timerOn || !b.running {
+		return
+	}
+	b.mem0 = b.readMem()
+	b.cpu0 = threadCPUNs()
+	b.timerOn = true
+	b.t0 = b.clk.now()
+}
+
+// command is what the harness asks of the benchmark goroutine.
+type command struct {
+	n       uint64        // iterations of the next sample; 0 = finish (Loop returns false)
+	latency bool          // time every iteration
+	gate    chan struct{} // parallel mode: wait for it to close before starting
+	probe   bool          // measure the StopTimer/StartTimer pair cost instead of a sample
+}
+
+// reply is the benchmark goroutine's answer to a command.
+type reply struct {
+	s          Sample
+	start, end uint64   // raw clock readings bounding the sample
+	lat        []uint64 // latency mode: raw per-op durations
+	pairNs     float64  // probe: cost of one StopTimer/StartTimer pair
+	done       bool     // the function returned
+	err        error
+}
+
+// runner runs one invocation of a benchmark function on its own locked
+// goroutine and hands samples to the harness.
+type runner struct {
+	cmds    chan command
+	replies chan reply
+	exited  bool
+}
+
+var errEarlyReturn = errors.New("bench: the benchmark function returned before B.Loop reported false (a break or return in the loop?): loop with `for b.Loop() { ... }` until it ends")
+
+// start runs f in a new goroutine, locked to its thread for life (the
+// thread is discarded when the goroutine exits, so that pinning never leaks
+// into other goroutines).
+func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
+	r := &runner{cmds: make(chan command), replies: make(chan reply)}
+	b := &B{ctl: r, clk: clk, opts: opts}
+	go func() {
+		runtime.LockOSThread() // never unlocked: see above
+		var rep reply
+		defer func() {
+			if p := recover(); p != nil {
+				rep.err = fmt.Errorf("bench: the benchmark function panicked: %v", p)
+			}
+			rep.done = true
+			r.replies <- rep
+		}()
+		if cpu >= 0 {
+			if err := pinThread(cpu); err != nil {
+				// Wait for the first command, then report.
+				<-r.cmds
+				rep.err = err
+				return
+			}
+		}
+		f(b)
+		if !b.finished {
+			rep.err = errEarlyReturn
+		}
+	}()
+	return r
+}
+
+// do sends c and waits for the reply.
+func (r *runner) do(c command) (reply, error) {
+	if r.exited {
+		return reply{}, errors.New("bench: internal error: command to a finished benchmark")
+	}
+	r.cmds <- c
+	rep := <-r.replies
+	if rep.done {
+		r.exited = true
+		if rep.err == nil {
+			rep.err = errors.New("bench: the benchmark function never called B.Loop: loop with `for b.Loop() { ... }`")
+		}
+		return rep, rep.err
+	}
+	return rep, nil
+}
+
+// sample runs one sample of n iterations.
+func (r *runner) sample(n uint64) (Sample, error) {
+	rep, err := r.do(command{n: n})
+	return rep.s, err
+}
+
+// finish makes Loop return false and waits for the function to return.
+func (r *runner) finish() error {
+	if r.exited {
+		return nil
+	}
+	r.cmds <- command{}
+	rep := <-r.replies
+	for !rep.done { // cannot happen: Loop returned false, the next reply is the exit
+		rep = <-r.replies
+	}
+	r.exited = true
+	return rep.err
+}
+
+// loopSlow ends the current sample (if any), hands it to the harness and
+// starts the next one, or ends the loop.
+func (b *B) loopSlow() bool {
+	if b.finished {
+		return false
+	}
+	if b.running {
+		if b.latency {
+			t := b.clk.fenced()
+			b.lat = append(b.lat, t-b.latT0)
+			if uint64(len(b.lat)) < b.latN {
+				b.latT0 = b.clk.fenced()
+				return true
+			}
+		}
+		b.ctl.replies <- b.endSample()
+	}
+	for {
+		c := <-b.ctl.cmds
+		if c.n == 0 && !c.probe {
+			b.finished = true
+			b.running = false
+			return false
+		}
+		if c.probe {
+			b.ctl.replies <- reply{pairNs: b.probeTimer()}
+			continue
+		}
+		b.beginSample(c)
+		return true
+	}
+}
+
+// probeTimer measures the cost of a StopTimer/StartTimer pair on this
+// thread.
+func (b *B) probeTimer() float64 {
+	const pairs = 100
+	b.running = true
+	b.timerOn = true
+	b.mem0 = b.readMem()
+	b.cpu0 = threadCPUNs()
+	t0 := b.clk.now()
+	b.t0 = t0
+	for i := 0; i < pairs; i++ {
+		b.StopTimer()
+		b.StartTimer()
+	}
+	t1 := b.clk.now()
+	b.running = false
+	b.timerOn = false
+	return b.clk.ns(t1-t0) / pairs
+}
+
+func (b *B) beginSample(c command) {
+	if b.opts.Setup != nil {
+		b.opts.Setup()
+	}
+	b.acc, b.cpuAcc, b.memAcc, b.stops = 0, 0, memSnap{}, 0
+	b.running, b.timerOn = true, true
+	b.latency = c.latency
+	if b.latency {
+		if cap(b.lat) < int(c.n) {
+			b.lat = make([]uint64, 0, c.n)
+		}
+		b.lat = b.lat[:0]
+		b.latN = c.n
+	}
+	b.ru0, b.ruOK = threadUsage()
+	if b.opts.Counters != nil {
+		b.opts.Counters.Start()
+	}
+	if c.gate != nil {
+		<-c.gate
+	}
+	b.mem0 = b.readMem()
+	b.cpu0 = threadCPUNs()
+	if b.latency {
+		b.i, b.n = 0, 0
+		b.startRaw = b.clk.now()
+		b.t0 = b.startRaw
+		b.latT0 = b.clk.fenced()
+		return
+	}
+	b.i, b.n = 1, c.n // this call's true is the first iteration
+	b.startRaw = b.clk.now()
+	b.t0 = b.startRaw
+}
+
+func (b *B) endSample() reply {
+	end := b.clk.now()
+	iters := b.i
+	if b.latency {
+		iters = uint64(len(b.lat))
+	}
+	if b.timerOn {
+		b.acc += end - b.t0
+		if c := threadCPUNs(); c >= 0 && b.cpu0 >= 0 {
+			b.cpuAcc += c - b.cpu0
+		} else {
+			b.cpuAcc = -1
+		}
+		b.memAcc = b.memAcc.add(b.readMem().sub(b.mem0))
+	}
+	b.timerOn, b.running = false, false
+	b.i, b.n = 0, 0
+	s := Sample{
+		Iterations: iters,
+		WallNs:     b.clk.ns(b.acc),
+		Ticks:      b.acc,
+		CPUNs:      float64(b.cpuAcc),
+		Allocs:     b.memAcc.allocs,
+		Bytes:      b.memAcc.bytes,
+		GCs:        b.memAcc.gcs,
+		TimerStops: b.stops,
+	}
+	if b.cpu0 < 0 || b.cpuAcc < 0 {
+		s.CPUNs = -1
+	}
+	if b.opts.Counters != nil {
+		s.Counters = b.opts.Counters.Stop()
+	}
+	if ru, ok := threadUsage(); ok && b.ruOK {
+		s.VolCtxSw = ru.VolCtxSw - b.ru0.VolCtxSw
+		s.InvolCtxSw = ru.InvolCtxSw - b.ru0.InvolCtxSw
+		s.MinFlt = ru.MinFlt - b.ru0.MinFlt
+		s.MajFlt = ru.MajFlt - b.ru0.MajFlt
+	} else {
+		s.VolCtxSw, s.InvolCtxSw, s.MinFlt, s.MajFlt = -1, -1, -1, -1
+	}
+	if b.opts.Teardown != nil {
+		b.opts.Teardown()
+	}
+	rep := reply{s: s, start: b.startRaw, end: end}
+	if b.latency {
+		rep.lat = append([]uint64(nil), b.lat...)
+	}
+	return rep
+}

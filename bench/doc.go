@@ -1,0 +1,42 @@
+// Package bench measures Go functions in-process, more precisely than
+// testing.B: every sample is kept (iterations, wall time, thread CPU time,
+// allocations, GC cycles, context switches and page faults of the thread),
+// the cost of measuring is measured in the same run, and results come with a
+// confidence interval and warnings that say when a figure is noise.
+//
+// A benchmark is a function that loops with B.Loop, as with testing.B:
+//
+//	res, err := bench.Run("sum", func(b *bench.B) {
+//		xs := make([]uint64, 1000) // setup: not timed
+//		for b.Loop() {
+//			b.Keep(sum(xs))
+//		}
+//	}, nil)
+//
+// The function is called once (per mode); B.Loop returns true for every
+// iteration of every sample and false when the measurement is over. The
+// function runs on its own goroutine, locked to its OS thread for the whole
+// measurement so that thread CPU time, context switches and page faults
+// belong to it.
+//
+// Measurement (see Options for every knob):
+//
+//   - The clock's tick and read cost are measured first; a sample lasts at
+//     least 1000 times both and at least Options.Target.
+//   - Calibration runs 1, 10, 100, ... iterations until a sample exceeds 10 %
+//     of the target, then predicts the count; each sample's count is jittered
+//     by 0-20 % so samples do not lock onto periodic disturbances.
+//   - Warm-up samples are taken and discarded (kept in Result.Warmup).
+//   - An empty loop of the same shape is measured in the same run
+//     (Result.Overhead); a result within 2x of it is flagged as being at the
+//     noise floor or optimized away.
+//   - Optional modes: per-operation latency (Options.Latency), cold first
+//     calls (Options.Cold), parallel workers (Options.Parallel).
+//
+// Compare runs several cases in interleaved rounds with one iteration count
+// and reports paired ratios with a confidence interval and a p-value.
+// Testing runs a benchmark under bench from inside a testing.B benchmark and
+// reports through ReportMetric, so go test -bench output and benchstat keep
+// working. WriteTable prints a terminal table; Document builds the
+// chronograph result document with every raw sample.
+package bench

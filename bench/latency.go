@@ -1,0 +1,132 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/chronograph/chronograph/stats"
+)
+
+// Latency is the per-operation latency mode's result: every iteration
+// timed on its own with the fenced clock read, minus the read overhead,
+// recorded in an HDR histogram (3 significant digits, 1 ns to 1 hour).
+// Figures are in nanoseconds.
+type Latency struct {
+	// Ops is the number of operations timed; OpsPerSample how many per
+	// sample.
+	Ops          int64  `json:"ops"`
+	OpsPerSample uint64 `json:"ops_per_sample"`
+	// ReadOverheadNs is the median time of an empty iteration timed the
+	// same way (the cost of the fenced reads and the loop), subtracted
+	// from every duration (results below zero are recorded as 0).
+	ReadOverheadNs float64 `json:"read_overhead_ns"`
+	// Quantiles of single operations (HdrHistogram's definition).
+	Min  float64 `json:"min"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+	// Histogram holds every recorded duration.
+	Histogram *stats.Histogram `json:"histogram"`
+	// Warnings say when these figures are weak.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Below this median the clock read dominates single-op timings.
+const latencyMinOpNs = 100
+
+// maxLatencyOps caps the operations of one latency sample (memory: 8 bytes
+// each).
+const maxLatencyOps = 1 << 20
+
+// latencySamples runs samples of ops operations each and returns the raw
+// durations in ns, discarding the first sample as warm-up.
+func latencySamples(r *runner, s *setup, ops uint64, samples int) ([]float64, error) {
+	var out []float64
+	for i := 0; i <= samples; i++ {
+		rep, err := r.do(command{n: ops, latency: true})
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			continue
+		}
+		for _, d := range rep.lat {
+			out = append(out, s.clk.ns(d))
+		}
+	}
+	return out, nil
+}
+
+func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
+	plain := s.opts
+	plain.Setup, plain.Teardown, plain.Counters = nil, nil, nil
+	// The read overhead: an empty loop timed per iteration.
+	er := start(emptyLoop, s.clk, &plain, cpu)
+	empty, err := latencySamples(er, s, 10000, 3)
+	if err != nil {
+		er.finish()
+		return nil, err
+	}
+	if err := er.finish(); err != nil {
+		return nil, err
+	}
+	over := stats.Median(empty)
+
+	r := start(f, s.clk, &s.opts, cpu)
+	// Size the samples from a batch calibration of this invocation.
+	n, trials, err := calibrate(r, s.goal)
+	if err != nil {
+		r.finish()
+		return nil, err
+	}
+	last := trials[len(trials)-1]
+	perOp := last.NsPerOp() + over
+	ops := uint64(min(max(s.goal/max(perOp, 1), 1), maxLatencyOps))
+	_ = n
+	raw, err := latencySamples(r, s, ops, s.opts.Samples)
+	if err != nil {
+		r.finish()
+		return nil, err
+	}
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	h, err := stats.NewHistogram(1, 3600e9, 3)
+	if err != nil {
+		return nil, fmt.Errorf("bench: latency histogram: %w", err)
+	}
+	for _, d := range raw {
+		h.Record(int64(math.Round(max(d-over, 0))))
+	}
+	l := &Latency{
+		Ops: h.Count(), OpsPerSample: ops, ReadOverheadNs: over,
+		Min: float64(h.Min()), P50: float64(h.Quantile(0.5)), P90: float64(h.Quantile(0.9)),
+		P99: float64(h.Quantile(0.99)), P999: float64(h.Quantile(0.999)), Max: float64(h.Max()),
+		Mean: h.Mean(), Histogram: h,
+	}
+	if l.P50 < latencyMinOpNs {
+		l.Warnings = append(l.Warnings, fmt.Sprintf(
+			"single operations of %.3g ns are below ~%d ns: the clock read (%.3g ns, subtracted) dominates them; use the batch figures",
+			l.P50, latencyMinOpNs, over))
+	}
+	if l.Ops < 1000 {
+		l.Warnings = append(l.Warnings, fmt.Sprintf(
+			"only %d operations timed: p99.9 needs at least 1000; raise Options.Samples or Options.Target", l.Ops))
+	}
+	return l, nil
+}
+
+// quantileSorted is the linear percentile of sorted xs (q in [0,1]).
+func quantileSorted(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	if !slices.IsSorted(xs) {
+		xs = sortedCopy(xs)
+	}
+	return stats.Quantile(xs, q, stats.Linear)
+}

@@ -1,0 +1,124 @@
+package bench
+
+import (
+	"fmt"
+	"time"
+)
+
+// Options configures a measurement. The zero value (or nil) asks for the
+// defaults documented on each field.
+type Options struct {
+	// Target is the duration of one sample (default 10 ms). A sample also
+	// lasts at least 1000 times the clock's observed tick and read cost.
+	Target time.Duration
+	// Samples is the number of measured samples (default 20).
+	Samples int
+	// Warmup is how long to run discarded warm-up samples after
+	// calibration (default 50 ms; at least one sample is run).
+	// WarmupSamples, when positive, asks for that many warm-up samples
+	// instead.
+	Warmup        time.Duration
+	WarmupSamples int
+	// Budget caps the duration of the measured samples of one benchmark
+	// (0: no cap). When it runs out, the result has fewer samples than
+	// asked (at least 3) and is marked Incomplete.
+	Budget time.Duration
+	// Clock is the clock that times samples (default: ClockDefault).
+	Clock Clock
+	// Pin restricts the benchmark's thread to CPU (Linux only).
+	Pin bool
+	CPU int
+	// Setup and Teardown run before and after every sample (calibration,
+	// warm-up and measured samples), on the benchmark's thread, outside the
+	// timed region: prepare fresh input there.
+	Setup, Teardown func()
+	// Latency adds the per-operation latency mode: every iteration is timed
+	// on its own with the fenced clock read, the calibrated cost of the
+	// reads is subtracted, and the durations go into an HDR histogram
+	// (Result.Latency). Meant for operations of about 100 ns and more; a
+	// fresh invocation of the function is used.
+	Latency bool
+	// Cold, when positive, measures that many cold runs: each starts a
+	// fresh invocation of the function (its setup runs again) and times
+	// only its first iteration (Result.Cold).
+	Cold int
+	// Parallel, when positive, adds the parallel mode: that many
+	// invocations of the function run at once, each on its own locked
+	// thread, started together through a barrier (Result.Parallel).
+	Parallel int
+	// Counters, when set, is started before and stopped after the timed
+	// region of every sample, on the benchmark's thread (so per-thread
+	// hardware counters count the benchmark); its values are kept in
+	// Sample.Counters and reported per operation.
+	Counters Counters
+	// Seed seeds the iteration jitter and the interleaving order
+	// (default: 1; results are reproducible in their order of work).
+	Seed uint64
+
+	// clock, when set, replaces the clock (tests use a fake one).
+	clock *clockSource
+}
+
+// Counters is the hook for hardware or software event counters (cycles,
+// instructions, ...). Start is called right before a sample's timed region
+// and Stop right after it, both on the benchmark's locked thread; Stop
+// returns the counts of the sample by name (e.g. "cycles"). Values that
+// could not be read should be left out, not set to zero.
+type Counters interface {
+	Start()
+	Stop() map[string]float64
+}
+
+// Defaults.
+const (
+	DefaultTarget  = 10 * time.Millisecond
+	DefaultSamples = 20
+	DefaultWarmup  = 50 * time.Millisecond
+)
+
+// minSamples is the fewest measured samples a budget may cut a run to.
+const minSamples = 3
+
+// withDefaults returns a copy of o with defaults filled in, or an error for
+// values that make no sense.
+func (o *Options) withDefaults() (Options, error) {
+	var c Options
+	if o != nil {
+		c = *o
+	}
+	switch {
+	case c.Target < 0:
+		return c, fmt.Errorf("bench: negative Target %v: use a positive duration, or 0 for the default %v", c.Target, DefaultTarget)
+	case c.Samples < 0:
+		return c, fmt.Errorf("bench: negative Samples %d: use a positive count, or 0 for the default %d", c.Samples, DefaultSamples)
+	case c.Warmup < 0 || c.WarmupSamples < 0:
+		return c, fmt.Errorf("bench: negative warm-up: use a positive Warmup or WarmupSamples, or 0 for the default")
+	case c.Budget < 0:
+		return c, fmt.Errorf("bench: negative Budget %v: use a positive duration, or 0 for no cap", c.Budget)
+	case c.Cold < 0 || c.Parallel < 0:
+		return c, fmt.Errorf("bench: negative Cold or Parallel count: use 0 to turn the mode off")
+	case c.Pin && c.CPU < 0:
+		return c, fmt.Errorf("bench: negative CPU %d to pin to: use a CPU number from the process's affinity", c.CPU)
+	}
+	if c.Target == 0 {
+		c.Target = DefaultTarget
+	}
+	if c.Samples == 0 {
+		c.Samples = DefaultSamples
+	}
+	if c.Warmup == 0 && c.WarmupSamples == 0 {
+		c.Warmup = DefaultWarmup
+	}
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+	return c, nil
+}
+
+// pinCPU returns the CPU to pin to, or -1.
+func (o *Options) pinCPU() int {
+	if o.Pin {
+		return o.CPU
+	}
+	return -1
+}

@@ -1,0 +1,438 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/chronograph/chronograph/stats"
+)
+
+// Result is the outcome of one benchmark.
+type Result struct {
+	// Name is the benchmark's name; Params the parameters of its case.
+	Name   string            `json:"name"`
+	Params map[string]string `json:"params,omitempty"`
+	// Clock names the clock that timed the samples, and Probe its observed
+	// tick and read cost.
+	Clock string     `json:"clock"`
+	Probe clockProbe `json:"clock_probe"`
+	// GoalNs is the sample duration aimed at (the larger of Options.Target
+	// and 1000 times the clock's tick and read cost); Iterations is the
+	// calibrated count per sample before the 0-20 % jitter.
+	GoalNs     float64 `json:"goal_ns"`
+	Iterations uint64  `json:"iterations"`
+	// Samples are the measured samples, in order. Calibration and Warmup
+	// are the discarded ones, kept for the record.
+	Samples     []Sample `json:"samples"`
+	Calibration []Sample `json:"calibration"`
+	Warmup      []Sample `json:"warmup"`
+	// NsPerOp summarizes the samples' wall time per iteration; CI is the
+	// confidence interval of its median (order statistics, 95 %; zero when
+	// there are too few samples), and P99 the 99th percentile of the
+	// per-sample means (linear definition): of batch means, not of single
+	// operations (see Latency for those).
+	NsPerOp stats.Summary  `json:"ns_per_op"`
+	CI      stats.Interval `json:"ci"`
+	P99     float64        `json:"p99"`
+	// CPUPerWall is the thread's CPU time over wall time across all
+	// samples (1 = always running; less = preempted or blocked); -1 when
+	// CPU time is unavailable.
+	CPUPerWall float64 `json:"cpu_per_wall"`
+	// AllocsPerOp and BytesPerOp are the medians over samples.
+	AllocsPerOp float64 `json:"allocs_per_op"`
+	BytesPerOp  float64 `json:"bytes_per_op"`
+	// Overhead is the cost of measuring, measured in the same run.
+	Overhead Overhead `json:"overhead"`
+	// Cold holds the single-shot first iterations of fresh invocations
+	// (Options.Cold); Latency the per-operation mode (Options.Latency);
+	// Parallel the parallel mode (Options.Parallel).
+	Cold     []Sample  `json:"cold,omitempty"`
+	Latency  *Latency  `json:"latency,omitempty"`
+	Parallel *Parallel `json:"parallel,omitempty"`
+	// Warnings say what weakens the figures and what to do about it.
+	Warnings []string `json:"warnings,omitempty"`
+	// Incomplete is set when the budget ran out before all samples.
+	Incomplete bool `json:"incomplete,omitempty"`
+}
+
+// Overhead is the cost of measuring.
+type Overhead struct {
+	// LoopNsPerOp is the median wall time per iteration of an empty loop of
+	// the same shape, run with the same iteration count in the same run.
+	LoopNsPerOp float64 `json:"loop_ns_per_op"`
+	// NetNsPerOp is the median ns/op minus LoopNsPerOp, and NetValid tells
+	// whether that subtraction is meaningful: only when the result is well
+	// above the loop's cost (more than twice), since a body that overlaps
+	// with the loop's compare and branch in the pipeline does not add their
+	// costs. The reported NsPerOp is never corrected (as with testing.B).
+	NetNsPerOp float64 `json:"net_ns_per_op"`
+	NetValid   bool    `json:"net_valid"`
+	// TimerPairNs is the cost of one StopTimer/StartTimer pair on the
+	// benchmark's thread.
+	TimerPairNs float64 `json:"timer_pair_ns"`
+}
+
+// Case is one benchmark of a sweep or a comparison.
+type Case struct {
+	// Name names the case; Params holds its parameters, if any.
+	Name   string
+	Params map[string]string
+	// F is the benchmark function.
+	F func(*B)
+}
+
+// Sweep returns one case per value, named name/param=value, with the value
+// in Params, for size sweeps:
+//
+//	cases := bench.Sweep("sort", "n", []int{10, 100, 1000}, func(b *bench.B, n int) { ... })
+func Sweep[T any](name, param string, values []T, f func(b *B, v T)) []Case {
+	cases := make([]Case, 0, len(values))
+	for _, v := range values {
+		s := fmt.Sprint(v)
+		cases = append(cases, Case{
+			Name:   name + "/" + param + "=" + s,
+			Params: map[string]string{param: s},
+			F:      func(b *B) { f(b, v) },
+		})
+	}
+	return cases
+}
+
+// Run measures f (see the package documentation for the procedure) with
+// the given options (nil for the defaults). It fails when the options are
+// invalid or the function does not loop with B.Loop until it returns
+// false; a panic in f is returned as an error.
+func Run(name string, f func(*B), opts *Options) (*Result, error) {
+	return runCase(Case{Name: name, F: f}, opts)
+}
+
+// RunCases measures each case in turn, as Run does.
+func RunCases(cases []Case, opts *Options) ([]*Result, error) {
+	var out []*Result
+	for _, c := range cases {
+		r, err := runCase(c, opts)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// maxIterations caps the iterations of one sample.
+const maxIterations = 1e11
+
+var probeCache sync.Map // *clockSource -> clockProbe
+
+func probeFor(src *clockSource) clockProbe {
+	if p, ok := probeCache.Load(src); ok {
+		return p.(clockProbe)
+	}
+	p := probeClock(src)
+	probeCache.Store(src, p)
+	return p
+}
+
+// setup is what every measurement needs first: options, clock, goal.
+type setup struct {
+	opts  Options
+	clk   *clockSource
+	probe clockProbe
+	goal  float64 // ns
+	notes []string
+	rng   *rand.Rand
+}
+
+func newSetup(o *Options) (*setup, error) {
+	opts, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &setup{opts: opts}
+	if opts.clock != nil {
+		s.clk = opts.clock
+	} else {
+		var note string
+		s.clk, note = resolveClock(opts.Clock)
+		if note != "" {
+			s.notes = append(s.notes, note)
+		}
+	}
+	s.probe = probeFor(s.clk)
+	s.goal = max(float64(opts.Target), 1000*s.probe.TickNs, 1000*s.probe.ReadNs)
+	s.rng = rand.New(rand.NewPCG(opts.Seed, 0x62656e6368)) // "bench"
+	return s, nil
+}
+
+// jitter returns n increased by a random 0-20 %.
+func (s *setup) jitter(n uint64) uint64 {
+	return n + uint64(float64(n)*0.2*s.rng.Float64())
+}
+
+// sampler is what calibration drives: the runner, or a test double.
+type sampler interface {
+	sample(n uint64) (Sample, error)
+}
+
+// calibrate finds the iteration count for samples of goalNs: it runs 1,
+// 10, 100, ... iterations until a sample lasts more than a tenth of the
+// goal, then predicts the count from that sample's rate. The tenth keeps
+// the prediction well founded (the sample is at least 100x the clock's tick
+// and read cost, since the goal is at least 1000x) while spending at most
+// about 11 % of one goal on the ramp. It returns the count and the trial
+// samples.
+func calibrate(s sampler, goalNs float64) (uint64, []Sample, error) {
+	var trials []Sample
+	n := uint64(1)
+	for {
+		smp, err := s.sample(n)
+		if err != nil {
+			return 0, trials, err
+		}
+		trials = append(trials, smp)
+		if smp.WallNs > goalNs/10 || n >= maxIterations {
+			break
+		}
+		n *= 10
+	}
+	last := trials[len(trials)-1]
+	if last.WallNs <= 0 {
+		return n, trials, nil
+	}
+	// Multiply first: for fast bodies n/WallNs may be well above 1.
+	p := math.Ceil(goalNs * float64(last.Iterations) / last.WallNs)
+	return uint64(min(max(p, 1), maxIterations)), trials, nil
+}
+
+func runCase(c Case, o *Options) (*Result, error) {
+	if c.F == nil {
+		return nil, fmt.Errorf("bench: %s: nil benchmark function", c.Name)
+	}
+	s, err := newSetup(o)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal}
+	res.Warnings = append(res.Warnings, s.notes...)
+	cpu := s.opts.pinCPU()
+
+	if s.opts.Cold > 0 {
+		if res.Cold, err = measureCold(c.F, s, cpu); err != nil {
+			return nil, fmt.Errorf("%w (cold mode of %s)", err, c.Name)
+		}
+	}
+
+	r := start(c.F, s.clk, &s.opts, cpu)
+	fail := func(err error) (*Result, error) {
+		if !r.exited {
+			r.finish()
+		}
+		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
+	}
+	n, trials, err := calibrate(r, s.goal)
+	if err != nil {
+		return fail(err)
+	}
+	res.Calibration, res.Iterations = trials, n
+
+	// Warm-up: discarded samples at the calibrated count.
+	t0 := time.Now()
+	for i := 0; ; i++ {
+		if s.opts.WarmupSamples > 0 && i >= s.opts.WarmupSamples {
+			break
+		}
+		if s.opts.WarmupSamples == 0 && i > 0 && time.Since(t0) >= s.opts.Warmup {
+			break
+		}
+		smp, err := r.sample(s.jitter(n))
+		if err != nil {
+			return fail(err)
+		}
+		res.Warmup = append(res.Warmup, smp)
+	}
+
+	t0 = time.Now()
+	for i := 0; i < s.opts.Samples; i++ {
+		if s.opts.Budget > 0 && i >= minSamples && time.Since(t0) >= s.opts.Budget {
+			res.Incomplete = true
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"the budget of %v ran out after %d of %d samples: raise Options.Budget or lower Options.Target", s.opts.Budget, i, s.opts.Samples))
+			break
+		}
+		smp, err := r.sample(s.jitter(n))
+		if err != nil {
+			return fail(err)
+		}
+		res.Samples = append(res.Samples, smp)
+	}
+	rep, err := r.do(command{probe: true})
+	if err != nil {
+		return fail(err)
+	}
+	res.Overhead.TimerPairNs = rep.pairNs
+	if err := r.finish(); err != nil {
+		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
+	}
+
+	loop, err := measureLoopOverhead(s, n, cpu)
+	if err != nil {
+		return nil, err
+	}
+	res.Overhead.LoopNsPerOp = loop
+
+	if s.opts.Latency {
+		if res.Latency, err = measureLatency(c.F, s, cpu); err != nil {
+			return nil, fmt.Errorf("%w (latency mode of %s)", err, c.Name)
+		}
+	}
+	if s.opts.Parallel > 0 {
+		if res.Parallel, err = measureParallel(c.F, s, n); err != nil {
+			return nil, fmt.Errorf("%w (parallel mode of %s)", err, c.Name)
+		}
+	}
+	res.analyze(s)
+	return res, nil
+}
+
+func emptyLoop(b *B) {
+	for b.Loop() {
+	}
+}
+
+// measureLoopOverhead returns the median ns/op of an empty loop run with
+// about n iterations per sample.
+func measureLoopOverhead(s *setup, n uint64, cpu int) (float64, error) {
+	plain := s.opts
+	plain.Setup, plain.Teardown, plain.Counters = nil, nil, nil
+	r := start(emptyLoop, s.clk, &plain, cpu)
+	var xs []float64
+	for i := 0; i < 6; i++ {
+		smp, err := r.sample(s.jitter(n))
+		if err != nil {
+			r.finish()
+			return 0, err
+		}
+		if i > 0 { // the first one warms up
+			xs = append(xs, smp.NsPerOp())
+		}
+	}
+	if err := r.finish(); err != nil {
+		return 0, err
+	}
+	return stats.Median(xs), nil
+}
+
+// measureCold times the first iteration of fresh invocations of f.
+func measureCold(f func(*B), s *setup, cpu int) ([]Sample, error) {
+	var out []Sample
+	for i := 0; i < s.opts.Cold; i++ {
+		r := start(f, s.clk, &s.opts, cpu)
+		smp, err := r.sample(1)
+		if err != nil {
+			r.finish()
+			return out, err
+		}
+		out = append(out, smp)
+		if err := r.finish(); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// Noise-floor factor: results within this factor of the empty loop's cost
+// are flagged.
+const noiseFloorFactor = 2
+
+// analyze computes the summaries and warnings.
+func (r *Result) analyze(s *setup) {
+	xs := nsPerOps(r.Samples)
+	r.NsPerOp = stats.Summarize(xs)
+	r.NsPerOp.CheckResolution(s.probe.TickNs / float64(max(r.Iterations, 1)))
+	if ci, err := stats.MedianCI(xs, 0.95); err == nil {
+		r.CI = ci
+	}
+	if len(xs) > 0 {
+		r.P99 = stats.Percentile(xs, 99, stats.Linear)
+	}
+	var wall, cpu float64
+	cpuOK := true
+	var allocs, bytes []float64
+	gcSamples, involSamples := 0, 0
+	for _, smp := range r.Samples {
+		wall += smp.WallNs
+		if smp.CPUNs < 0 {
+			cpuOK = false
+		}
+		cpu += smp.CPUNs
+		allocs = append(allocs, smp.AllocsPerOp())
+		bytes = append(bytes, smp.BytesPerOp())
+		if smp.GCs > 0 {
+			gcSamples++
+		}
+		if smp.InvolCtxSw > 0 {
+			involSamples++
+		}
+	}
+	r.CPUPerWall = -1
+	if cpuOK && wall > 0 {
+		r.CPUPerWall = cpu / wall
+	}
+	r.AllocsPerOp = stats.Median(allocs)
+	r.BytesPerOp = stats.Median(bytes)
+
+	med := r.NsPerOp.Median
+	loop := r.Overhead.LoopNsPerOp
+	if med > noiseFloorFactor*loop {
+		r.Overhead.NetNsPerOp, r.Overhead.NetValid = med-loop, true
+	} else if len(xs) > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"at the noise floor / possibly optimized away: %.3g ns/op is within %dx of an empty loop (%.3g ns/op); pass results to b.Keep and feed inputs from variables",
+			med, noiseFloorFactor, loop))
+	}
+	for _, w := range r.NsPerOp.Warnings {
+		r.Warnings = append(r.Warnings, w.Message)
+	}
+	if r.CPUPerWall >= 0 && r.CPUPerWall < 0.9 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"the thread ran only %.0f%% of the wall time (preempted or blocked): reduce other load, or pin with Options.Pin", 100*r.CPUPerWall))
+	}
+	if n := len(r.Samples); n > 0 && involSamples*2 > n {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"involuntary context switches in %d of %d samples: other threads compete for the CPU", involSamples, n))
+	}
+	if gcSamples > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"garbage collection ran in %d of %d samples: its cost is part of the figures (allocations: %.3g/op)", gcSamples, len(r.Samples), r.AllocsPerOp))
+	}
+	stops := 0
+	for _, smp := range r.Samples {
+		stops += smp.TimerStops
+	}
+	if stops > 0 && wall > 0 {
+		share := float64(stops) * r.Overhead.TimerPairNs / wall
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"StopTimer/StartTimer called %d times, %.3g ns per pair (~%.2g%% of the timed wall time): prefer Options.Setup/Teardown",
+			stops, r.Overhead.TimerPairNs, 100*share))
+	}
+	r.Warnings = append(r.Warnings, envWarnings()...)
+}
+
+func nsPerOps(ss []Sample) []float64 {
+	xs := make([]float64, 0, len(ss))
+	for _, s := range ss {
+		xs = append(xs, s.NsPerOp())
+	}
+	return xs
+}
+
+// sortedCopy returns xs sorted.
+func sortedCopy(xs []float64) []float64 {
+	c := slices.Clone(xs)
+	slices.Sort(c)
+	return c
+}

@@ -1,0 +1,66 @@
+package bench
+
+// Sample is one sample: a run of Iterations iterations of the loop body,
+// timed as a whole. Counts that could not be measured on this platform are
+// -1 (CPUNs, the context switches and page faults), never a made-up zero.
+type Sample struct {
+	// Iterations is the number of loop iterations timed.
+	Iterations uint64 `json:"iterations"`
+	// WallNs is the elapsed time of the timed region in nanoseconds, by the
+	// result's clock; Ticks the same in the clock's raw units.
+	WallNs float64 `json:"wall_ns"`
+	Ticks  uint64  `json:"ticks"`
+	// CPUNs is the CPU time of the benchmark's thread in the timed region
+	// (CLOCK_THREAD_CPUTIME_ID), in nanoseconds; -1 when unavailable.
+	CPUNs float64 `json:"cpu_ns"`
+	// Allocs and Bytes count the heap allocations of the whole process in
+	// the timed region (runtime/metrics /gc/heap/allocs); GCs the garbage
+	// collection cycles that completed in it.
+	Allocs uint64 `json:"allocs"`
+	Bytes  uint64 `json:"bytes"`
+	GCs    uint64 `json:"gcs"`
+	// Voluntary and involuntary context switches, minor and major page
+	// faults of the benchmark's thread over the sample (getrusage
+	// RUSAGE_THREAD); -1 when unavailable.
+	VolCtxSw   int64 `json:"vol_ctx_switches"`
+	InvolCtxSw int64 `json:"invol_ctx_switches"`
+	MinFlt     int64 `json:"minor_faults"`
+	MajFlt     int64 `json:"major_faults"`
+	// TimerStops counts the StopTimer calls made during the sample.
+	TimerStops int `json:"timer_stops,omitempty"`
+	// Counters holds the values of Options.Counters for the sample.
+	Counters map[string]float64 `json:"counters,omitempty"`
+}
+
+// NsPerOp returns the sample's wall time per iteration in nanoseconds.
+func (s Sample) NsPerOp() float64 {
+	if s.Iterations == 0 {
+		return 0
+	}
+	return s.WallNs / float64(s.Iterations)
+}
+
+// CPUNsPerOp returns the thread CPU time per iteration in nanoseconds, or
+// -1 when CPU time is unavailable.
+func (s Sample) CPUNsPerOp() float64 {
+	if s.Iterations == 0 || s.CPUNs < 0 {
+		return -1
+	}
+	return s.CPUNs / float64(s.Iterations)
+}
+
+// AllocsPerOp returns the heap allocations per iteration.
+func (s Sample) AllocsPerOp() float64 {
+	if s.Iterations == 0 {
+		return 0
+	}
+	return float64(s.Allocs) / float64(s.Iterations)
+}
+
+// BytesPerOp returns the heap bytes allocated per iteration.
+func (s Sample) BytesPerOp() float64 {
+	if s.Iterations == 0 {
+		return 0
+	}
+	return float64(s.Bytes) / float64(s.Iterations)
+}

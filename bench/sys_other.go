@@ -1,0 +1,16 @@
+//go:build !linux
+
+package bench
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// threadUsage is unavailable on this platform.
+func threadUsage() (usage, bool) { return usage{}, false }
+
+// pinThread is unavailable on this platform.
+func pinThread(cpu int) error {
+	return fmt.Errorf("bench: pinning to CPU %d is not supported on %s: run without Options.Pin", cpu, runtime.GOOS)
+}
