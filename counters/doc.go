@@ -1,0 +1,73 @@
+// Package counters counts hardware and software events with Linux
+// perf_event_open: cycles, instructions, cache and branch misses,
+// task-clock, context switches, page faults. Where the host cannot count
+// an event (no PMU in a virtual machine, perf_event_paranoid too high, an
+// event the CPU lacks) it says so, with the reason and the fix, and never
+// reports 0 for something that was not counted. Without a PMU, instruction
+// counts of a command can be simulated with valgrind's cachegrind
+// (RunCachegrind), labelled SourceCachegrind.
+//
+// # Events and groups
+//
+// Events are named as perf names them (ParseEvents("cycles,instructions"),
+// KnownEventNames, DefaultEvents), with the modifiers ":u" (user space
+// only) and ":k" (kernel only). A Group opens them as kernel event groups
+// read with PERF_FORMAT_GROUP | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING |
+// ID: software events form one group, hardware and cache events groups of
+// at most Options.MaxGroupSize. When the kernel multiplexes a group, its
+// counts are scaled by enabled/running time and the running fraction is
+// kept (Count.Scaled, Count.RunningFraction). Events that cannot be opened
+// stay in the Group as NotSupported with a reason (Group.Unavailable);
+// when kernel counting is denied, an event is reopened for user space only
+// and its Count says so (UserOnly, Note).
+//
+// # Scopes and the hooks for other packages
+//
+// Thread scope counts the calling OS thread. The caller locks its
+// goroutine to its thread (runtime.LockOSThread) for the life of the
+// group, or uses CountThread, which locks:
+//
+//	runtime.LockOSThread()
+//	defer runtime.UnlockOSThread()
+//	g, err := counters.OpenThread(events, counters.Options{})
+//	// err != nil only if no event opened; g still reports them all.
+//	defer g.Close()
+//	var r counters.Reading
+//	for each sample {
+//		g.Enable()   // reset + enable (one ioctl pair per kernel group)
+//		... work ...
+//		g.Disable()
+//		g.ReadTo(&r) // one read(2) per kernel group, no allocation
+//	}
+//
+// Child scope counts a child process and its descendants, from its execve
+// to its exit, and not the parent. OpenForChild must be called on a
+// goroutine locked to its OS thread, and that goroutine must start the
+// child: Go forks from the calling thread, and the counters, opened on
+// that thread with inherit and enable_on_exec, are inherited by the child
+// and enabled by its exec. The hook for a command runner is:
+//
+//	runtime.LockOSThread()
+//	defer runtime.UnlockOSThread()
+//	g, _ := counters.OpenForChild(events, opts) // on the locked thread
+//	defer g.Close()
+//	cmd.Start()           // from this same goroutine
+//	cmd.Wait()
+//	r, err := g.Read()    // after Wait: the child's totals
+//
+// Open one group per child; RunCommand does all of this for one run.
+// Summarize aggregates the readings of several runs (mean, stddev, perf's
+// ± standard error, running fractions) with stats.Summarize; Derive,
+// Reading.Derived and DeriveSummaries compute IPC, miss rates, GHz and
+// CPUs utilized, and Reading.PerOp per-operation values.
+//
+// # Reading cost and user-space reads
+//
+// Counts are read with read(2) (Group.ReadCost measures it). Where the CPU
+// allows user-space reads (cap_user_rdpmc in the perf mmap page),
+// Group.UserRead and Available report it, but the user-space read path is
+// not implemented: it could not be tested on a host with a PMU.
+//
+// Available reports what this host can count, for chrono clocks and
+// chrono env. On systems other than Linux every event is NotSupported.
+package counters
