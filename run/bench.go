@@ -1,0 +1,847 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chronograph/chronograph/stats"
+)
+
+// Order is the order in which the runs of several commands are made.
+type Order string
+
+const (
+	// Sequential makes all runs of one command, then all runs of the next,
+	// as hyperfine does.
+	Sequential Order = "sequential"
+	// Interleaved makes one run of each command per round, reversing the
+	// order every other round (A B B A A B ...), so that a drift of the
+	// machine's speed hits every command alike.
+	Interleaved Order = "interleaved"
+	// Random makes one run of each command per round in a seeded random
+	// order.
+	Random Order = "random"
+)
+
+// ParseOrder parses an order name.
+func ParseOrder(s string) (Order, error) {
+	switch o := Order(s); o {
+	case Sequential, Interleaved, Random:
+		return o, nil
+	}
+	return "", fmt.Errorf("run: unknown order %q: use sequential, interleaved or random", s)
+}
+
+// Output says where a command's standard output goes.
+const (
+	OutputNull    = "null"    // /dev/null (the default)
+	OutputPipe    = "pipe"    // a pipe whose content chrono reads and discards
+	OutputInherit = "inherit" // chrono's own stdout and stderr
+)
+
+// Options configures a benchmark. The zero value of a field means its
+// default, as documented on the field.
+type Options struct {
+	// Shell is the shell command lines run through ("sh" by default; a
+	// command line such as "bash --norc" is split into words); NoShell
+	// runs them directly, split by Split (-N).
+	Shell   string
+	NoShell bool
+	// Warmup runs per command, not measured.
+	Warmup int
+	// Runs, when positive, is the exact number of runs per command.
+	// Otherwise a command runs at least MinRuns times (default 10) and
+	// at most MaxRuns times (0: no limit), and stops once its runs took
+	// Budget (default 3 s) or, with Precision, once the confidence
+	// interval of its median is within Precision (a fraction: 0.01 = 1 %)
+	// of the median.
+	Runs, MinRuns, MaxRuns int
+	Budget                 time.Duration
+	Precision              float64
+	// Order of the runs of several commands (default Interleaved when
+	// there are two or more commands, else Sequential); Seed seeds Random
+	// (0: chosen from the clock and reported).
+	Order Order
+	Seed  uint64
+	// Timeout, when positive, kills a run's process group after that long
+	// and records the run as timed out.
+	Timeout time.Duration
+	// Pin lists the CPUs the commands run on (Linux only).
+	Pin []int
+	// IgnoreFailure records non-zero exit codes instead of stopping.
+	IgnoreFailure bool
+	// Setup runs once before the runs of each command, Cleanup once after;
+	// Prepare before each run, Conclude after each run. Each holds no
+	// entry, one for every command, or one per command line.
+	Setup, Cleanup, Prepare, Conclude []string
+	// Input is the file fed to the commands' standard input ("" =
+	// /dev/null).
+	Input string
+	// Output is OutputNull (default), OutputPipe, OutputInherit or a file
+	// name. Standard error goes to chrono's stderr with OutputInherit and
+	// is otherwise discarded, keeping its last few KB for error messages.
+	Output string
+	// SubtractSpawn subtracts the measured spawn overhead of a trivial
+	// executable from the runs of -N commands (shell overhead is always
+	// subtracted when a shell is used).
+	SubtractSpawn bool
+	// NewProbe, if set, makes a Probe for every timing run.
+	NewProbe func() (Probe, error)
+	// OnProgress is called now and then during the runs (at most about
+	// ten times a second); OnCommandDone when a command has all its runs.
+	OnProgress    func(Progress)
+	OnCommandDone func(*Report, *Result)
+}
+
+// Command is one command to benchmark, after parameter substitution.
+type Command struct {
+	// Name is what reports call the command: the -n name or the command
+	// line.
+	Name string
+	// Line is the command line after parameter substitution.
+	Line string
+	// Argv is the argument list that is executed: the shell's words with
+	// -c and Line, or Line split into words (-N).
+	Argv []string
+	// Path is the resolved executable of Argv[0].
+	Path string
+	// Params holds the parameter values of this command.
+	Params map[string]string
+	// Index is the index of the command line it came from (for per-command
+	// setup/prepare/conclude/cleanup).
+	Index int
+}
+
+// Progress describes a benchmark in progress.
+type Progress struct {
+	Command     *Command
+	Run, Target int  // runs done, runs expected (an estimate unless -r)
+	Warmup      bool // the run was a warm-up run
+	Median      time.Duration
+	Lo, Hi      time.Duration // confidence interval of the median, 0 if unknown
+	ETA         time.Duration
+}
+
+// Result is the outcome of one command.
+type Result struct {
+	Command *Command
+	// Samples holds the completed timing runs in the order taken, with
+	// raw (uncorrected) wall and CPU times; failed runs are included with
+	// -i. TimedOut holds the runs killed by the timeout (not part of the
+	// statistics).
+	Samples  []Sample
+	TimedOut []Sample
+	// Complete is set once the command has all its runs.
+	Complete bool
+	// PrecisionReached reports whether the Precision target was met.
+	PrecisionReached bool
+	// Spent is the total raw wall time of the timing runs.
+	Spent time.Duration
+}
+
+// Overhead is the measured start-up cost of the shell (with a shell) or
+// of a trivial executable (-N).
+type Overhead struct {
+	Kind    string // "shell" or "spawn"
+	Line    string // what was run
+	Samples []Sample
+	// Subtracted says whether the median is subtracted from the
+	// commands' wall, user and system times.
+	Subtracted bool
+	// Unavailable gives the reason when it could not be measured.
+	Unavailable string
+}
+
+// Report is the outcome of a benchmark.
+type Report struct {
+	Results  []*Result
+	Overhead *Overhead
+	Order    Order
+	Seed     uint64
+	Options  Options
+	// Start and End are wall-clock stamps of the benchmark.
+	Start, End time.Time
+	// Interrupted is set when the benchmark was canceled (Ctrl-C).
+	Interrupted bool
+	// Err is the failure that stopped the benchmark, if any.
+	Err error
+}
+
+// Incomplete reports whether some command lacks runs.
+func (r *Report) Incomplete() bool {
+	for _, res := range r.Results {
+		if !res.Complete {
+			return true
+		}
+	}
+	return r.Interrupted || r.Err != nil
+}
+
+// FailureError reports a command that exited with a non-zero status.
+type FailureError struct {
+	Command  string
+	Run      int
+	ExitCode int
+	Signal   string
+	Stderr   string // the tail of its standard error
+	What     string // "command", "prepare command", ...
+}
+
+func (e *FailureError) Error() string {
+	status := "exited with code " + strconv.Itoa(e.ExitCode)
+	if e.Signal != "" {
+		status = "was killed by signal " + e.Signal
+	}
+	msg := fmt.Sprintf("run: %s %q %s", e.What, e.Command, status)
+	if e.What == "command" {
+		msg += fmt.Sprintf(" (run %d)", e.Run+1)
+	}
+	if s := strings.TrimSpace(e.Stderr); s != "" {
+		msg += "; end of its stderr:\n" + s + "\n"
+	} else {
+		msg += " with nothing on stderr; "
+	}
+	if e.What == "command" {
+		msg += "use -i/--ignore-failure to record failing runs and go on, or --show-output to see its output"
+	} else {
+		msg += "fix the command, or check it with --show-output"
+	}
+	return msg
+}
+
+// Commands expands command lines with the parameters into the commands to
+// benchmark (one per line and combination of values, the first parameter
+// varying fastest) and resolves their executables, failing before any
+// run if one cannot be started. names holds no entry, or one per line or
+// per expanded command (-n); "{param}" in a name is substituted too.
+func Commands(lines, names []string, params []Param, opts Options) ([]Command, error) {
+	if len(lines) == 0 {
+		return nil, errors.New("run: no command given: name one or more commands to benchmark")
+	}
+	combos, err := Product(params)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range params {
+		used := false
+		for _, l := range lines {
+			used = used || strings.Contains(l, "{"+p.Name+"}")
+		}
+		if !used {
+			return nil, fmt.Errorf("run: parameter %s is not used: write {%s} in a command", p.Name, p.Name)
+		}
+	}
+	total := len(lines) * len(combos)
+	if len(names) != 0 && len(names) != len(lines) && len(names) != total {
+		return nil, fmt.Errorf("run: %d command names for %d commands: give one -n per command", len(names), total)
+	}
+	shell, err := shellWords(opts)
+	if err != nil {
+		return nil, err
+	}
+	var cmds []Command
+	for i, line := range lines {
+		for _, combo := range combos {
+			c := Command{Line: Substitute(line, combo), Index: i}
+			if len(params) > 0 {
+				c.Params = combo
+			}
+			c.Name = c.Line
+			switch {
+			case len(names) == total && total != len(lines):
+				c.Name = names[len(cmds)]
+			case len(names) > 0:
+				c.Name = Substitute(names[i], combo)
+			}
+			if c.Argv, c.Path, err = resolve(line, combo, shell); err != nil {
+				return nil, err
+			}
+			cmds = append(cmds, c)
+		}
+	}
+	if shell != nil {
+		for _, c := range cmds {
+			if err := checkShellCommand(c.Line); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return cmds, nil
+}
+
+// shellWords returns the shell's argument list up to the command line
+// (["sh", "-c"]), or nil with -N.
+func shellWords(opts Options) ([]string, error) {
+	if opts.NoShell || opts.Shell == "none" {
+		return nil, nil
+	}
+	sh := opts.Shell
+	if sh == "" || sh == "default" {
+		sh = defaultShell
+	}
+	words, err := Split(sh)
+	if err != nil || len(words) == 0 {
+		return nil, fmt.Errorf("run: bad shell %q: give a shell name or command line such as \"bash --norc\"", opts.Shell)
+	}
+	base := strings.ToLower(filepath.Base(words[0]))
+	if base == "cmd" || base == "cmd.exe" {
+		return append(words, "/C"), nil
+	}
+	return append(words, "-c"), nil
+}
+
+// resolve makes the argument list of a command line and finds its
+// executable. With a shell, the line (with parameters substituted as
+// text) is passed to the shell's -c; without, the line is split first
+// and the parameters are substituted into each word, so a value with
+// blanks or quotes stays one argument and is never re-parsed.
+func resolve(line string, params map[string]string, shell []string) ([]string, string, error) {
+	var argv []string
+	if shell != nil {
+		argv = append(slices.Clone(shell), Substitute(line, params))
+	} else {
+		words, err := Split(line)
+		if err != nil {
+			return nil, "", err
+		}
+		if len(words) == 0 {
+			return nil, "", fmt.Errorf("run: empty command: give a program to run (with -N there is no shell to run an empty line)")
+		}
+		for _, w := range words {
+			argv = append(argv, Substitute(w, params))
+		}
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		what := "program"
+		if shell != nil {
+			what = "shell"
+		}
+		return nil, "", fmt.Errorf("run: cannot run %s %q: %w (check the name and PATH, or that the file is executable)", what, argv[0], err)
+	}
+	return argv, path, nil
+}
+
+// shellBuiltins are words a shell runs itself, not found in PATH.
+var shellBuiltins = map[string]bool{
+	"": true, ".": true, ":": true, "[": true, "alias": true, "bg": true, "break": true, "case": true, "cd": true,
+	"command": true, "continue": true, "echo": true, "eval": true, "exec": true, "exit": true, "export": true,
+	"false": true, "fg": true, "for": true, "getopts": true, "hash": true, "if": true, "jobs": true, "kill": true,
+	"local": true, "printf": true, "pwd": true, "read": true, "readonly": true, "return": true, "set": true,
+	"shift": true, "source": true, "test": true, "time": true, "times": true, "trap": true, "true": true,
+	"type": true, "ulimit": true, "umask": true, "unalias": true, "unset": true, "until": true, "wait": true,
+	"while": true, "{": true, "!": true, "(": true,
+}
+
+// checkShellCommand catches the common mistake of a command that does
+// not exist before any run, even with a shell: if the line starts with a
+// plain word that is not a shell builtin or an assignment, that program
+// must be found.
+func checkShellCommand(line string) error {
+	full := line
+	if i := strings.IndexAny(line, "|&;<>()$`"); i >= 0 {
+		line = line[:i] // the first simple command
+	}
+	words, err := Split(line)
+	if err != nil || len(words) == 0 {
+		return nil // the shell will parse it
+	}
+	w := words[0]
+	if shellBuiltins[w] || strings.Contains(w, "=") || strings.ContainsAny(w, "{}*?[~") {
+		return nil
+	}
+	if _, err := exec.LookPath(w); err != nil {
+		return fmt.Errorf("run: cannot run %q in command %q: %w (check the name and PATH, or that the file is executable)", w, full, err)
+	}
+	return nil
+}
+
+// bench is one benchmark in progress.
+type bench struct {
+	opts  Options
+	cmds  []Command
+	exec  executor
+	rep   *Report
+	env   []string
+	shell []string
+
+	stdin, stdout, stderr *os.File
+	stdoutPipe            bool
+	closers               []*os.File
+
+	lastProgress time.Time
+}
+
+// Run benchmarks the commands (made by Commands) and returns the report.
+// It returns an error only for a setup problem before any run (a file
+// that cannot be opened, bad options); failures and interruptions during
+// the runs are in Report.Err and Report.Interrupted, with everything
+// measured until then. Canceling ctx kills the running command's process
+// group and stops the benchmark.
+func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
+	b, err := newBench(cmds, opts, newSpawner())
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+	sp := b.exec.(*spawner)
+	sp.probe = opts.NewProbe
+	stop := sp.watch(ctx)
+	defer stop()
+
+	// All processes start from one goroutine locked to its OS thread:
+	// the affinity set by --pin (and a Probe's per-thread setup) applies
+	// to that thread and is inherited by the children. The goroutine
+	// exits without unlocking, so the runtime discards the thread and its
+	// settings never leak to other goroutines.
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		if len(opts.Pin) > 0 {
+			if err := pinThread(opts.Pin); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+		b.loop()
+		done <- nil
+	}()
+	if err := <-done; err != nil {
+		return nil, err
+	}
+	<-done
+	if ctx.Err() != nil {
+		b.rep.Interrupted = true
+		if errors.Is(b.rep.Err, errCanceled) {
+			b.rep.Err = nil
+		}
+	}
+	return b.rep, nil
+}
+
+func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
+	if len(cmds) == 0 {
+		return nil, errors.New("run: no command given: name one or more commands to benchmark")
+	}
+	if opts.MinRuns == 0 {
+		opts.MinRuns = 10
+	}
+	if opts.Budget == 0 {
+		opts.Budget = 3 * time.Second
+	}
+	switch {
+	case opts.Runs < 0 || opts.MinRuns < 0 || opts.MaxRuns < 0 || opts.Warmup < 0:
+		return nil, errors.New("run: run counts must not be negative")
+	case opts.MaxRuns > 0 && opts.MinRuns > opts.MaxRuns && opts.Runs == 0:
+		return nil, fmt.Errorf("run: --min-runs %d is larger than --max-runs %d", opts.MinRuns, opts.MaxRuns)
+	case opts.Precision < 0 || opts.Precision >= 1:
+		return nil, fmt.Errorf("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
+	}
+	if opts.Order == "" {
+		opts.Order = Sequential
+		if len(cmds) > 1 {
+			opts.Order = Interleaved
+		}
+	}
+	if _, err := ParseOrder(string(opts.Order)); err != nil {
+		return nil, err
+	}
+	if opts.Seed == 0 {
+		opts.Seed = uint64(time.Now().UnixNano())
+	}
+	for _, list := range []struct {
+		name string
+		v    []string
+	}{{"setup", opts.Setup}, {"cleanup", opts.Cleanup}, {"prepare", opts.Prepare}, {"conclude", opts.Conclude}} {
+		n := 1
+		for _, c := range cmds {
+			n = max(n, c.Index+1)
+		}
+		if len(list.v) > 1 && len(list.v) != n {
+			return nil, fmt.Errorf("run: %d --%s commands for %d commands: give one for all, or one per command", len(list.v), list.name, n)
+		}
+	}
+	shell, err := shellWords(opts)
+	if err != nil {
+		return nil, err
+	}
+	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell}
+	b.rep = &Report{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now()}
+	for i := range cmds {
+		b.rep.Results = append(b.rep.Results, &Result{Command: &b.cmds[i]})
+	}
+	if err := b.openFiles(); err != nil {
+		b.close()
+		return nil, err
+	}
+	b.env = os.Environ()
+	b.env = slices.DeleteFunc(b.env, func(s string) bool { return strings.HasPrefix(s, "CHRONO_ITERATION=") })
+	return b, nil
+}
+
+func (b *bench) openFiles() error {
+	open := func(name string, flag int) (*os.File, error) {
+		f, err := os.OpenFile(name, flag, 0o644)
+		if err == nil {
+			b.closers = append(b.closers, f)
+		}
+		return f, err
+	}
+	var err error
+	if b.opts.Input == "" {
+		b.stdin, err = open(os.DevNull, os.O_RDONLY)
+	} else if b.stdin, err = open(b.opts.Input, os.O_RDONLY); err != nil {
+		return fmt.Errorf("run: --input: %w", err)
+	}
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	switch out := b.opts.Output; out {
+	case "", OutputNull, OutputPipe:
+		b.stdout, err = open(os.DevNull, os.O_WRONLY)
+		b.stdoutPipe = out == OutputPipe
+	case OutputInherit:
+		b.stdout, b.stderr = os.Stdout, os.Stderr
+	default:
+		if b.stdout, err = open(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND); err != nil {
+			return fmt.Errorf("run: --output: %w", err)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return nil
+}
+
+func (b *bench) close() { closeQuiet(b.closers...) }
+
+// spec makes the process spec of a run.
+func (b *bench) spec(argv []string, path string, iteration string) *execSpec {
+	env := make([]string, len(b.env), len(b.env)+1)
+	copy(env, b.env)
+	env = append(env, "CHRONO_ITERATION="+iteration)
+	if b.opts.Input != "" {
+		b.stdin.Seek(0, 0) // every run reads the input from its start
+	}
+	return &execSpec{path: path, argv: argv, env: env, stdin: b.stdin, stdout: b.stdout,
+		stderr: b.stderr, stdoutPipe: b.stdoutPipe, timeout: b.opts.Timeout}
+}
+
+// hook runs a setup/cleanup/prepare/conclude command of c, if any.
+func (b *bench) hook(what string, list []string, c *Command) error {
+	if len(list) == 0 {
+		return nil
+	}
+	line := list[0]
+	if len(list) > 1 {
+		line = list[c.Index]
+	}
+	argv, path, err := resolve(line, c.Params, b.shell)
+	if err != nil {
+		return fmt.Errorf("run: %s command: %w", what, err)
+	}
+	spec := b.spec(argv, path, "0")
+	spec.timeout = 0
+	s, tail, err := b.exec.run(spec)
+	if err != nil {
+		return err
+	}
+	if s.ExitCode != 0 {
+		return &FailureError{What: what + " command", Command: Substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
+	}
+	return nil
+}
+
+// measure makes one timing (or warm-up) run of command i.
+func (b *bench) measure(i int, warmup bool) error {
+	c := &b.cmds[i]
+	res := b.rep.Results[i]
+	if err := b.hook("prepare", b.opts.Prepare, c); err != nil {
+		return err
+	}
+	iter := strconv.Itoa(len(res.Samples) + len(res.TimedOut))
+	if warmup {
+		iter = "warmup"
+	}
+	s, tail, err := b.exec.run(b.spec(c.Argv, c.Path, iter))
+	if err != nil {
+		return err
+	}
+	if !warmup {
+		s.Iteration = len(res.Samples) + len(res.TimedOut)
+		res.Spent += s.Wall
+		if s.TimedOut {
+			res.TimedOut = append(res.TimedOut, s)
+		} else {
+			res.Samples = append(res.Samples, s)
+		}
+	}
+	if s.ExitCode != 0 && !s.TimedOut && !b.opts.IgnoreFailure {
+		return &FailureError{What: "command", Command: c.Name, Run: s.Iteration, ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
+	}
+	if err := b.hook("conclude", b.opts.Conclude, c); err != nil {
+		return err
+	}
+	b.progress(c, res, warmup)
+	return nil
+}
+
+// overheadRun measures the shell (or spawn) overhead once.
+func (b *bench) overheadRun() error {
+	ov := b.rep.Overhead
+	if ov == nil || ov.Unavailable != "" {
+		return nil
+	}
+	var argv []string
+	if b.shell != nil {
+		argv = append(slices.Clone(b.shell), "")
+	} else {
+		argv = []string{"true"}
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		ov.Unavailable = fmt.Sprintf("%s not found: %v", argv[0], err)
+		return nil
+	}
+	spec := b.spec(argv, path, strconv.Itoa(len(ov.Samples)))
+	s, _, err := b.exec.run(spec)
+	if err != nil {
+		return err
+	}
+	if s.ExitCode == 0 && !s.TimedOut {
+		ov.Samples = append(ov.Samples, s)
+	}
+	return nil
+}
+
+// Overhead runs: at least minOverheadRuns before the first timing run,
+// then one per round of timing runs, up to maxOverheadRuns in all.
+const (
+	minOverheadRuns = 10
+	maxOverheadRuns = 500
+)
+
+// loop runs the whole benchmark: setups, overhead, warm-ups, rounds of
+// timing runs, cleanups. It records the first error in the report.
+func (b *bench) loop() {
+	defer func() { b.rep.End = time.Now() }()
+	if b.shell != nil {
+		b.rep.Overhead = &Overhead{Kind: "shell", Line: Join(append(slices.Clone(b.shell), "")), Subtracted: true}
+	} else {
+		b.rep.Overhead = &Overhead{Kind: "spawn", Line: "true", Subtracted: b.opts.SubtractSpawn}
+	}
+	fail := func(err error) bool {
+		if err != nil && b.rep.Err == nil {
+			b.rep.Err = err
+		}
+		return err != nil
+	}
+	sequential := b.opts.Order == Sequential
+	setupDone := make([]bool, len(b.cmds))
+	defer func() {
+		for i := range b.cmds {
+			if setupDone[i] && !errors.Is(b.rep.Err, errCanceled) {
+				fail(b.hook("cleanup", b.opts.Cleanup, &b.cmds[i]))
+			}
+		}
+	}()
+	setup := func(i int) bool {
+		setupDone[i] = true
+		return !fail(b.hook("setup", b.opts.Setup, &b.cmds[i]))
+	}
+	for range minOverheadRuns {
+		if fail(b.overheadRun()) {
+			return
+		}
+	}
+	if sequential {
+		for i := range b.cmds {
+			if !setup(i) {
+				return
+			}
+			for range b.opts.Warmup {
+				if fail(b.measure(i, true)) {
+					return
+				}
+			}
+			for !b.done(i) {
+				if fail(b.measure(i, false)) || fail(b.maybeOverhead()) {
+					return
+				}
+			}
+			b.finish(i)
+		}
+		return
+	}
+	for i := range b.cmds {
+		if !setup(i) {
+			return
+		}
+	}
+	for range b.opts.Warmup {
+		for i := range b.cmds {
+			if fail(b.measure(i, true)) {
+				return
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(b.opts.Seed, 0x636872))
+	order := make([]int, len(b.cmds))
+	for round := 0; ; round++ {
+		for i := range order {
+			order[i] = i
+		}
+		switch {
+		case b.opts.Order == Random:
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		case round%2 == 1:
+			slices.Reverse(order)
+		}
+		ran := false
+		for _, i := range order {
+			if b.rep.Results[i].Complete {
+				continue
+			}
+			if b.done(i) {
+				b.finish(i)
+				continue
+			}
+			ran = true
+			if fail(b.measure(i, false)) {
+				return
+			}
+		}
+		if !ran {
+			return
+		}
+		if fail(b.maybeOverhead()) {
+			return
+		}
+	}
+}
+
+func (b *bench) maybeOverhead() error {
+	if ov := b.rep.Overhead; ov != nil && len(ov.Samples) < maxOverheadRuns {
+		return b.overheadRun()
+	}
+	return nil
+}
+
+func (b *bench) finish(i int) {
+	res := b.rep.Results[i]
+	if res.Complete {
+		return
+	}
+	res.Complete = true
+	if b.opts.OnCommandDone != nil {
+		b.opts.OnCommandDone(b.rep, res)
+	}
+}
+
+// done reports whether command i has all its runs.
+func (b *bench) done(i int) bool {
+	res := b.rep.Results[i]
+	n := len(res.Samples) + len(res.TimedOut)
+	o := b.opts
+	switch {
+	case o.Runs > 0:
+		return n >= o.Runs
+	case n < o.MinRuns:
+		return false
+	case o.MaxRuns > 0 && n >= o.MaxRuns:
+		return true
+	}
+	if o.Precision > 0 && len(res.Samples) >= o.MinRuns {
+		if _, _, _, ok := b.precision(res); ok {
+			res.PrecisionReached = true
+			return true
+		}
+	}
+	return res.Spent >= o.Budget
+}
+
+// precision returns the median of res's corrected wall times with its
+// 95 % confidence interval, and whether the interval is within
+// Precision of the median.
+func (b *bench) precision(res *Result) (med, lo, hi float64, ok bool) {
+	xs := b.rep.CorrectedWall(res)
+	med = stats.Median(xs)
+	iv, err := stats.MedianCI(xs, 0.95)
+	if err != nil || med <= 0 {
+		return med, 0, 0, false
+	}
+	half := math.Max(med-iv.Lo, iv.Hi-med)
+	return med, iv.Lo, iv.Hi, b.opts.Precision > 0 && half <= b.opts.Precision*med
+}
+
+func (b *bench) progress(c *Command, res *Result, warmup bool) {
+	if b.opts.OnProgress == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(b.lastProgress) < 100*time.Millisecond {
+		return
+	}
+	b.lastProgress = now
+	p := Progress{Command: c, Run: len(res.Samples) + len(res.TimedOut), Warmup: warmup}
+	if len(res.Samples) > 0 {
+		med, lo, hi, _ := b.precision(res)
+		p.Median, p.Lo, p.Hi = time.Duration(med), time.Duration(lo), time.Duration(hi)
+	}
+	var eta time.Duration
+	for i, r := range b.rep.Results {
+		left := b.remaining(r)
+		if i == c.indexIn(b.cmds) {
+			p.Target = p.Run + left
+		}
+		if n := len(r.Samples) + len(r.TimedOut); n > 0 {
+			eta += time.Duration(left) * (r.Spent / time.Duration(n))
+		}
+	}
+	p.ETA = eta
+	b.opts.OnProgress(p)
+}
+
+func (c *Command) indexIn(cmds []Command) int {
+	for i := range cmds {
+		if &cmds[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// remaining estimates how many more runs res needs.
+func (b *bench) remaining(res *Result) int {
+	if res.Complete {
+		return 0
+	}
+	n := len(res.Samples) + len(res.TimedOut)
+	o := b.opts
+	if o.Runs > 0 {
+		return max(0, o.Runs-n)
+	}
+	left := o.MinRuns - n
+	if n > 0 {
+		per := res.Spent / time.Duration(n)
+		if per > 0 {
+			left = max(left, int((o.Budget-res.Spent)/per))
+		}
+	}
+	if o.MaxRuns > 0 {
+		left = min(left, o.MaxRuns-n)
+	}
+	return max(0, left)
+}

@@ -1,0 +1,25 @@
+//go:build linux
+
+package run
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// pinThread sets the CPU affinity of the calling OS thread (which must be
+// locked) to cpus; children forked from this thread inherit it.
+func pinThread(cpus []int) error {
+	var set unix.CPUSet
+	for _, c := range cpus {
+		if c < 0 || c >= len(set)*64 {
+			return fmt.Errorf("run: CPU %d is out of range", c)
+		}
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("run: pinning to CPUs %v: %w (check the CPUs are online and allowed: see taskset -p $$)", cpus, err)
+	}
+	return nil
+}

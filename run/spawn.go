@@ -1,0 +1,260 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Sample holds the raw figures of one run of a command.
+type Sample struct {
+	// Iteration is the run's index among the command's timing runs,
+	// from 0 (the value of CHRONO_ITERATION).
+	Iteration int
+	// Wall is the elapsed time from just before the process was started
+	// to just after it was reaped, on the monotonic clock.
+	Wall time.Duration
+	// User and Sys are the CPU time of the process and of the children it
+	// waited for (the child's own rusage, not RUSAGE_CHILDREN).
+	User, Sys time.Duration
+	// MaxRSSBytes is the peak resident set size; -1 when unavailable.
+	MaxRSSBytes int64
+	// Page faults without and with I/O, and voluntary and involuntary
+	// context switches; -1 when unavailable.
+	MinorFaults, MajorFaults int64
+	VolCS, InvolCS           int64
+	// ExitCode is the exit status, or -1 when the process was killed by
+	// a signal (Signal names it).
+	ExitCode int
+	Signal   string
+	// TimedOut is set when the run exceeded the timeout and its process
+	// group was killed.
+	TimedOut bool
+	// Pid is the process id (and process group id) the run had.
+	Pid int
+	// Extra holds the figures of a Probe (e.g. hardware counters), by name.
+	Extra map[string]float64
+}
+
+// A Probe measures something more about each run, e.g. hardware counters
+// of the child. Start is called on the locked OS thread that starts the
+// child, right before the fork (so per-thread settings such as
+// perf_event_open with inherit and enable_on_exec reach the child);
+// Stop is called on the same thread after the child is reaped and adds its
+// figures to s.Extra.
+type Probe interface {
+	Start() error
+	Stop(s *Sample) error
+}
+
+// execSpec is one process to start.
+type execSpec struct {
+	path string // resolved executable
+	argv []string
+	env  []string
+	// stdin, stdout and stderr are the child's files; stderr nil means
+	// "capture the tail into a ring buffer and discard the rest".
+	stdin, stdout, stderr *os.File
+	// stdoutPipe feeds stdout through a pipe whose content is discarded
+	// (--output pipe) instead of stdout.
+	stdoutPipe bool
+	timeout    time.Duration
+}
+
+// executor runs one process and measures it; the spawner is the real
+// one, tests use fakes.
+type executor interface {
+	run(spec *execSpec) (Sample, []byte, error)
+	cancel()
+}
+
+// spawner starts processes one at a time and can kill the running one's
+// process group from another goroutine (on cancellation).
+type spawner struct {
+	mu       sync.Mutex
+	cur      *os.Process
+	canceled bool
+	errTail  *tail
+	probe    func() (Probe, error)
+}
+
+// tailBytes is how much of a run's stderr is kept for error messages.
+const tailBytes = 4096
+
+func newSpawner() *spawner { return &spawner{errTail: newTail(tailBytes)} }
+
+// cancel kills the running process group, if any, and makes later starts
+// fail. It is safe to call from any goroutine.
+func (sp *spawner) cancel() {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	sp.canceled = true
+	if sp.cur != nil {
+		killGroup(sp.cur)
+	}
+}
+
+var errCanceled = errors.New("run: interrupted")
+
+// run starts spec, waits for it and measures it. It must be called on a
+// goroutine locked to its OS thread (see Runner), which is where a Probe
+// starts and stops: this is the one place for setup -> start -> wait.
+func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
+	s := Sample{MaxRSSBytes: -1, MinorFaults: -1, MajorFaults: -1, VolCS: -1, InvolCS: -1}
+	attr := &os.ProcAttr{Env: spec.env, Sys: sysProcAttr()}
+	var (
+		pr, pw  *os.File
+		readErr chan struct{}
+	)
+	stderr := spec.stderr
+	if stderr == nil {
+		var err error
+		if pr, pw, err = os.Pipe(); err != nil {
+			return s, nil, fmt.Errorf("run: creating a pipe for stderr: %w", err)
+		}
+		stderr = pw
+		sp.errTail.Reset()
+		readErr = make(chan struct{})
+		go func() {
+			buf := make([]byte, 64<<10)
+			io.CopyBuffer(sp.errTail, pr, buf)
+			close(readErr)
+		}()
+	}
+	stdout := spec.stdout
+	var (
+		or, ow  *os.File
+		outDone chan struct{}
+	)
+	if spec.stdoutPipe {
+		var err error
+		if or, ow, err = os.Pipe(); err != nil {
+			closeQuiet(pr, pw)
+			return s, nil, fmt.Errorf("run: creating a pipe for stdout: %w", err)
+		}
+		stdout = ow
+		outDone = make(chan struct{})
+		go func() {
+			buf := make([]byte, 64<<10)
+			io.CopyBuffer(io.Discard, or, buf)
+			close(outDone)
+		}()
+	}
+	closeAll := func() { closeQuiet(pr, pw, or, ow) }
+	attr.Files = []*os.File{spec.stdin, stdout, stderr}
+
+	var probe Probe
+	if sp.probe != nil {
+		var err error
+		if probe, err = sp.probe(); err != nil {
+			closeAll()
+			return s, nil, err
+		}
+	}
+	if sp.isCanceled() {
+		closeAll()
+		return s, nil, errCanceled
+	}
+	if probe != nil {
+		if err := probe.Start(); err != nil {
+			closeAll()
+			return s, nil, err
+		}
+	}
+	start := time.Now()
+	p, err := os.StartProcess(spec.path, spec.argv, attr)
+	if err != nil {
+		closeAll()
+		return s, nil, fmt.Errorf("run: starting %s: %w", spec.path, err)
+	}
+	closeQuiet(pw, ow)
+	s.Pid = p.Pid
+	sp.mu.Lock()
+	sp.cur = p
+	if sp.canceled {
+		killGroup(p)
+	}
+	sp.mu.Unlock()
+	var timedOut atomic.Bool
+	var timer *time.Timer
+	if spec.timeout > 0 {
+		timer = time.AfterFunc(spec.timeout, func() {
+			timedOut.Store(true)
+			killGroup(p)
+		})
+	}
+	ps, werr := p.Wait()
+	s.Wall = time.Since(start)
+	if timer != nil {
+		timer.Stop()
+	}
+	// Kill what is left of the process group (background children of the
+	// command), so that no run leaves orphans behind; the group may also
+	// hold the pipe's write end open.
+	sp.mu.Lock()
+	killGroup(p)
+	sp.cur = nil
+	canceled := sp.canceled
+	sp.mu.Unlock()
+	if probe != nil {
+		if err := probe.Stop(&s); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	if or != nil {
+		select {
+		case <-outDone:
+		case <-time.After(time.Second):
+		}
+		or.Close()
+	}
+	var errTail []byte
+	if pr != nil {
+		select {
+		case <-readErr:
+		case <-time.After(time.Second):
+			// A process outside the group (it called setsid) still holds
+			// stderr open: stop waiting for it.
+		}
+		pr.Close()
+		errTail, _ = sp.errTail.Bytes()
+	}
+	if werr != nil {
+		return s, errTail, fmt.Errorf("run: waiting for %s: %w", spec.path, werr)
+	}
+	s.User, s.Sys = ps.UserTime(), ps.SystemTime()
+	fillUsage(&s, ps)
+	s.ExitCode = ps.ExitCode()
+	if s.ExitCode < 0 {
+		s.Signal = signalName(ps)
+	}
+	s.TimedOut = timedOut.Load()
+	if canceled && !s.TimedOut {
+		return s, errTail, errCanceled
+	}
+	return s, errTail, nil
+}
+
+func (sp *spawner) isCanceled() bool {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.canceled
+}
+
+func closeQuiet(fs ...*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+// watch cancels sp when ctx is done; the returned function stops watching.
+func (sp *spawner) watch(ctx context.Context) func() bool {
+	return context.AfterFunc(ctx, sp.cancel)
+}

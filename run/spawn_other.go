@@ -1,0 +1,28 @@
+//go:build !unix
+
+package run
+
+import (
+	"os"
+	"syscall"
+)
+
+// sysProcAttr: this platform has no POSIX process groups; a timeout or an
+// interrupt kills the command's process only, not the processes it
+// started.
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+func killGroup(p *os.Process) { p.Kill() }
+
+// fillUsage: the platform gives no per-child rusage beyond CPU times
+// (which the caller reads from ProcessState); RSS, faults and context
+// switches stay -1 (unavailable).
+func fillUsage(s *Sample, ps *os.ProcessState) {}
+
+func signalName(ps *os.ProcessState) string { return "" }
+
+const usageUnavailable = "this platform gives no per-process rusage (max RSS, page faults, context switches) for a child"
+
+// defaultShell is the shell commands run through unless -S or -N says
+// otherwise, as in hyperfine.
+const defaultShell = "cmd.exe"

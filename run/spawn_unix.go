@@ -1,0 +1,46 @@
+//go:build unix
+
+package run
+
+import (
+	"os"
+	"syscall"
+)
+
+// sysProcAttr puts the child in a process group of its own, so that the
+// whole group (the command and everything it started) can be killed, and
+// so that a Ctrl-C on the terminal reaches only chrono, which then kills
+// the group itself.
+func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// killGroup kills p's process group (its id is p's pid, see sysProcAttr).
+func killGroup(p *os.Process) {
+	syscall.Kill(-p.Pid, syscall.SIGKILL)
+}
+
+// fillUsage copies the child's own rusage (from wait4/waitid) into s.
+func fillUsage(s *Sample, ps *os.ProcessState) {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok || ru == nil {
+		return
+	}
+	s.MaxRSSBytes = int64(ru.Maxrss) * maxRSSUnit
+	s.MinorFaults = int64(ru.Minflt)
+	s.MajorFaults = int64(ru.Majflt)
+	s.VolCS = int64(ru.Nvcsw)
+	s.InvolCS = int64(ru.Nivcsw)
+}
+
+func signalName(ps *os.ProcessState) string {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal().String()
+	}
+	return ""
+}
+
+// usageUnavailable is empty: this platform gives a per-child rusage.
+const usageUnavailable = ""
+
+// defaultShell is the shell commands run through unless -S or -N says
+// otherwise, as in hyperfine.
+const defaultShell = "sh"
