@@ -179,11 +179,11 @@ func TestRunCounts(t *testing.T) {
 		want int
 	}{
 		{Options{Runs: 7}, time.Second, 7},
-		{Options{}, time.Second, 10},                                     // min runs beat the 3 s budget
-		{Options{}, 100 * time.Millisecond, 30},                          // budget 3 s
-		{Options{MaxRuns: 20}, 10 * time.Millisecond, 20},                // max runs
-		{Options{MinRuns: 3, Budget: time.Second}, time.Second, 3},       // min runs
-		{Options{Precision: 0.01, MinRuns: 10}, time.Millisecond, 10},    // constant times: CI width 0
+		{Options{}, time.Second, 10},                                       // min runs beat the 3 s budget
+		{Options{}, 100 * time.Millisecond, 30},                            // budget 3 s
+		{Options{MaxRuns: 20}, 10 * time.Millisecond, 20},                  // max runs
+		{Options{MinRuns: 3, Budget: time.Second}, time.Second, 3},         // min runs
+		{Options{Precision: 0.01, MinRuns: 10}, time.Millisecond, 10},      // constant times: CI width 0
 		{Options{Precision: 0.01, MaxRuns: 15}, 10 * time.Millisecond, 10}, // reached at once
 	}
 	for _, tt := range tests {
