@@ -11,7 +11,8 @@ import (
 type ThreadSettings struct {
 	// Priority > 0 selects SCHED_FIFO at that priority (1..99).
 	Priority int
-	// CPU ≥ 0 pins the thread to that CPU; -1 leaves it free.
+	// Pin pins the thread to CPU (≥ 0); without Pin the thread is free.
+	Pin bool
 	CPU int
 }
 
@@ -37,8 +38,8 @@ func (s ThreadSettings) validate() error {
 	if s.Priority < 0 || s.Priority > 99 {
 		return fmt.Errorf("delay: SCHED_FIFO priority %d out of range (use 1..99, or 0 for the normal scheduler)", s.Priority)
 	}
-	if s.CPU < -1 {
-		return fmt.Errorf("delay: CPU %d out of range (use a CPU number ≥ 0, or -1 for no pinning)", s.CPU)
+	if s.Pin && s.CPU < 0 {
+		return fmt.Errorf("delay: CPU %d out of range (use a CPU number ≥ 0)", s.CPU)
 	}
 	return nil
 }

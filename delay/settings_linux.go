@@ -30,7 +30,7 @@ func (s ThreadSettings) apply() error {
 	if err := s.validate(); err != nil {
 		return err
 	}
-	if s.CPU >= 0 {
+	if s.Pin {
 		var set unix.CPUSet
 		set.Set(s.CPU)
 		if err := schedSetaffinty(0, &set); err != nil {
@@ -113,9 +113,13 @@ func HoldDMALatency(us int) (release func() error, err error) {
 // ours to lock. Threads created meanwhile inherit the slack of their
 // creator.
 func setProcessTimerSlack(ns int64) (restore func(), err error) {
-	tasks, err := filepath.Glob("/proc/self/task/*/timerslack_ns")
-	if err != nil || len(tasks) == 0 {
-		return nil, fmt.Errorf("delay: cannot list /proc/self/task/*/timerslack_ns: %v", err)
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, fmt.Errorf("delay: cannot list the process's threads: %w", err)
+	}
+	var tasks []string
+	for _, e := range entries {
+		tasks = append(tasks, filepath.Join("/proc/self/task", e.Name(), "timerslack_ns"))
 	}
 	old := map[string]string{}
 	for _, p := range tasks {
