@@ -1,0 +1,530 @@
+package clock
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ProbeOptions configure Probe. Zero fields take the defaults.
+type ProbeOptions struct {
+	// Reads is the number of back-to-back reads per source for the
+	// observed tick and the monotonicity check (default 20000). Reading
+	// continues past it, up to CoarseWait, until the value has changed
+	// three times, so that coarse clocks show their real tick.
+	Reads int
+	// CoarseWait bounds that continuation (default 50 ms).
+	CoarseWait time.Duration
+	// Batches is the number of timed batches for the read cost (default 200).
+	Batches int
+	// BatchTime is the target duration of one batch (default 20 µs).
+	BatchTime time.Duration
+	// CrossThread is how long each cross-thread check runs (default 10 ms).
+	CrossThread time.Duration
+	// Calibrate, if non-zero, recalibrates the TSC over this window
+	// instead of using the cached TSCInfo.
+	Calibrate time.Duration
+}
+
+func (o *ProbeOptions) defaults() {
+	if o.Reads <= 0 {
+		o.Reads = 20000
+	}
+	if o.CoarseWait <= 0 {
+		o.CoarseWait = 50 * time.Millisecond
+	}
+	if o.Batches <= 0 {
+		o.Batches = 200
+	}
+	if o.BatchTime <= 0 {
+		o.BatchTime = 20 * time.Microsecond
+	}
+	if o.CrossThread <= 0 {
+		o.CrossThread = 10 * time.Millisecond
+	}
+}
+
+// Result is what Probe measured of one source. Every duration is in
+// nanoseconds (counter ticks converted with the TSC frequency), as float64
+// because counter ticks are fractions of a nanosecond.
+type Result struct {
+	Props Props `json:"props"`
+	// NominalNs is the resolution the system states: clock_getres, or
+	// 1/frequency for counters; NominalFrom says which (empty if unknown).
+	NominalNs   float64 `json:"nominal_ns,omitempty"`
+	NominalFrom string  `json:"nominal_from,omitempty"`
+	// TickNs is the observed tick: the smallest non-zero difference
+	// between two back-to-back reads (bounded below by the read cost for
+	// fine clocks; the real tick for coarse ones). Changes counts the
+	// reads that differed from the one before, out of Reads.
+	TickNs  float64 `json:"tick_ns"`
+	Changes int     `json:"changes"`
+	Reads   int     `json:"reads"`
+	// BackwardSteps counts reads smaller than the one before on one
+	// thread, and MaxBackwardNs is the largest such step.
+	BackwardSteps int     `json:"backward_steps"`
+	MaxBackwardNs float64 `json:"max_backward_ns,omitempty"`
+	// BatchSize is the number of reads per timed batch, and CostNs the
+	// cost per read of each batch (batch time / BatchSize), in order.
+	BatchSize int       `json:"batch_size"`
+	CostNs    []float64 `json:"cost_ns"`
+	// CostMedianNs, CostP99Ns: the median and 99th percentile of CostNs
+	// (numpy "linear" percentile definition); CostMinNs the minimum.
+	CostMedianNs float64 `json:"cost_median_ns"`
+	CostP99Ns    float64 `json:"cost_p99_ns"`
+	CostMinNs    float64 `json:"cost_min_ns"`
+	// Cross is the cross-thread monotonicity check (nil when not run).
+	Cross *Cross `json:"cross_thread,omitempty"`
+}
+
+// Cross modes.
+const (
+	// CrossShared: threads on different CPUs publish their readings through
+	// a shared atomic maximum; a thread that loads the maximum and then
+	// reads a smaller value has seen the clock step back across threads.
+	CrossShared = "shared-atomic"
+	// CrossMigrating: one thread, moved between CPUs every 256 reads,
+	// checks its own readings (for per-thread clocks).
+	CrossMigrating = "migrating-thread"
+)
+
+// Cross is a cross-thread (or cross-CPU) monotonicity check.
+type Cross struct {
+	Mode    string `json:"mode"`
+	Threads int    `json:"threads"`
+	// CPUs lists the CPUs used; Pinned says whether the threads were bound
+	// to them (PinError says why not).
+	CPUs     []int  `json:"cpus,omitempty"`
+	Pinned   bool   `json:"pinned"`
+	PinError string `json:"pin_error,omitempty"`
+	// Comparisons is the number of ordered pairs checked, BackwardSteps
+	// how many stepped back, MaxBackwardNs the largest step.
+	Comparisons   int     `json:"comparisons"`
+	BackwardSteps int     `json:"backward_steps"`
+	MaxBackwardNs float64 `json:"max_backward_ns,omitempty"`
+}
+
+// Recommendation names the clock to use for elapsed time on this host.
+type Recommendation struct {
+	Source string `json:"source"`
+	Reason string `json:"reason"`
+	// Counter is an optional note on the timestamp counter, for intervals
+	// so short that the recommended clock's read cost matters.
+	Counter string `json:"counter,omitempty"`
+}
+
+// Report is the outcome of Probe.
+type Report struct {
+	Results []Result `json:"results"`
+	// TSC holds the counter facts (nil when unavailable: TSCError says why).
+	TSC      *Info  `json:"tsc,omitempty"`
+	TSCError string `json:"tsc_error,omitempty"`
+	// Kernel is the kernel's TSC frequency (nil when unreadable:
+	// KernelError says why), and DiffPPM = (TSC.Hz-Kernel.Hz)/Kernel.Hz in
+	// ppm when both are known.
+	Kernel      *KernelTSC `json:"kernel_tsc,omitempty"`
+	KernelError string     `json:"kernel_tsc_error,omitempty"`
+	DiffPPM     *float64   `json:"diff_ppm,omitempty"`
+	// Clocksource is the kernel's (nil when unreadable).
+	Clocksource      *Clocksource   `json:"clocksource,omitempty"`
+	ClocksourceError string         `json:"clocksource_error,omitempty"`
+	Recommendation   Recommendation `json:"recommendation"`
+	// Warnings are conditions that weaken these figures, each with what
+	// to do about it.
+	Warnings []string `json:"warnings,omitempty"`
+	// Elapsed is how long the probe took.
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// probeSink keeps batch reads alive.
+var probeSink atomic.Int64
+
+// Probe characterizes every source of Sources. It takes about a second
+// with the default options; most of it is the coarse clocks' wait for a
+// tick, the cross-thread checks and the TSC calibration.
+func Probe(opts ProbeOptions) Report {
+	opts.defaults()
+	start := Mono()
+	var rep Report
+
+	var info Info
+	var err error
+	if opts.Calibrate > 0 {
+		info, err = CalibrateTSC(opts.Calibrate)
+	} else {
+		info, err = TSCInfo()
+	}
+	if err != nil {
+		rep.TSCError = err.Error()
+	} else {
+		rep.TSC = &info
+	}
+	if k, err := KernelTSCHz(); err != nil {
+		rep.KernelError = err.Error()
+	} else {
+		rep.Kernel = &k
+		if rep.TSC != nil && k.Hz > 0 {
+			d := (float64(rep.TSC.Hz) - k.Hz) / k.Hz * 1e6
+			rep.DiffPPM = &d
+		}
+	}
+	if cs, err := ReadClocksource(); err != nil {
+		rep.ClocksourceError = err.Error()
+	} else {
+		rep.Clocksource = &cs
+	}
+
+	for _, src := range Sources() {
+		rep.Results = append(rep.Results, probeSource(src, rep.TSC, opts))
+	}
+	rep.Recommendation = recommend(rep.Results, rep.TSC)
+	rep.Warnings = warnings(&rep)
+	rep.Elapsed = Mono() - start
+	return rep
+}
+
+// toNs returns the function converting a reading difference of src to ns.
+func toNs(p Props, info *Info) (func(float64) float64, bool) {
+	if p.Unit != "ticks" {
+		return func(d float64) float64 { return d }, true
+	}
+	if info == nil || info.Hz == 0 {
+		return nil, false
+	}
+	hz := float64(info.Hz)
+	return func(d float64) float64 { return d * 1e9 / hz }, true
+}
+
+func probeSource(src Source, info *Info, opts ProbeOptions) Result {
+	p := src.Props()
+	r := Result{Props: p}
+	if p.Err != nil {
+		return r
+	}
+	ns, ok := toNs(p, info)
+	if !ok {
+		r.Props.Err = fmt.Errorf("clock: %s ticks cannot be converted: the counter frequency is unknown", p.Name)
+		r.Props.Unavailable = r.Props.Err.Error()
+		return r
+	}
+	switch c := src.(type) {
+	case posixClock:
+		if res, err := c.resolution(); err == nil {
+			r.NominalNs, r.NominalFrom = float64(res), "clock_getres"
+		}
+	case counter:
+		r.NominalNs, r.NominalFrom = 1e9/float64(info.Hz), "1/frequency"
+	case goMonotonic, goNow:
+		// Go's clocks count in whole nanoseconds.
+		r.NominalNs, r.NominalFrom = 1, "unit (time.Duration)"
+	}
+	probeTick(src, &r, ns, opts)
+	probeCost(src, &r, opts)
+	if p.Kind != Wall {
+		r.Cross = probeCross(src, p, ns, opts.CrossThread)
+	}
+	return r
+}
+
+// probeTick reads src back to back: the smallest non-zero difference is
+// the observed tick, and any negative difference a backward step. It reads
+// at least opts.Reads times, and keeps reading (up to opts.CoarseWait)
+// until the value has changed three times: a coarse clock (4 ms ticks at
+// HZ=250) may not change at all during 20000 fast reads.
+func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOptions) {
+	deadline := Mono() + opts.CoarseWait
+	minStep := int64(math.MaxInt64)
+	prev := src.Now()
+	n := 0
+	for ; n < opts.Reads || (r.Changes < 3 && Mono() < deadline); n++ {
+		v := src.Now()
+		d := v - prev
+		prev = v
+		switch {
+		case d > 0:
+			r.Changes++
+			minStep = min(minStep, d)
+		case d < 0:
+			r.BackwardSteps++
+			r.MaxBackwardNs = max(r.MaxBackwardNs, ns(float64(-d)))
+		}
+	}
+	r.Reads = n
+	if r.Changes > 0 {
+		r.TickNs = ns(float64(minStep))
+	}
+}
+
+// probeCost measures the cost of one read. Timing a single read is
+// impossible (the timing clock costs as much as the read), so reads are
+// timed in batches: each batch makes BatchSize reads back to back in a
+// tight loop (a direct call, no interface dispatch) and is timed with two
+// Mono reads; the per-read cost is the batch time over BatchSize. The two
+// Mono reads (~25 ns) are spread over a batch of ~20 µs, so the measuring
+// overhead is ~0.1 % and not subtracted. The loop's own increment and
+// compare (< 1 ns) are included: that is what a caller pays. The spread of
+// the batches (median vs p99) shows interference: interrupts, preemption,
+// frequency changes.
+func probeCost(src Source, r *Result, opts ProbeOptions) {
+	br, ok := src.(batchReader)
+	if !ok {
+		br = loopReader{src}
+	}
+	// Pilot: size a batch to about BatchTime.
+	k := 16
+	for {
+		t0 := Mono()
+		probeSink.Store(br.readN(k))
+		dt := Mono() - t0
+		if dt >= opts.BatchTime/4 || k >= 1<<22 {
+			per := float64(dt) / float64(k)
+			if per > 0 {
+				k = max(1, int(float64(opts.BatchTime)/per))
+			}
+			break
+		}
+		k *= 4
+	}
+	r.BatchSize = k
+	br.readN(k) // warm-up
+	r.CostNs = make([]float64, 0, opts.Batches)
+	for range opts.Batches {
+		t0 := Mono()
+		v := br.readN(k)
+		dt := Mono() - t0
+		probeSink.Store(v)
+		r.CostNs = append(r.CostNs, float64(dt)/float64(k))
+	}
+	sorted := slices.Clone(r.CostNs)
+	slices.Sort(sorted)
+	r.CostMinNs = sorted[0]
+	r.CostMedianNs = linearQuantile(sorted, 0.5)
+	r.CostP99Ns = linearQuantile(sorted, 0.99)
+}
+
+// loopReader batches a Source that has no readN of its own.
+type loopReader struct{ s Source }
+
+func (l loopReader) readN(n int) int64 {
+	var v int64
+	for range n {
+		v = l.s.Now()
+	}
+	return v
+}
+
+// linearQuantile is numpy's default ("linear", Hyndman-Fan type 7)
+// quantile of sorted data: the value at rank (n-1)*q, interpolated.
+func linearQuantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	h := float64(len(sorted)-1) * q
+	lo := int(math.Floor(h))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// probeCross checks monotonicity across threads for d: per-thread clocks
+// by migrating one thread between CPUs, the others by the shared-atomic
+// method. Threads are locked to their OS thread and bound to a CPU each
+// when the process may do so; a thread whose affinity was changed exits
+// locked, so the runtime discards it.
+func probeCross(src Source, p Props, ns func(float64) float64, d time.Duration) *Cross {
+	cpus := allowedCPUs()
+	if len(cpus) == 0 {
+		for i := range runtime.NumCPU() {
+			cpus = append(cpus, i)
+		}
+	}
+	if len(cpus) > 4 {
+		cpus = cpus[:4]
+	}
+	c := &Cross{CPUs: cpus}
+	if p.PerThread {
+		c.Mode, c.Threads = CrossMigrating, 1
+		crossMigrating(src, c, ns, d)
+	} else {
+		c.Mode, c.Threads = CrossShared, max(2, len(cpus))
+		crossShared(src, c, ns, d)
+	}
+	return c
+}
+
+func crossMigrating(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: the thread's affinity changes
+		deadline := Mono() + d
+		prev := src.Now()
+		pinned := true
+		for i := 0; Mono() < deadline; i++ {
+			if err := pinThread(c.CPUs[i%len(c.CPUs)]); err != nil {
+				pinned = false
+				c.PinError = err.Error()
+			}
+			for range 256 {
+				v := src.Now()
+				c.Comparisons++
+				if v < prev {
+					c.BackwardSteps++
+					c.MaxBackwardNs = max(c.MaxBackwardNs, ns(float64(prev-v)))
+				}
+				prev = v
+			}
+		}
+		c.Pinned = pinned
+	}()
+	<-done
+}
+
+func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
+	var last atomic.Int64
+	last.Store(src.Now())
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	pinned := true
+	// ready is a start barrier: threads are created and bound first, and
+	// the clock starts only when all of them run, so that no thread finds
+	// the deadline passed before the others have started.
+	var ready atomic.Int32
+	for t := range c.Threads {
+		wg.Go(func() {
+			runtime.LockOSThread() // never unlocked: the thread's affinity changes
+			var pinErr error
+			if len(c.CPUs) > 0 {
+				pinErr = pinThread(c.CPUs[t%len(c.CPUs)])
+			}
+			ready.Add(1)
+			for ready.Load() < int32(c.Threads) {
+				runtime.Gosched()
+			}
+			deadline := Mono() + d
+			var comps, back int
+			var maxBack float64
+			for i := 0; ; i++ {
+				if i%64 == 0 && Mono() >= deadline {
+					break
+				}
+				// Load the latest published reading, then read the clock:
+				// the load happens before the read, and the publishing
+				// thread's read happened before its store, so a correct
+				// clock gives v >= prev.
+				prev := last.Load()
+				v := src.Now()
+				comps++
+				if v < prev {
+					back++
+					maxBack = max(maxBack, ns(float64(prev-v)))
+				}
+				for cur := prev; v > cur; cur = last.Load() {
+					if last.CompareAndSwap(cur, v) {
+						break
+					}
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			c.Comparisons += comps
+			c.BackwardSteps += back
+			c.MaxBackwardNs = max(c.MaxBackwardNs, maxBack)
+			if pinErr != nil {
+				pinned = false
+				c.PinError = pinErr.Error()
+			}
+		})
+	}
+	wg.Wait()
+	c.Pinned = pinned && len(c.CPUs) > 0
+}
+
+// recommend picks, among the available elapsed-time clocks that are not
+// coarse and never stepped back (on one thread or across threads), the one
+// with the smallest median read cost, and says why, naming the
+// alternatives' costs. Counters are not recommended for elapsed time in
+// general (they need a frequency and an invariant TSC), but a note says
+// what the best one costs.
+func recommend(rs []Result, info *Info) Recommendation {
+	ok := func(r Result) bool {
+		return r.Props.Err == nil && r.BackwardSteps == 0 && (r.Cross == nil || r.Cross.BackwardSteps == 0)
+	}
+	var best *Result
+	for i := range rs {
+		r := &rs[i]
+		if r.Props.Kind != Elapsed || r.Props.Coarse || !ok(*r) || r.CostMedianNs == 0 {
+			continue
+		}
+		if best == nil || r.CostMedianNs < best.CostMedianNs {
+			best = r
+		}
+	}
+	if best == nil {
+		return Recommendation{Reason: "no elapsed-time clock passed the checks on this host (see the backward steps)"}
+	}
+	var why strings.Builder
+	fmt.Fprintf(&why, "%s: %.0f ns/read (median), observed tick %.0f ns, %s, never stepped back",
+		best.Props.Name, best.CostMedianNs, best.TickNs, best.Props.Path)
+	var others []string
+	for _, r := range rs {
+		if r.Props.Name != best.Props.Name && r.Props.Kind == Elapsed && r.Props.Err == nil && r.CostMedianNs > 0 {
+			others = append(others, fmt.Sprintf("%s %.0f ns (%s)", r.Props.Name, r.CostMedianNs, r.Props.Path))
+		}
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(&why, "; others cost %s", strings.Join(others, ", "))
+	}
+	rec := Recommendation{Source: best.Props.Name, Reason: why.String()}
+
+	var ctr *Result
+	for i := range rs {
+		r := &rs[i]
+		if r.Props.Kind == Counter && r.Props.Ordered && ok(*r) && r.CostMedianNs > 0 && (ctr == nil || r.CostMedianNs < ctr.CostMedianNs) {
+			ctr = r
+		}
+	}
+	if ctr != nil && info != nil {
+		inv := "invariant"
+		if !info.Invariant {
+			inv = "NOT invariant (its rate may change with the CPU frequency)"
+		}
+		rec.Counter = fmt.Sprintf("for intervals of a few hundred ns, %s costs %.0f ns/read, is %s, frequency %s (%s); convert with TSCInfo().ToNanos",
+			ctr.Props.Name, ctr.CostMedianNs, inv, fmtHz(float64(info.Hz)), info.Source)
+	}
+	return rec
+}
+
+func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
+
+// maxKernelDiffPPM is the agreement between the calibrated and the
+// kernel's TSC frequency below which no warning is raised (1e-4).
+const maxKernelDiffPPM = 100
+
+func warnings(rep *Report) []string {
+	var w []string
+	if rep.DiffPPM != nil && math.Abs(*rep.DiffPPM) > maxKernelDiffPPM {
+		w = append(w, fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm: recalibrate over a longer window (--calibrate 1s) on an idle machine",
+			fmtHz(float64(rep.TSC.Hz)), rep.TSC.Source, fmtHz(rep.Kernel.Hz), *rep.DiffPPM))
+	}
+	if rep.TSC != nil && rep.TSC.InvariantKnown && !rep.TSC.Invariant {
+		w = append(w, "the TSC is not invariant: its rate follows the CPU frequency; do not use it for elapsed time")
+	}
+	if cs := rep.Clocksource; cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
+		w = append(w, fmt.Sprintf("the kernel clocksource is %q: clock reads may be slow or system calls; if %q is available, select it in %scurrent_clocksource",
+			cs.Current, "tsc", "/sys/devices/system/clocksource/clocksource0/"))
+	}
+	for _, r := range rep.Results {
+		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
+			w = append(w, fmt.Sprintf("%s stepped back %d times on one thread (up to %.0f ns): do not use it for elapsed time on this host",
+				r.Props.Name, r.BackwardSteps, r.MaxBackwardNs))
+		}
+	}
+	return w
+}

@@ -1,0 +1,130 @@
+package clock
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// quickProbe is a shortened probe for tests.
+var quickProbe = ProbeOptions{Reads: 5000, Batches: 20, CrossThread: 5 * time.Millisecond, CoarseWait: 100 * time.Millisecond}
+
+func TestProbeSanity(t *testing.T) {
+	rep := Probe(quickProbe)
+	if len(rep.Results) != len(Sources()) {
+		t.Fatalf("%d results for %d sources", len(rep.Results), len(Sources()))
+	}
+	for _, r := range rep.Results {
+		p := r.Props
+		if p.Err != nil {
+			t.Logf("%s: unavailable: %v", p.Name, p.Err)
+			continue
+		}
+		t.Logf("%-24s tick %10.1f ns  res %10.1f ns  cost %7.1f ns (p99 %7.1f)  back %d  cross %+v",
+			p.Name, r.TickNs, r.NominalNs, r.CostMedianNs, r.CostP99Ns, r.BackwardSteps, r.Cross)
+		if r.Reads < quickProbe.Reads {
+			t.Errorf("%s: %d reads, want at least %d", p.Name, r.Reads, quickProbe.Reads)
+		}
+		// Monotonic clocks never step back on one thread. (Wall clocks may
+		// be stepped by NTP; unordered counter reads are checked below.)
+		if (p.Kind == Elapsed || p.Kind == CPUTime || (p.Kind == Counter && p.Ordered)) && r.BackwardSteps != 0 {
+			t.Errorf("%s stepped back %d times on one thread (max %.0f ns)", p.Name, r.BackwardSteps, r.MaxBackwardNs)
+		}
+		if r.Changes == 0 || r.TickNs <= 0 {
+			t.Errorf("%s never changed over %d reads", p.Name, r.Reads)
+		}
+		if r.CostMedianNs <= 0 || r.CostP99Ns < r.CostMedianNs || len(r.CostNs) != quickProbe.Batches {
+			t.Errorf("%s: read cost median %v p99 %v over %d batches", p.Name, r.CostMedianNs, r.CostP99Ns, len(r.CostNs))
+		}
+		// A read cannot be cheaper than a tenth of a nanosecond, nor (on
+		// any machine we support) cost a millisecond.
+		if r.CostMedianNs < 0.1 || r.CostMedianNs > 1e6 {
+			t.Errorf("%s: implausible read cost %v ns", p.Name, r.CostMedianNs)
+		}
+		// Coarse clocks: the observed tick is their clock_getres, within a
+		// loose factor (a preempted reader can only see a larger step).
+		if p.Coarse && r.NominalNs > 0 {
+			if ratio := r.TickNs / r.NominalNs; ratio < 0.5 || ratio > 4 {
+				t.Errorf("%s: observed tick %.0f ns, clock_getres %.0f ns (ratio %.2f, want 0.5..4)", p.Name, r.TickNs, r.NominalNs, ratio)
+			}
+		}
+		// Fine clocks change on (nearly) every read.
+		if !p.Coarse && r.Changes < r.Reads/2 {
+			t.Errorf("%s: changed on %d of %d reads, want most", p.Name, r.Changes, r.Reads)
+		}
+		if c := r.Cross; c != nil {
+			if c.Comparisons == 0 {
+				t.Errorf("%s: the cross-thread check compared nothing", p.Name)
+			}
+			if (p.Kind == Elapsed || p.Ordered) && c.BackwardSteps != 0 {
+				t.Errorf("%s stepped back %d times across threads (max %.0f ns; mode %s)", p.Name, c.BackwardSteps, c.MaxBackwardNs, c.Mode)
+			}
+		}
+	}
+	if rep.Recommendation.Source == "" {
+		t.Errorf("no recommendation: %s", rep.Recommendation.Reason)
+	}
+	t.Logf("recommendation: %+v", rep.Recommendation)
+	t.Logf("warnings: %q", rep.Warnings)
+}
+
+func TestParseKernelLog(t *testing.T) {
+	tests := []struct {
+		name, log string
+		wantHz    float64
+		wantOK    bool
+	}{
+		{"detected only", "<6>[    0.000081] tsc: Detected 2445.432 MHz processor\n", 2445432000, true},
+		{"refined wins", "[0.0] tsc: Detected 2904.000 MHz processor\n[1.2] tsc: Refined TSC clocksource calibration: 2903.998 MHz\n", 2903998000, true},
+		{"refined before detected still wins", "tsc: Refined TSC clocksource calibration: 2903.998 MHz\ntsc: Detected 2904.000 MHz processor\n", 2903998000, true},
+		{"journal format", "Jan 01 00:00:00 host kernel: tsc: Detected 3000.123 MHz TSC\n", 3000123000, true},
+		{"none", "clocksource: Switched to clocksource tsc\ncpu MHz : 2445.432\n", 0, false},
+		{"garbage number", "tsc: Detected 0.000 MHz processor\n", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, ok, err := parseKernelLog(strings.NewReader(tt.log), "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tt.wantOK || k.Hz != tt.wantHz {
+				t.Errorf("got %v Hz ok=%v, want %v Hz ok=%v", k.Hz, ok, tt.wantHz, tt.wantOK)
+			}
+			if ok && (strings.HasPrefix(k.Line, "<") || k.ResolutionPPM <= 0 || k.ResolutionPPM > 1) {
+				t.Errorf("line %q, resolution %v ppm", k.Line, k.ResolutionPPM)
+			}
+		})
+	}
+}
+
+func TestLinearQuantile(t *testing.T) {
+	// Reference values: numpy.percentile(x, q*100) (method "linear").
+	x := []float64{1, 2, 3, 4, 10}
+	tests := []struct{ q, want float64 }{{0, 1}, {0.5, 3}, {0.99, 9.76}, {1, 10}, {0.25, 2}, {0.9, 7.6}}
+	for _, tt := range tests {
+		if got := linearQuantile(x, tt.q); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("linearQuantile(%v, %v) = %v, want %v", x, tt.q, got, tt.want)
+		}
+	}
+	if got := linearQuantile([]float64{7}, 0.99); got != 7 {
+		t.Errorf("one value: %v", got)
+	}
+}
+
+func TestKernelTSCAgreement(t *testing.T) {
+	k, err := KernelTSCHz()
+	if err != nil {
+		t.Skip(err)
+	}
+	info, err := TSCInfo()
+	if err != nil {
+		t.Skip(err)
+	}
+	ppm := (float64(info.Hz) - k.Hz) / k.Hz * 1e6
+	t.Logf("TSC %d Hz (%s, ±%.2f ppm), kernel %.0f Hz (%s): %+.3f ppm", info.Hz, info.Source, info.ErrorPPM, k.Hz, k.From, ppm)
+	// The done-when criterion is 1e-4 (100 ppm); one-sided and generous.
+	if math.Abs(ppm) > 100 {
+		t.Errorf("TSC frequency %d Hz differs from the kernel's %.0f Hz by %.1f ppm (> 100)", info.Hz, k.Hz, ppm)
+	}
+}
