@@ -1,0 +1,121 @@
+package bench
+
+import (
+	"flag"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// adapterCache holds, per *testing.B, the result measured on its first
+// call, so that later calls (testing.B calls a benchmark function again
+// with a growing b.N until its own timer reaches -benchtime) report the
+// same figures without measuring again.
+var adapterCache sync.Map // *testing.B -> *Result
+
+// Testing runs f under bench from inside a testing.B benchmark and reports
+// through tb.ReportMetric, so that go test -bench output stays valid Go
+// benchmark format and benchstat compares it:
+//
+//	func BenchmarkSum(b *testing.B) {
+//		bench.Testing(b, func(b *bench.B) {
+//			for b.Loop() { ... }
+//		}, nil)
+//	}
+//
+// It reports the median ns/op of the samples as "ns/op" (overriding
+// testing's mean), "p50-ns/op" and "p99-ns/op" (of single operations when
+// Options.Latency is set, else of the per-sample means), "cv-%" (the
+// samples' coefficient of variation), and "allocs/op" and "B/op" (medians,
+// shown as testing shows them: truncated to integers). b.N is set to the
+// number of measured iterations, so the iteration column is real.
+//
+// How it fits testing.B: testing calls the benchmark function once with
+// b.N == 1, then, while its own timer shows less than -benchtime, again
+// with a growing b.N; each call starts with the previous call's reported
+// metrics cleared. Testing measures on the first call (b.N == 1) only,
+// leaving testing's timer running so that it usually sees enough time and
+// stops there; on later calls it reports the same result again. Each -count
+// repetition gets a fresh testing.B and so a fresh measurement.
+//
+// When opts.Target is zero and -benchtime is a duration d, the target is
+// d/Samples, so that the measured samples take about -benchtime, as
+// testing.B's final run does. An "Nx" -benchtime is ignored (bench
+// calibrates its own count). Warnings are logged with tb.Log, and an error
+// fails the benchmark with tb.Fatal.
+func Testing(tb *testing.B, f func(*B), opts *Options) {
+	tb.Helper()
+	tb.ReportAllocs()
+	if tb.N > 1 {
+		if r, ok := adapterCache.Load(tb); ok {
+			report(tb, r.(*Result))
+			return
+		}
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Target == 0 {
+		if d, ok := benchtime(); ok {
+			samples := o.Samples
+			if samples == 0 {
+				samples = DefaultSamples
+			}
+			o.Target = max(d/time.Duration(samples), time.Millisecond)
+		}
+	}
+	r, err := Run(tb.Name(), f, &o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	adapterCache.Store(tb, r)
+	report(tb, r)
+	envw := map[string]bool{}
+	for _, m := range envWarnings() {
+		envw[m] = true
+	}
+	for _, m := range r.Warnings {
+		if !envw[m] {
+			tb.Log("bench: " + m)
+		}
+	}
+}
+
+func report(tb *testing.B, r *Result) {
+	var iters uint64
+	for _, s := range r.Samples {
+		iters += s.Iterations
+	}
+	tb.N = int(min(iters, uint64(maxInt)))
+	p50, p99 := r.NsPerOp.Median, r.P99
+	if r.Latency != nil {
+		p50, p99 = r.Latency.P50, r.Latency.P99
+	}
+	tb.ReportMetric(r.NsPerOp.Median, "ns/op")
+	tb.ReportMetric(p50, "p50-ns/op")
+	tb.ReportMetric(p99, "p99-ns/op")
+	tb.ReportMetric(100*r.NsPerOp.CV, "cv-%")
+	tb.ReportMetric(r.AllocsPerOp, "allocs/op")
+	tb.ReportMetric(r.BytesPerOp, "B/op")
+}
+
+const maxInt = int(^uint(0) >> 1)
+
+// benchtime returns -test.benchtime when it is a duration.
+func benchtime() (time.Duration, bool) {
+	f := flag.Lookup("test.benchtime")
+	if f == nil {
+		return 0, false
+	}
+	s := f.Value.String()
+	if strings.HasSuffix(s, "x") {
+		return 0, false
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, false
+	}
+	return d, true
+}
