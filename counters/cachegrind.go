@@ -94,6 +94,9 @@ func RunCachegrind(ctx context.Context, argv []string, stdio Stdio) (CommandRun,
 	if err != nil {
 		return CommandRun{}, fmt.Errorf("counters: valgrind is needed for simulated counts: %w (install it, e.g. apt-get install valgrind)", err)
 	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return CommandRun{}, fmt.Errorf("counters: cannot run %s under valgrind: %w", argv[0], err)
+	}
 	dir, err := os.MkdirTemp("", "chrono-cachegrind-")
 	if err != nil {
 		return CommandRun{}, fmt.Errorf("counters: %w", err)

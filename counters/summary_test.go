@@ -1,0 +1,90 @@
+package counters
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func counted(name string, v float64, fraction float64) Count {
+	c := Count{Event: Event{Name: name}}
+	en := uint64(1000)
+	scale(&c, uint64(v*fraction), en, uint64(float64(en)*fraction))
+	return c
+}
+
+func TestSummarize(t *testing.T) {
+	unsup := Count{Event: Event{Name: "cycles"}, State: NotSupported, Reason: msgNoPMUText}
+	readings := []Reading{
+		{Counts: []Count{counted("task-clock", 100, 1), unsup, counted("branches", 1000, 0.5)}},
+		{Counts: []Count{counted("task-clock", 110, 1), unsup, {Event: Event{Name: "branches"}, State: NotCounted, Reason: "never scheduled"}}},
+		{Counts: []Count{counted("task-clock", 120, 1), unsup, counted("branches", 3000, 0.25)}},
+	}
+	s := Summarize(readings)
+	if len(s) != 3 {
+		t.Fatalf("%d summaries", len(s))
+	}
+	tc := s[0]
+	if !tc.AllCounted() || tc.Summary.Mean != 110 || tc.Summary.StdDevSample != 10 || tc.Scaled || tc.MinRunningFraction != 1 {
+		t.Errorf("task-clock summary = %+v", tc)
+	}
+	// perf's ± is the standard error of the mean: 10/sqrt(3)/110.
+	if want := 100 * 10 / math.Sqrt(3) / 110; math.Abs(tc.StdErrPercent-want) > 1e-9 {
+		t.Errorf("StdErrPercent = %v, want %v", tc.StdErrPercent, want)
+	}
+	cy := s[1]
+	if cy.State != NotSupported || cy.Counted != 0 || cy.Reason != msgNoPMUText || len(cy.Values) != 0 {
+		t.Errorf("cycles summary = %+v, want not supported with no values", cy)
+	}
+	br := s[2]
+	if br.Counted != 2 || br.AllCounted() || !br.Scaled || br.MinRunningFraction != 0.25 || br.MeanRunningFraction != 0.375 ||
+		!strings.Contains(br.Reason, "counted in 2 of 3 runs (never scheduled)") || br.Summary.Mean != 2000 {
+		t.Errorf("branches summary = %+v", br)
+	}
+	if Summarize(nil) != nil {
+		t.Error("Summarize(nil) != nil")
+	}
+}
+
+const msgNoPMUText = "hardware counters are not available on this host"
+
+func TestDerive(t *testing.T) {
+	r := Reading{Counts: []Count{
+		counted("cycles:u", 1000, 1), counted("instructions:u", 2500, 1),
+		counted("branches", 400, 1), counted("branch-misses", 4, 1),
+		counted("task-clock", 500, 1),
+		{Event: Event{Name: "cache-misses"}, State: NotSupported, Reason: "x"},
+		counted("cache-references", 100, 1),
+	}}
+	got := map[string]float64{}
+	for _, d := range r.Derived(time.Duration(1000)) {
+		got[d.Name] = d.Value
+	}
+	want := map[string]float64{"ipc": 2.5, "branch_miss_rate": 0.01, "ghz": 2, "cpus_utilized": 0.5}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if _, ok := got["cache_miss_rate"]; ok {
+		t.Error("cache_miss_rate derived from a count that was not counted")
+	}
+	if len(got) != len(want) {
+		t.Errorf("derived %v, want only %v", got, want)
+	}
+	// Zero denominator: no figure.
+	z := Reading{Counts: []Count{counted("cycles", 0, 1), counted("instructions", 5, 1)}}
+	if d := z.Derived(0); len(d) != 0 {
+		t.Errorf("derived from zero cycles: %+v", d)
+	}
+	per := r.PerOp(100)
+	if len(per) != 6 || per[1].Name != "instructions:u/op" || per[1].Value != 25 || r.PerOp(0) != nil {
+		t.Errorf("PerOp = %+v", per)
+	}
+	s := Summarize([]Reading{r, r})
+	ds := DeriveSummaries(s, 1000)
+	if len(ds) != len(want) {
+		t.Errorf("DeriveSummaries = %+v", ds)
+	}
+}
