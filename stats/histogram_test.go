@@ -1,0 +1,225 @@
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestNewHistogramErrors(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi int64
+		sig    int
+	}{{0, 100, 3}, {10, 15, 3}, {1, 1000, 0}, {1, 1000, 6}, {1 << 50, 1 << 62, 5}} {
+		if h, err := NewHistogram(c.lo, c.hi, c.sig); err == nil {
+			t.Errorf("NewHistogram(%d, %d, %d) = %v, want an error", c.lo, c.hi, c.sig, h)
+		}
+	}
+}
+
+// Every quantile must be within the configured relative error of the exact
+// (inverted-CDF) quantile of the recorded values.
+func TestHistogramRelativeError(t *testing.T) {
+	for _, sig := range []int{2, 3, 4} {
+		h, err := NewHistogram(1, 3_600_000_000_000, sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(uint64(sig), 5))
+		xs := make([]float64, 100_000)
+		for i := range xs {
+			v := int64(math.Exp(r.NormFloat64()*2 + 10)) // lognormal, ~1e2..1e7
+			h.Record(v)
+			xs[i] = float64(v)
+		}
+		slices.Sort(xs)
+		bound := math.Pow10(-sig)
+		for _, q := range []float64{0.001, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999} {
+			exact := Quantile(xs, q, InvertedCDF)
+			got := float64(h.Quantile(q))
+			if rel := math.Abs(got-exact) / exact; rel > bound {
+				t.Errorf("sig %d q %v: histogram %v, exact %v, relative error %.2g > %g", sig, q, got, exact, rel, bound)
+			}
+		}
+		if h.Count() != int64(len(xs)) || h.Min() != int64(xs[0]) || h.Max() != int64(xs[len(xs)-1]) {
+			t.Errorf("count/min/max %d %d %d", h.Count(), h.Min(), h.Max())
+		}
+		s := Summarize(xs)
+		if rel := math.Abs(h.Mean()-s.Mean) / s.Mean; rel > bound {
+			t.Errorf("sig %d: mean %v, exact %v", sig, h.Mean(), s.Mean)
+		}
+		if rel := math.Abs(h.StdDev()-s.StdDevPopulation) / s.StdDevPopulation; rel > bound {
+			t.Errorf("sig %d: stddev %v, exact %v", sig, h.StdDev(), s.StdDevPopulation)
+		}
+		var n int64
+		for _, b := range h.Buckets() {
+			if b.Count <= 0 || b.Lo > b.Hi {
+				t.Fatalf("bad bucket %+v", b)
+			}
+			n += b.Count
+		}
+		if n != h.Count() {
+			t.Errorf("buckets hold %d values, count %d", n, h.Count())
+		}
+	}
+}
+
+func TestHistogramOverflow(t *testing.T) {
+	h, err := NewHistogram(1, 1000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := int64(1); v <= 100; v++ {
+		h.Record(v)
+	}
+	h.Record(5000)
+	h.Record(1 << 40)
+	h.Record(-3)
+	if h.Count() != 103 || h.Overflows() != 2 || h.Underflows() != 1 {
+		t.Fatalf("count %d overflows %d underflows %d", h.Count(), h.Overflows(), h.Underflows())
+	}
+	if h.Max() != 1<<40 || h.Min() != -3 {
+		t.Errorf("min %d max %d", h.Min(), h.Max())
+	}
+	// The top two ranks are the overflows: a lower bound at the highest
+	// trackable value.
+	if q := h.Quantile(0.995); q < 1000 {
+		t.Errorf("p99.5 = %d, want >= 1000 (an overflow)", q)
+	}
+	if q := h.Quantile(0.5); q < 49 || q > 51 {
+		t.Errorf("median %d", q)
+	}
+}
+
+func TestHistogramCorrected(t *testing.T) {
+	h, _ := NewHistogram(1, 1_000_000, 3)
+	g, _ := NewHistogram(1, 1_000_000, 3)
+	for range 100 {
+		h.RecordCorrected(10, 100)
+		g.Record(10)
+	}
+	h.RecordCorrected(1000, 100) // a stall: 900, 800, ..., 100 were missed
+	g.Record(1000)
+	if h.Count() != 110 || g.Count() != 101 {
+		t.Errorf("counts %d %d, want 110 101", h.Count(), g.Count())
+	}
+	if h.Quantile(0.95) <= g.Quantile(0.95) {
+		t.Errorf("correction did not raise p95: %d vs %d", h.Quantile(0.95), g.Quantile(0.95))
+	}
+}
+
+func TestHistogramMergeAndJSON(t *testing.T) {
+	a, _ := NewHistogram(1, 1_000_000, 3)
+	b, _ := NewHistogram(1, 1_000_000, 3)
+	all, _ := NewHistogram(1, 1_000_000, 3)
+	r := rand.New(rand.NewPCG(1, 1))
+	for i := range 5000 {
+		v := int64(r.ExpFloat64() * 20000)
+		if i%2 == 0 {
+			a.Record(v)
+		} else {
+			b.Record(v)
+		}
+		all.Record(v)
+	}
+	a.Merge(b)
+	if a.Count() != all.Count() || a.Min() != all.Min() || a.Max() != all.Max() || a.Overflows() != all.Overflows() {
+		t.Fatalf("merge: %d %d %d, want %d %d %d", a.Count(), a.Min(), a.Max(), all.Count(), all.Min(), all.Max())
+	}
+	for _, q := range []float64{0.1, 0.5, 0.99} {
+		if a.Quantile(q) != all.Quantile(q) {
+			t.Errorf("q %v: merged %d, direct %d", q, a.Quantile(q), all.Quantile(q))
+		}
+	}
+
+	data, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Histogram
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Count() != a.Count() || back.Min() != a.Min() || back.Max() != a.Max() ||
+		!slices.Equal(back.Buckets(), a.Buckets()) || back.Quantile(0.99) != a.Quantile(0.99) {
+		t.Errorf("JSON round trip changed the histogram")
+	}
+	for _, bad := range []string{`{`, `{"lowest":0,"highest":10,"sigfigs":3}`,
+		`{"lowest":1,"highest":1000,"sigfigs":3,"count":1,"counts":[[99999999,1]]}`,
+		`{"lowest":1,"highest":1000,"sigfigs":3,"count":2,"counts":[[3,1]]}`} {
+		var h Histogram
+		if err := json.Unmarshal([]byte(bad), &h); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// The JSON form is part of the result document: keep it stable (golden).
+func TestHistogramJSONGolden(t *testing.T) {
+	h, _ := NewHistogram(1, 10_000, 2)
+	for _, v := range []int64{1, 2, 2, 3, 150, 151, 9999, 20000, -1} {
+		h.Record(v)
+	}
+	got, err := json.MarshalIndent(h, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", "histogram.golden.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./stats -run Golden -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("histogram JSON changed:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestLinearBins(t *testing.T) {
+	bins := LinearBins([]float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, math.NaN(), math.Inf(1)}, 5)
+	if len(bins) != 5 {
+		t.Fatalf("%d bins", len(bins))
+	}
+	counts := []int{}
+	for _, b := range bins {
+		counts = append(counts, b.Count)
+	}
+	if !slices.Equal(counts, []int{2, 2, 2, 2, 3}) || bins[0].Lo != 0 || bins[4].Hi != 10 || bins[1].Lo != 2 {
+		t.Errorf("bins %+v", bins)
+	}
+	if b := LinearBins([]float64{3, 3, 3}, 10); len(b) != 1 || b[0].Count != 3 {
+		t.Errorf("constant sample: %+v", b)
+	}
+	if b := LinearBins(nil, 10); b != nil {
+		t.Errorf("empty: %+v", b)
+	}
+	if b := LinearBins([]float64{1, 2}, 0); b != nil {
+		t.Errorf("n=0: %+v", b)
+	}
+	// Every value lands in a bin whose bounds hold it.
+	r := rand.New(rand.NewPCG(2, 2))
+	xs := make([]float64, 10000)
+	for i := range xs {
+		xs[i] = r.NormFloat64() * 1e-7
+	}
+	total := 0
+	for _, b := range LinearBins(xs, 37) {
+		total += b.Count
+	}
+	if total != len(xs) {
+		t.Errorf("bins hold %d of %d values", total, len(xs))
+	}
+}
