@@ -504,7 +504,7 @@ func walkCgroup(f fsys, version int, m mount, cgPath string) (*Cgroup, error) {
 		rel = strings.TrimPrefix(cgPath, m.root)
 	}
 	dir := path.Join(m.point, rel)
-	if !f.exists(dir) {
+	if strings.Contains(rel, "..") || !f.exists(dir) {
 		// A cgroup namespace or a bind mount hides the path: the mount
 		// point is the process's own cgroup.
 		dir = m.point
@@ -530,11 +530,12 @@ func walkCgroup(f fsys, version int, m mount, cgPath string) (*Cgroup, error) {
 		}
 	}
 	if !found {
-		file := "cpu.max"
-		if version == 1 {
-			file = "cpu.cfs_quota_us"
+		if version == 2 {
+			// cgroup v2 has cpu.max wherever the cpu controller is
+			// enabled (never in the root): none means no CPU limit.
+			return cg, nil
 		}
-		return nil, fmt.Errorf("no %s in %s or its parents (the cpu controller is not enabled for this cgroup)", file, dir)
+		return nil, fmt.Errorf("no cpu.cfs_quota_us in %s or its parents (the cpu controller is mounted but shows no bandwidth files)", dir)
 	}
 	return cg, nil
 }
