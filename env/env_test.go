@@ -130,7 +130,7 @@ func TestCaptureFixtures(t *testing.T) {
 			eq(t, "paranoid", *h.Scheduler.PerfEventParanoid, 4)
 			eq(t, "cgroup", *h.Process.Cgroup, Cgroup{Version: 2, Path: "/user.slice/user-1000.slice/session-2.scope", CPUQuotaUs: 150000, CPUPeriodUs: 100000, LimitCPUs: 1.5})
 			eq(t, "load", h.System.LoadAvg, []float64{0.42, 0.35, 0.30})
-		}, []string{"governor", "boost", "battery", "cgroup-quota", "smt", "thp", "perf-paranoid"}},
+		}, []string{"governor", "boost", "battery", "cgroup-quota", "isolation", "smt", "thp", "perf-paranoid"}},
 		{"kvm", func(t *testing.T, h *Host) {
 			eq(t, "model", h.CPU.Model, "AMD EPYC 7B13")
 			eq(t, "cores", h.CPU.PhysicalCores, 2)
@@ -269,6 +269,8 @@ func TestWarnings(t *testing.T) {
 		{"THP madvise", Host{Scheduler: Scheduler{THP: "madvise"}}, nil},
 		{"paranoid 4 user", Host{Scheduler: Scheduler{PerfEventParanoid: &four}}, []string{"perf-paranoid"}},
 		{"paranoid 4 root", Host{Scheduler: Scheduler{PerfEventParanoid: &four}, Process: Process{Root: true}}, nil},
+		{"isolated CPUs unused", Host{Scheduler: Scheduler{IsolatedCPUs: "2-3"}, Process: Process{Affinity: "0-3", AffinityCount: 4}}, []string{"isolation"}},
+		{"pinned to isolated CPUs", Host{Scheduler: Scheduler{IsolatedCPUs: "2-3"}, Process: Process{Affinity: "3", AffinityCount: 1}}, nil},
 		{"notes after warnings", Host{CPU: CPU{SMT: &yes, Hypervisor: &yes}, Go: Go{Race: true}}, []string{"hypervisor", "race", "smt"}},
 	}
 	for _, tt := range tests {

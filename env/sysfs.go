@@ -80,7 +80,12 @@ func captureCPU(h *Host, f fsys, p probes) {
 	cores, packages, smt, terr := topology(f, online)
 	if terr != nil {
 		h.setUnknown("cpu.physical_cores", terr.Error())
-		h.setUnknown("cpu.smt", terr.Error())
+		if v, err := f.readInt("/sys/devices/system/cpu/smt/active"); err == nil {
+			active := v != 0
+			c.SMT = &active
+		} else {
+			h.setUnknown("cpu.smt", terr.Error())
+		}
 	} else {
 		c.PhysicalCores, c.Packages, c.SMT = cores, packages, &smt
 	}

@@ -81,6 +81,11 @@ func Warnings(h *Host) []Warning {
 	}
 
 	// Notes: conditions that add noise to some measurements.
+	if iso, err := parseCPUList(h.Scheduler.IsolatedCPUs); err == nil && len(iso) > 0 && h.Process.Affinity != "" {
+		if aff, err := parseCPUList(h.Process.Affinity); err == nil && !subset(aff, iso) {
+			add(Note, "isolation", "CPUs %s are isolated but this process may run on CPUs %s: pin the measurement to the isolated CPUs, e.g. `taskset -c %s chrono ...`", h.Scheduler.IsolatedCPUs, h.Process.Affinity, h.Scheduler.IsolatedCPUs)
+		}
+	}
 	if s := h.CPU.SMT; s != nil && *s {
 		add(Note, "smt", "SMT (hyper-threading) is on: sibling threads share a core, so work on a sibling adds noise; pin to one thread per core (taskset) or turn SMT off, e.g. `echo off | sudo tee /sys/devices/system/cpu/smt/control`")
 	}
@@ -130,4 +135,18 @@ func noOptimization(gcflags string) bool {
 		}
 	}
 	return false
+}
+
+// subset reports whether every CPU of a is in b.
+func subset(a, b []int) bool {
+	in := make(map[int]bool, len(b))
+	for _, c := range b {
+		in[c] = true
+	}
+	for _, c := range a {
+		if !in[c] {
+			return false
+		}
+	}
+	return true
 }
