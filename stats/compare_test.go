@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -147,5 +148,29 @@ func TestSpecialAgainstScipy(t *testing.T) {
 		if got := normalSF(c.Z); !close(got, c.SF, 1e-12) {
 			t.Errorf("norm.sf(%v) = %v, scipy %v", c.Z, got, c.SF)
 		}
+	}
+}
+
+// The selection path of HodgesLehmann must equal the sorting path exactly.
+func TestHodgesLehmannSelect(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, nn := range [][2]int{{1, 1}, {1, 2}, {2, 2}, {3, 7}, {10, 10}, {31, 17}, {200, 150}} {
+		for range 20 {
+			a, b := make([]float64, nn[0]), make([]float64, nn[1])
+			for i := range a {
+				a[i] = math.Round(r.NormFloat64()*10) / 4 // ties
+			}
+			for i := range b {
+				b[i] = r.NormFloat64()*1e-3 - 2
+			}
+			if got, want := hodgesLehmannSelect(a, b), hodgesLehmannSort(a, b); got != want {
+				t.Fatalf("%v: select %v, sort %v", nn, got, want)
+			}
+		}
+	}
+	// A size that takes the selection path through the exported function.
+	a, b := benchSample(1500), benchSample(1000)
+	if got, want := HodgesLehmann(a, b), hodgesLehmannSort(a, b); got != want {
+		t.Errorf("1500x1000: %v, sort %v", got, want)
 	}
 }

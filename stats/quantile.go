@@ -87,11 +87,12 @@ func ParseMethod(s string) (Method, error) {
 // sorted is empty, q is outside [0, 1] or NaN, or m is unknown. The result
 // equals numpy.quantile(sorted, q, method=m) to the last bit for every
 // method (numpy >= 2.0 for closest_observation; numpy 1.x has a bug there).
-// Infinite values propagate as numpy's arithmetic propagates them; NaN values
-// in the input give undefined results (filter them out first).
+// Infinite values propagate as numpy's arithmetic propagates them. As in
+// numpy, a sample holding NaN has NaN quantiles (slices.Sort and
+// sort.Float64s put NaNs first; both ends are checked).
 func Quantile(sorted []float64, q float64, m Method) float64 {
 	n := len(sorted)
-	if n == 0 || !(q >= 0 && q <= 1) {
+	if n == 0 || !(q >= 0 && q <= 1) || math.IsNaN(sorted[0]) || math.IsNaN(sorted[n-1]) {
 		return math.NaN()
 	}
 	fn := float64(n)
@@ -186,7 +187,8 @@ func lerp(a, b, t float64) float64 {
 // Percentile returns the p-th percentile (p in [0, 100]) of xs by the
 // definition m. xs need not be sorted and is not modified (it is copied and
 // sorted; use Quantile on a sorted sample to avoid that). It returns NaN for
-// an empty sample or p outside [0, 100].
+// an empty sample, a sample holding NaN (as numpy does) or p outside
+// [0, 100].
 func Percentile(xs []float64, p float64, m Method) float64 {
 	if len(xs) == 0 {
 		return math.NaN()

@@ -78,6 +78,9 @@ func TestQuantileEdges(t *testing.T) {
 			t.Errorf("%s: q=1 gave %v, want max", m, v)
 		}
 	}
+	if v := Percentile([]float64{1, math.NaN(), 2}, 50, Linear); !math.IsNaN(v) {
+		t.Errorf("sample with NaN gave %v, want NaN as numpy", v)
+	}
 	if v := Quantile([]float64{1, 2}, 0.5, Method("bogus")); !math.IsNaN(v) {
 		t.Errorf("unknown method gave %v", v)
 	}
