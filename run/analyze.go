@@ -172,10 +172,10 @@ func (r *Report) warnings(a *Analysis) []string {
 	}
 	cpu := stats.Median(a.RawUser) + stats.Median(a.RawSys)
 	if cpu < 4e6 && len(a.RawUser) > 0 {
-		w = append(w, "user and system times under ~4 ms are apportioned from scheduler-tick samples by the kernel and are coarse: compare wall times")
+		w = append(w, "the split of short runs' CPU time into user and system time is apportioned by the kernel from scheduler-tick samples and is coarse (their sum is accurate): compare wall times")
 	}
-	if med := stats.Median(a.RawWall); med > 10e6 && med > 2*cpu && cpu < 4e6 || med > 10e6 && med > 3*cpu {
-		w = append(w, fmt.Sprintf("wall time (%s) is much larger than CPU time (%s): the command mostly waits (I/O, sleep, other processes); its wall time measures the waits", unit.FormatDuration(med, 1000), unit.FormatDuration(cpu, 1000)))
+	if med := stats.Median(a.RawWall); med > 10e6 && med > 3*cpu {
+		w = append(w, fmt.Sprintf("wall time (%s) is much larger than CPU time (%s): the command mostly waits (I/O, sleep, other processes), so its wall time measures the waits", unit.FormatDuration(med, med/1000), unit.FormatDuration(cpu, med/1000)))
 	}
 	if a.Failures > 0 {
 		w = append(w, fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, with -i)", a.Failures, len(a.Wall)))

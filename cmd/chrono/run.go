@@ -1,0 +1,384 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/run"
+	"github.com/chronograph/chronograph/unit"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newRunCmd) }
+
+type runFlags struct {
+	warmup, runs, minRuns, maxRuns        int
+	budget, timeout                       time.Duration
+	setup, prepare, conclude, cleanup     []string
+	scans, lists                          []string
+	step                                  string
+	shell                                 string
+	noShell, ignoreFailure, showOutput    bool
+	input, output                         string
+	names                                 []string
+	reference, timeUnit, sort, style      string
+	exportJSON, exportCSV, exportMarkdown string
+	order, precision, pin                 string
+	seed                                  uint64
+	subtractSpawn                         bool
+}
+
+// multiArgFlags are hyperfine's flags that take several values
+// (-P VAR MIN MAX, -L VAR VALUES), which the flag parser cannot express:
+// they are rewritten into one value joined by sep before parsing.
+var multiArgFlags = map[string]int{"-P": 3, "--parameter-scan": 3, "-L": 2, "--parameter-list": 2}
+
+const sep = "\x1f"
+
+func rewriteMultiArgs(args []string) ([]string, error) {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...), nil
+		}
+		n, ok := multiArgFlags[a]
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		if i+n >= len(args) {
+			return nil, usagef("%s needs %d values (%s) (see --help)", a, n, map[int]string{3: "VAR MIN MAX", 2: "VAR VALUES"}[n])
+		}
+		name := "--parameter-scan"
+		if n == 2 {
+			name = "--parameter-list"
+		}
+		out = append(out, name+"="+strings.Join(args[i+1:i+1+n], sep))
+		i += n
+	}
+	return out, nil
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] COMMAND...",
+		Short: "Benchmark whole commands (hyperfine-compatible flags, interleaved runs, per-run rusage)",
+		Long: `run benchmarks one or more commands, like hyperfine, with its flag names.
+
+Every run is started directly (fork/exec) and timed on the monotonic clock
+from just before the start to the reaping; its own rusage gives user and
+system CPU time, max RSS, page faults and context switches. With two or
+more commands the runs are interleaved (A B B A ...). Commands run through
+sh -c unless -N; the shell's start-up time is measured alongside and
+subtracted. The summary gives the median with its confidence interval and
+compares commands with a ratio of medians, a bootstrap interval and a
+Mann-Whitney p-value.
+
+Quoting: with -N a command is split into words by POSIX shell quoting rules
+('single', "double", backslash) without any expansion, and parameter values
+({name}) are substituted into the words afterwards, so a value is always one
+argument and never re-parsed. With a shell, values are substituted into the
+command text, which the shell then parses.
+
+Ctrl-C kills the running command's process group, writes the exports with
+what was measured (marked incomplete) and exits with 130.`,
+		Example: `  chrono run 'sleep 0.1'
+  chrono run -N --warmup 3 'grep -c foo big.txt' 'rg -c foo big.txt'
+  chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
+  chrono run --precision 1 --timeout 10s -N ./a.out
+  chrono run -L impl a,b './{impl} --fast' --export-markdown -`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, raw []string) error {
+			args, err := rewriteMultiArgs(raw)
+			if err != nil {
+				return err
+			}
+			if err := cmd.Flags().Parse(args); err != nil {
+				return usageError{fmt.Errorf("%w (see chrono run --help)", err)}
+			}
+			if help, _ := cmd.Flags().GetBool("help"); help {
+				return cmd.Help()
+			}
+			return runRun(cmd, cmd.Flags().Args(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolP("help", "h", false, "help for run")
+	fl.IntVarP(&f.warmup, "warmup", "w", 0, "warm-up runs of each command before the timing runs")
+	fl.IntVarP(&f.runs, "runs", "r", 0, "exact number of runs of each command (default: by --min-runs, --max-runs and the time budget)")
+	fl.IntVarP(&f.minRuns, "min-runs", "m", 10, "at least this many runs of each command")
+	fl.IntVarP(&f.maxRuns, "max-runs", "M", 0, "at most this many runs of each command (0: no limit)")
+	fl.DurationVar(&f.budget, "time-budget", 3*time.Second, "stop a command's runs after they took this long (once --min-runs are done)")
+	fl.StringArrayVarP(&f.setup, "setup", "s", nil, "run CMD once before the runs of each command (once, or once per command)")
+	fl.StringArrayVarP(&f.prepare, "prepare", "p", nil, "run CMD before each run (once, or once per command)")
+	fl.StringArrayVarP(&f.conclude, "conclude", "C", nil, "run CMD after each run (once, or once per command)")
+	fl.StringArrayVarP(&f.cleanup, "cleanup", "c", nil, "run CMD once after the runs of each command (once, or once per command)")
+	fl.StringArrayVarP(&f.scans, "parameter-scan", "P", nil, "-P VAR MIN MAX: benchmark each value of VAR from MIN to MAX, replacing {VAR} in the commands")
+	fl.StringVarP(&f.step, "parameter-step-size", "D", "", "step of --parameter-scan (default 1; decimals allowed: -P d 0.1 0.5 -D 0.2)")
+	fl.StringArrayVarP(&f.lists, "parameter-list", "L", nil, "-L VAR a,b,c: benchmark each listed value of VAR (repeatable: every combination)")
+	fl.StringVarP(&f.shell, "shell", "S", "", `shell to run commands with ("sh" default, e.g. "bash --norc"; "none" = -N)`)
+	fl.BoolVarP(&f.noShell, "no-shell", "N", false, "run commands directly, split by POSIX shell quoting rules, without a shell")
+	fl.BoolVarP(&f.ignoreFailure, "ignore-failure", "i", false, "record non-zero exit codes instead of stopping")
+	fl.StringVar(&f.input, "input", "", "file to feed to the commands' stdin (default: /dev/null)")
+	fl.StringVar(&f.output, "output", "null", "where the commands' stdout goes: null, pipe, inherit or a FILE")
+	fl.BoolVar(&f.showOutput, "show-output", false, "show the commands' output (same as --output inherit)")
+	fl.StringArrayVarP(&f.names, "command-name", "n", nil, "name of a command in the reports (once per command; {VAR} allowed)")
+	fl.StringVar(&f.reference, "reference", "", "compare the other commands with this one (default: the fastest)")
+	fl.StringVarP(&f.timeUnit, "time-unit", "u", "", "time unit of the text and Markdown output: ns, us, ms, s, millisecond, second")
+	fl.StringVar(&f.sort, "sort", "command", "order of the summaries: command (as given) or mean-time (fastest first)")
+	fl.StringVar(&f.style, "style", "auto", "auto, basic (no progress line), full, nocolor, color, or none (no text summary)")
+	fl.StringVar(&f.exportJSON, "export-json", "", "write the result document (every run's figures, environment) to FILE (- = stdout)")
+	fl.StringVar(&f.exportCSV, "export-csv", "", "write hyperfine-compatible CSV summary rows to FILE (- = stdout)")
+	fl.StringVar(&f.exportMarkdown, "export-markdown", "", "write a Markdown table to FILE (- = stdout)")
+	fl.StringVar(&f.order, "order", "", "order of the runs of several commands: sequential, interleaved or random (default: interleaved with 2+ commands)")
+	fl.Uint64Var(&f.seed, "seed", 0, "seed of --order random and of the bootstrap (default: from the clock; reported)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "kill a run's process group after this long and record it as timed out")
+	fl.StringVar(&f.precision, "precision", "", "run until the 95% CI of the median is within PCT% of it (e.g. 1 or 1%), bounded by --max-runs and the time budget")
+	fl.StringVar(&f.pin, "pin", "", "run the commands on these CPUs (e.g. 2 or 0,2-3; Linux)")
+	fl.BoolVar(&f.subtractSpawn, "subtract-spawn", false, "with -N, subtract the measured spawn overhead of a trivial program from every run")
+	return cmd
+}
+
+func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
+	if len(lines) == 0 {
+		return usagef("run: name a command to benchmark, e.g. chrono run 'sleep 0.1' (see --help)")
+	}
+	opts := run.Options{
+		Shell: f.shell, NoShell: f.noShell, Warmup: f.warmup, Runs: f.runs, MinRuns: f.minRuns, MaxRuns: f.maxRuns,
+		Budget: f.budget, Timeout: f.timeout, IgnoreFailure: f.ignoreFailure, Setup: f.setup, Cleanup: f.cleanup,
+		Prepare: f.prepare, Conclude: f.conclude, Input: f.input, Output: f.output, SubtractSpawn: f.subtractSpawn, Seed: f.seed,
+	}
+	if f.showOutput {
+		opts.Output = run.OutputInherit
+	}
+	if f.budget <= 0 {
+		return usagef("run: --time-budget must be positive")
+	}
+	if f.order != "" {
+		o, err := run.ParseOrder(f.order)
+		if err != nil {
+			return usageError{err}
+		}
+		opts.Order = o
+	}
+	if f.precision != "" {
+		p, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(f.precision), "%"), 64)
+		if err != nil || p <= 0 || p >= 100 {
+			return usagef("run: --precision %q is not a percentage between 0 and 100 (e.g. 1 or 0.5%%)", f.precision)
+		}
+		opts.Precision = p / 100
+	}
+	if f.pin != "" {
+		cpus, err := parseCPUList(f.pin)
+		if err != nil {
+			return usageError{err}
+		}
+		opts.Pin = cpus
+	}
+	var u unit.Unit
+	switch f.timeUnit {
+	case "":
+	case "millisecond":
+		u = unit.Millisecond
+	case "second":
+		u = unit.Second
+	default:
+		var err error
+		if u, err = unit.ParseUnit(f.timeUnit); err != nil {
+			return usageError{err}
+		}
+	}
+	if f.sort != "command" && f.sort != "mean-time" && f.sort != "median" {
+		return usagef("run: --sort %q: use command or mean-time", f.sort)
+	}
+	var params []run.Param
+	for _, s := range f.scans {
+		v := strings.Split(s, sep)
+		p, err := run.ScanParam(v[0], v[1], v[2], f.step)
+		if err != nil {
+			return usageError{err}
+		}
+		params = append(params, p)
+	}
+	if f.step != "" && len(f.scans) == 0 {
+		return usagef("run: -D/--parameter-step-size needs -P/--parameter-scan")
+	}
+	for _, s := range f.lists {
+		v := strings.Split(s, sep)
+		p, err := run.ListParam(v[0], v[1])
+		if err != nil {
+			return usageError{err}
+		}
+		params = append(params, p)
+	}
+	cmds, err := run.Commands(lines, f.names, params, opts)
+	if err != nil {
+		return err
+	}
+
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	host := env.Capture()
+	tool := toolInfo()
+	argv := append([]string{"chrono", "run"}, os.Args[min(2, len(os.Args)):]...)
+	var mu sync.Mutex
+	var exportErr error
+	export := func(rep *run.Report) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err := writeExports(rep, f, u, tool, argv, host, stdout, false); err != nil && exportErr == nil {
+			exportErr = err
+		}
+	}
+	// Exports go to files after each command; "-" (stdout) only once at
+	// the end, so stdout holds one document.
+	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) { export(rep) }
+	progress := f.style != "basic" && f.style != "none" && f.style != "color" &&
+		(f.style == "full" || isTerminalWriter(stderr))
+	var pl progressLine
+	if progress {
+		pl.w = stderr
+		opts.OnProgress = pl.show
+	}
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := run.Run(ctx, cmds, opts)
+	stop()
+	pl.clear()
+	if err != nil {
+		return err
+	}
+	mu.Lock()
+	err = writeExports(rep, f, u, tool, argv, host, stdout, true)
+	mu.Unlock()
+	if err != nil {
+		exportErr = err
+	}
+	if f.style != "none" {
+		var envw []string
+		for _, w := range host.Warnings {
+			envw = append(envw, w.Message)
+		}
+		out := stdout
+		if f.exportJSON == "-" || f.exportCSV == "-" || f.exportMarkdown == "-" {
+			out = stderr // stdout carries the export
+		}
+		if err := rep.WriteText(out, run.TextOptions{Unit: u, Reference: f.reference, Sort: f.sort, EnvWarnings: envw}); err != nil {
+			return err
+		}
+	}
+	switch {
+	case rep.Interrupted:
+		return exitError{code: exitInterrupted, err: errors.New("run: interrupted: killed the running command; the exports hold the runs measured so far (marked incomplete)")}
+	case rep.Err != nil:
+		return rep.Err
+	case exportErr != nil:
+		return exportErr
+	}
+	return nil
+}
+
+// writeExports writes the requested exports of the report so far; "-"
+// (stdout) only when final.
+func writeExports(rep *run.Report, f runFlags, u unit.Unit, tool result.Tool, argv []string, host *env.Host, stdout io.Writer, final bool) error {
+	if f.exportJSON == "" && f.exportCSV == "" && f.exportMarkdown == "" {
+		return nil
+	}
+	d := rep.Document(tool, argv, host, f.reference)
+	if !final {
+		d.Incomplete = true
+		d.End = time.Now()
+	}
+	var errs []error
+	if p := f.exportJSON; p != "" && (final || p != "-") {
+		if p == "-" {
+			errs = append(errs, result.Encode(stdout, d))
+		} else {
+			errs = append(errs, result.WriteFile(p, d))
+		}
+	}
+	if p := f.exportCSV; p != "" && (final || p != "-") {
+		errs = append(errs, report.WriteFile(p, stdout, func(w io.Writer) error { return report.CommandCSV(w, d) }))
+	}
+	if p := f.exportMarkdown; p != "" && (final || p != "-") {
+		errs = append(errs, report.WriteFile(p, stdout, func(w io.Writer) error { return report.CommandMarkdown(w, d, u) }))
+	}
+	return errors.Join(errs...)
+}
+
+func isTerminalWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTerminal(f)
+}
+
+// progressLine shows one self-overwriting status line on a terminal.
+type progressLine struct {
+	w     io.Writer
+	shown bool
+}
+
+func (p *progressLine) show(pr run.Progress) {
+	name := pr.Command.Name
+	if len(name) > 30 {
+		name = name[:27] + "..."
+	}
+	what := fmt.Sprintf("run %d/%d", pr.Run, pr.Target)
+	if pr.Warmup {
+		what = "warm-up"
+	}
+	line := fmt.Sprintf("%s: %s", name, what)
+	if pr.Median > 0 {
+		line += "  median " + unit.FormatDuration(float64(pr.Median), 1000)
+		if pr.Hi > 0 {
+			line += fmt.Sprintf(" [%s, %s]", unit.FormatDuration(float64(pr.Lo), 1000), unit.FormatDuration(float64(pr.Hi), 1000))
+		}
+	}
+	if pr.ETA > 0 {
+		line += "  ETA " + unit.FormatDuration(float64(pr.ETA), 1e9)
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	p.shown = true
+}
+
+func (p *progressLine) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// parseCPUList parses a CPU list such as "2" or "0,2-3".
+func parseCPUList(s string) ([]int, error) {
+	var cpus []int
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err1 := strconv.Atoi(lo)
+		b := a
+		var err2 error
+		if isRange {
+			b, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || a < 0 || b < a {
+			return nil, fmt.Errorf("run: --pin %q is not a CPU list (e.g. 2 or 0,2-3)", s)
+		}
+		for c := a; c <= b; c++ {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
+}
+
+var _ = context.Background

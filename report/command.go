@@ -1,0 +1,193 @@
+// Package report renders result documents for people and spreadsheets:
+// CSV and Markdown tables of command benchmarks, with the columns of
+// hyperfine's exports so that existing scripts keep working.
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/unit"
+)
+
+// paramNames returns the parameter names of the document's measurements,
+// sorted.
+func paramNames(d *result.Document) []string {
+	set := map[string]bool{}
+	for _, m := range d.Measurements {
+		for k := range m.Parameters {
+			set[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// figures are the summary figures of one measurement, in ns (or bytes).
+type figures struct {
+	mean, stddev, median, user, sys, min, max float64
+	ciLo, ciHi, p95, p99, maxRSS              float64
+	runs, failures, timeouts                  int
+	ok                                        bool
+}
+
+func figuresOf(m *result.Measurement) figures {
+	f := figures{ciLo: nan, ciHi: nan, p95: nan, p99: nan, maxRSS: nan}
+	w := m.Metric("wall")
+	if w == nil || w.Summary == nil || w.Summary.N == 0 {
+		return f
+	}
+	f.ok = true
+	s := w.Summary
+	f.mean, f.stddev, f.median, f.min, f.max = s.Mean, s.StdDevSample, s.Median, s.Min, s.Max
+	if u := m.Metric("user"); u != nil && u.Summary != nil {
+		f.user = u.Summary.Mean
+	}
+	if u := m.Metric("sys"); u != nil && u.Summary != nil {
+		f.sys = u.Summary.Mean
+	}
+	if v, ok := w.Percentiles["p95"]; ok {
+		f.p95 = v
+	}
+	if v, ok := w.Percentiles["p99"]; ok {
+		f.p99 = v
+	}
+	if r := m.Metric("max_rss"); r != nil && r.Summary != nil {
+		f.maxRSS = r.Summary.Max
+	}
+	if ci, ok := m.Details["median_ci"]; ok {
+		lo, hi := intervalOf(ci)
+		f.ciLo, f.ciHi = lo, hi
+	}
+	f.runs = intOf(m.Details["runs"])
+	f.failures = intOf(m.Details["failures"])
+	f.timeouts = intOf(m.Details["timeouts"])
+	return f
+}
+
+var nan = func() float64 { v, _ := strconv.ParseFloat("NaN", 64); return v }()
+
+// intervalOf reads Lo and Hi from a stats.Interval or its decoded JSON.
+func intervalOf(v any) (float64, float64) {
+	switch iv := v.(type) {
+	case map[string]any:
+		lo, _ := iv["lo"].(float64)
+		hi, _ := iv["hi"].(float64)
+		return lo, hi
+	case interface{ Contains(float64) bool }:
+		// stats.Interval (or a pointer to it), by reflection-free access.
+		return reflectLoHi(v)
+	}
+	return nan, nan
+}
+
+func intOf(v any) int {
+	switch x := v.(type) {
+	case int:
+		return x
+	case float64:
+		return int(x)
+	}
+	return 0
+}
+
+// sec formats ns as seconds, as hyperfine's CSV does.
+func sec(ns float64) string {
+	if ns != ns { // NaN
+		return ""
+	}
+	return strconv.FormatFloat(ns/1e9, 'g', -1, 64)
+}
+
+// CommandCSV writes one row per command with hyperfine's CSV columns
+// (command, mean, stddev, median, user, system, min, max in seconds, then
+// parameter_NAME per parameter), followed by chrono's own: the median's
+// confidence interval, p95 and p99 (linear), max RSS in bytes, and the
+// counts of runs, failures and timeouts. stddev is the sample standard
+// deviation; user and system are means, as in hyperfine; all times are
+// corrected for the shell overhead when it was subtracted.
+func CommandCSV(w io.Writer, d *result.Document) error {
+	cw := csv.NewWriter(w)
+	params := paramNames(d)
+	head := []string{"command", "mean", "stddev", "median", "user", "system", "min", "max"}
+	for _, p := range params {
+		head = append(head, "parameter_"+p)
+	}
+	head = append(head, "median_ci_lo", "median_ci_hi", "p95", "p99", "max_rss_bytes", "runs", "failures", "timeouts")
+	cw.Write(head)
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		f := figuresOf(m)
+		row := []string{m.Name}
+		if f.ok {
+			row = append(row, sec(f.mean), sec(f.stddev), sec(f.median), sec(f.user), sec(f.sys), sec(f.min), sec(f.max))
+		} else {
+			row = append(row, "", "", "", "", "", "", "")
+		}
+		for _, p := range params {
+			row = append(row, m.Parameters[p])
+		}
+		rss := ""
+		if f.maxRSS == f.maxRSS {
+			rss = strconv.FormatFloat(f.maxRSS, 'f', 0, 64)
+		}
+		row = append(row, sec(f.ciLo), sec(f.ciHi), sec(f.p95), sec(f.p99), rss,
+			strconv.Itoa(f.runs), strconv.Itoa(f.failures), strconv.Itoa(f.timeouts))
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// CommandMarkdown writes a Markdown table like hyperfine's (Command,
+// Mean ± σ, Min, Max, Relative) with a Median column, in unit u (the
+// zero Unit picks one for the fastest median). Relative is the ratio of
+// medians to the reference (the fastest unless the comparisons name
+// another) with its confidence interval, where hyperfine gives a ratio of
+// means ± an error estimate.
+func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
+	fs := make([]figures, len(d.Measurements))
+	fastest := -1.0
+	for i := range d.Measurements {
+		fs[i] = figuresOf(&d.Measurements[i])
+		if fs[i].ok && (fastest < 0 || fs[i].median < fastest) {
+			fastest = fs[i].median
+		}
+	}
+	if u.Nanos == 0 {
+		u = unit.For(max(fastest, 1))
+	}
+	ref := ""
+	rel := map[string]result.Comparison{}
+	for _, c := range d.Comparisons {
+		ref = c.B
+		rel[c.A] = c
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| Command | Mean [%[1]s] | Median [%[1]s] | Min [%[1]s] | Max [%[1]s] | Relative |\n", u.Name)
+	b.WriteString("|:---|---:|---:|---:|---:|---:|\n")
+	num := func(ns float64) string { return unit.Sig(ns/u.Nanos, 3) }
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		f := fs[i]
+		name := "`" + strings.ReplaceAll(m.Name, "|", `\|`) + "`"
+		if !f.ok {
+			fmt.Fprintf(&b, "| %s | – | – | – | – | – |\n", name)
+			continue
+		}
+		relative := "1.00"
+		if c, ok := rel[m.Name]; ok {
+			relative = fmt.Sprintf("%s [%s, %s]", unit.Sig(c.Ratio, 3), unit.Sig(c.Lo, 3), unit.Sig(c.Hi, 3))
+		} else if m.Name != ref && len(d.Comparisons) > 0 {
+			relative = "–"
+		}
+		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |\n", name, num(f.mean), num(f.stddev), num(f.median), num(f.min), num(f.max), relative)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

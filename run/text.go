@@ -1,0 +1,171 @@
+package run
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
+)
+
+// TextOptions configures WriteText.
+type TextOptions struct {
+	// Unit fixes the time unit (-u); the zero Unit chooses per command.
+	Unit unit.Unit
+	// Reference names the command the others are compared with ("" =
+	// the fastest).
+	Reference string
+	// Sort orders the summaries: "command" (as given, the default) or
+	// "mean-time"/"median" (fastest first).
+	Sort string
+	// EnvWarnings are printed once at the end.
+	EnvWarnings []string
+}
+
+// resolution returns how finely to print figures whose spread is spread
+// ns: a tenth of it, never finer than 1 ns.
+func resolution(spread float64) float64 {
+	if !(spread > 0) || math.IsInf(spread, 0) {
+		return 1
+	}
+	return math.Max(1, spread/10)
+}
+
+// WriteText writes the human-readable summary of the report to w.
+func (r *Report) WriteText(w io.Writer, o TextOptions) error {
+	var as []*Analysis
+	for _, res := range r.Results {
+		as = append(as, r.Analyze(res))
+	}
+	order := make([]int, len(as))
+	for i := range order {
+		order[i] = i
+	}
+	if o.Sort == "mean-time" || o.Sort == "median" {
+		sortByMedian(order, as)
+	}
+	var b strings.Builder
+	for k, i := range order {
+		a := as[i]
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		writeAnalysis(&b, i+1, a, o.Unit)
+	}
+	if oa := r.AnalyzeOverhead(); oa != nil {
+		res := resolution(oa.Wall.MADScaled)
+		what, sub := "Shell start-up overhead ("+oa.Line+")", "subtracted from every run"
+		if oa.Kind == "spawn" {
+			what = "Spawn overhead (start and reap `true`)"
+			sub = "not subtracted (--subtract-spawn subtracts it)"
+			if oa.Subtracted {
+				sub = "subtracted from every run (--subtract-spawn)"
+			}
+		}
+		fmt.Fprintf(&b, "\n%s: %s ± %s (median ± scaled MAD of %d runs, range %s … %s), %s\n", what,
+			fd(oa.Wall.Median, res, o.Unit), fd(oa.Wall.MADScaled, res, o.Unit), oa.Wall.N,
+			fd(oa.Wall.Min, res, o.Unit), fd(oa.Wall.Max, res, o.Unit), sub)
+	} else if r.Overhead != nil && r.Overhead.Unavailable != "" {
+		fmt.Fprintf(&b, "\n%s overhead: unavailable (%s)\n", r.Overhead.Kind, r.Overhead.Unavailable)
+	}
+	if len(as) > 1 {
+		refIdx, cmps, err := r.Compare(as, o.Reference)
+		if err != nil {
+			return err
+		}
+		if refIdx >= 0 && len(cmps) > 0 {
+			how := "the fastest"
+			if o.Reference != "" {
+				how = "the reference"
+			}
+			fmt.Fprintf(&b, "\nComparison with %s, %q (ratio of medians with %.0f%% bootstrap CI; two-sided Mann-Whitney U p-value):\n", how, as[refIdx].Result.Command.Name, Confidence*100)
+			for _, c := range cmps {
+				fmt.Fprintf(&b, "  %-24s %sx [%s, %s]  p = %s  %s\n", quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
+					unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
+			}
+		}
+	}
+	if len(o.EnvWarnings) > 0 {
+		b.WriteString("\nEnvironment:\n")
+		for _, w := range o.EnvWarnings {
+			fmt.Fprintf(&b, "  warning: %s\n", w)
+		}
+	}
+	if r.Interrupted {
+		b.WriteString("\nInterrupted: the figures above are from the runs made before the interrupt.\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func sortByMedian(order []int, as []*Analysis) {
+	med := func(i int) float64 {
+		if len(as[i].Wall) == 0 {
+			return math.Inf(1)
+		}
+		return as[i].WallSummary.Median
+	}
+	for i := 1; i < len(order); i++ { // insertion sort, stable
+		for j := i; j > 0 && med(order[j]) < med(order[j-1]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+}
+
+func quoteName(s string) string { return "\"" + s + "\"" }
+
+func formatP(p float64, err error) string {
+	if err != nil {
+		return "n/a"
+	}
+	if p < 1e-4 {
+		return fmt.Sprintf("%.1e", p)
+	}
+	return unit.Sig(p, 2)
+}
+
+// fd formats ns in u (or an automatic unit when u is zero).
+func fd(ns, res float64, u unit.Unit) string {
+	if u.Nanos == 0 {
+		return unit.FormatDuration(ns, res)
+	}
+	return unit.FormatIn(ns, u, res)
+}
+
+func writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
+	res := a.Result
+	fmt.Fprintf(b, "Command %d: %s\n", n, res.Command.Name)
+	if res.Command.Line != res.Command.Name {
+		fmt.Fprintf(b, "  command line:  %s\n", res.Command.Line)
+	}
+	if len(a.Wall) > 0 {
+		s := a.WallSummary
+		if u.Nanos == 0 {
+			u = unit.For(s.Median)
+		}
+		r := resolution(s.MADScaled)
+		if a.MedianCI != nil {
+			r = resolution(math.Min(s.MADScaled, a.MedianCI.Hi-a.MedianCI.Lo))
+		}
+		ci := "(too few runs for a CI)"
+		if a.MedianCI != nil {
+			ci = fmt.Sprintf("%.0f%% CI [%s, %s]", a.MedianCI.Confidence*100, fd(a.MedianCI.Lo, r, u), fd(a.MedianCI.Hi, r, u))
+		}
+		fmt.Fprintf(b, "  wall median:   %s   %s\n", fd(s.Median, r, u), ci)
+		fmt.Fprintf(b, "  mean ± σ:      %s ± %s   (σ = sample stddev, n-1)\n", fd(s.Mean, r, u), fd(s.StdDevSample, r, u))
+		fmt.Fprintf(b, "  min … max:     %s … %s   %s %s, %s %s (%s)\n", fd(s.Min, r, u), fd(s.Max, r, u),
+			stats.PercentileLabel(95), fd(a.P95, r, u), stats.PercentileLabel(99), fd(a.P99, r, u), PercentileMethod)
+		cr := resolution(math.Max(a.UserSummary.MADScaled, a.SysSummary.MADScaled))
+		line := fmt.Sprintf("  CPU:           user %s, sys %s (medians)", fd(a.UserSummary.Median, cr, u), fd(a.SysSummary.Median, cr, u))
+		if a.MaxRSS >= 0 {
+			line += fmt.Sprintf("   max RSS %s (median %s)", unit.FormatBytes(a.MaxRSS), unit.FormatBytes(a.MedianRSS))
+		}
+		b.WriteString(line + "\n")
+	}
+	fmt.Fprintf(b, "  runs:          %d (%d failed, %d timed out)\n", len(res.Samples)+len(res.TimedOut), a.Failures, a.TimedOut)
+	for _, w := range a.Warnings {
+		fmt.Fprintf(b, "  warning: %s\n", w)
+	}
+}
