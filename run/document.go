@@ -141,18 +141,18 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	}
 	if oa := r.AnalyzeOverhead(); oa != nil {
 		details[oa.Kind+"_overhead"] = map[string]any{
-			"command":         oa.Line,
-			"runs":            oa.Wall.N,
-			"subtracted":      oa.Subtracted,
-			"wall_median_ns":  oa.Wall.Median,
-			"wall_mad_ns":     oa.Wall.MADScaled,
-			"wall_min_ns":     oa.Wall.Min,
-			"wall_max_ns":     oa.Wall.Max,
-			"user_median_ns":  oa.User.Median,
-			"sys_median_ns":   oa.Sys.Median,
-			"wall_values_ns":  series(oa.Samples, func(s Sample) float64 { return float64(s.Wall) }),
-			"mad_is_scaled":   true,
-			"note":            overheadNote(oa.Overhead),
+			"command":        oa.Line,
+			"runs":           oa.Wall.N,
+			"subtracted":     oa.Subtracted,
+			"wall_median_ns": oa.Wall.Median,
+			"wall_mad_ns":    oa.Wall.MADScaled,
+			"wall_min_ns":    oa.Wall.Min,
+			"wall_max_ns":    oa.Wall.Max,
+			"user_median_ns": oa.User.Median,
+			"sys_median_ns":  oa.Sys.Median,
+			"wall_values_ns": series(oa.Samples, func(s Sample) float64 { return float64(s.Wall) }),
+			"mad_is_scaled":  true,
+			"note":           overheadNote(oa.Overhead),
 		}
 	} else if r.Overhead != nil && r.Overhead.Unavailable != "" {
 		details[r.Overhead.Kind+"_overhead"] = map[string]any{"unavailable": r.Overhead.Unavailable}
