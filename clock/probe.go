@@ -237,6 +237,11 @@ func probeSource(src Source, info *Info, opts ProbeOptions) Result {
 // until the value has changed three times: a coarse clock (4 ms ticks at
 // HZ=250) may not change at all during 20000 fast reads.
 func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOptions) {
+	// "On one thread" literally: an unlocked goroutine may move to another
+	// OS thread between reads, and a per-thread clock would then appear to
+	// step back.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	deadline := Mono() + opts.CoarseWait
 	minStep := int64(math.MaxInt64)
 	prev := src.Now()
