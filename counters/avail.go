@@ -21,8 +21,8 @@ type Availability struct {
 	Paranoid      int  `json:"perf_event_paranoid"`
 	ParanoidKnown bool `json:"perf_event_paranoid_known"`
 	// UserRead is true when the CPU allows user-space counter reads
-	// (cap_user_rdpmc); UserReadReason says why not, or that chronograph
-	// uses read(2) regardless.
+	// (cap_user_rdpmc); UserReadReason says why not (or, when true, that
+	// chronograph uses read(2) regardless).
 	UserRead       bool   `json:"user_rdpmc"`
 	UserReadReason string `json:"user_rdpmc_reason"`
 	// Valgrind is the path of valgrind, for simulated instruction counts
@@ -66,7 +66,7 @@ func Available() Availability {
 	g, err := OpenThread(hw, Options{})
 	if err != nil {
 		a.HardwareReason = g.failed[0].Reason
-		a.UserReadReason = "not available: " + a.HardwareReason
+		a.UserReadReason = a.HardwareReason
 	} else {
 		a.Hardware = true
 		m := g.sets[0].members[0]
@@ -74,13 +74,7 @@ func Available() Availability {
 			a.HardwareUserOnly = true
 			a.HardwareReason = m.note
 		}
-		ok, why := g.UserRead()
-		a.UserRead = ok
-		if ok {
-			a.UserReadReason = why
-		} else {
-			a.UserReadReason = "not available: " + why
-		}
+		a.UserRead, a.UserReadReason = g.UserRead()
 	}
 	g.Close()
 	if p, err := exec.LookPath("valgrind"); err == nil {

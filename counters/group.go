@@ -414,3 +414,34 @@ func (op ioctlOp) String() string {
 	}
 	return "ioctl"
 }
+
+// ReadInfo describes how counts are read on this host.
+type ReadInfo struct {
+	// Cost is the mean cost of one group read (read(2)) of the events.
+	Cost time.Duration
+	// UserRead and UserReadReason are as Group.UserRead.
+	UserRead       bool
+	UserReadReason string
+}
+
+// ProbeRead opens events on a locked thread, measures the cost of n reads
+// (n <= 0: 1000) and the user-space read capability, and closes them.
+func ProbeRead(events []Event, opts Options, n int) (ReadInfo, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g, err := OpenThread(events, opts)
+	if err != nil {
+		if g != nil {
+			g.Close()
+		}
+		return ReadInfo{}, err
+	}
+	defer g.Close()
+	var ri ReadInfo
+	ri.UserRead, ri.UserReadReason = g.UserRead()
+	if err := g.Enable(); err != nil {
+		return ri, err
+	}
+	ri.Cost, err = g.ReadCost(n)
+	return ri, err
+}

@@ -231,7 +231,7 @@ func TestHardwareWithoutPMU(t *testing.T) {
 		}
 	}
 	a := Available()
-	if a.Hardware || a.HardwareReason != msgNoPMU || !strings.HasPrefix(a.UserReadReason, "not available") {
+	if a.Hardware || a.HardwareReason != msgNoPMU || a.UserRead || a.UserReadReason != msgNoPMU {
 		t.Errorf("Available() = %+v", a)
 	}
 }

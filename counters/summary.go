@@ -3,6 +3,7 @@ package counters
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/chronograph/chronograph/stats"
 )
@@ -103,3 +104,56 @@ func Summarize(readings []Reading) []EventSummary {
 	}
 	return out
 }
+
+// RunsSummary summarizes several runs of a command (RunCommand or
+// RunCachegrind).
+type RunsSummary struct {
+	// Runs is the number of runs; Source is where the counts come from.
+	Runs   int
+	Source string
+	// Events summarizes each event over the runs (see Summarize).
+	Events []EventSummary
+	// Derived are figures derived from the mean counts and the mean wall
+	// time (ratios of means, as perf stat prints them).
+	Derived []Derived
+	// Wall, User and Sys summarize the elapsed and CPU times (ns), and
+	// WallStdErrPercent is perf's "± x%" of the wall time.
+	Wall, User, Sys   stats.Summary
+	WallStdErrPercent float64
+	// WallNs, UserNs and SysNs are the per-run times, in run order.
+	WallNs, UserNs, SysNs []float64
+	// Failed counts the runs whose command exited non-zero or was killed.
+	Failed int
+}
+
+// SummarizeRuns summarizes runs (at least one).
+func SummarizeRuns(runs []CommandRun) RunsSummary {
+	s := RunsSummary{Runs: len(runs)}
+	if len(runs) == 0 {
+		return s
+	}
+	readings := make([]Reading, len(runs))
+	wall := make([]float64, len(runs))
+	user := make([]float64, len(runs))
+	sys := make([]float64, len(runs))
+	for i, r := range runs {
+		readings[i] = r.Reading
+		wall[i], user[i], sys[i] = float64(r.Wall), float64(r.User), float64(r.Sys)
+		if r.ExitCode != 0 {
+			s.Failed++
+		}
+	}
+	s.Source = runs[0].Reading.Source
+	s.Events = Summarize(readings)
+	s.WallNs, s.UserNs, s.SysNs = wall, user, sys
+	s.Wall, s.User, s.Sys = stats.Summarize(wall), stats.Summarize(user), stats.Summarize(sys)
+	if s.Runs > 1 && s.Wall.Mean > 0 {
+		s.WallStdErrPercent = 100 * s.Wall.StdDevSample / math.Sqrt(float64(s.Runs)) / s.Wall.Mean
+	}
+	s.Derived = DeriveSummaries(s.Events, time.Duration(s.Wall.Mean))
+	return s
+}
+
+// SummaryOf summarizes values with stats.Summarize; it is here so that
+// callers that present counters need not import stats.
+func SummaryOf(values []float64) stats.Summary { return stats.Summarize(values) }

@@ -1,0 +1,372 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/unit"
+)
+
+func init() { register(newStatCmd) }
+
+type statFlags struct {
+	events   string
+	runs     int
+	valgrind bool
+	json     string
+}
+
+func newStatCmd() *cobra.Command {
+	var f statFlags
+	cmd := &cobra.Command{
+		Use:   "stat [-e LIST] [-r N] [--valgrind] [--json FILE] -- COMMAND [ARGS...]",
+		Short: "Count hardware and software events of a command, like perf stat",
+		Long: `Run COMMAND directly (no shell) N times and count events in it and in the
+processes it starts, with Linux perf_event_open: mean ± sample standard deviation
+per event, the standard error in percent as perf stat -r prints it, the running
+fraction when the kernel multiplexed the counters, derived figures (instructions
+per cycle, miss rates, CPUs utilized) and the elapsed time.
+
+Events are named as perf names them (-e cycles,instructions,task-clock; :u and :k
+restrict an event to user or kernel space). An event this host cannot count is
+printed as <not supported> with the reason and the fix, never as 0: virtual
+machines usually expose no PMU, so only software events (task-clock,
+context-switches, page-faults, ...) work there.
+
+--valgrind counts instructions and simulated cache misses with valgrind's
+cachegrind instead: deterministic counts of a simulated CPU (useful on noisy CI
+machines without a PMU), for the top process only, and much slower.`,
+		Example: `  chrono stat -- ls -l
+  chrono stat -r 10 -e task-clock,page-faults,context-switches -- gzip -k -f big.log
+  chrono stat --valgrind -- ./mybinary --input data.txt
+  chrono stat -r 5 --json stat.json -- make -s`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStat(cmd, args, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.SetInterspersed(false)
+	fl.StringVarP(&f.events, "events", "e", "", "comma-separated events to count (default: "+strings.Join(counters.DefaultEventNames, ",")+")")
+	fl.IntVarP(&f.runs, "repeat", "r", 1, "run the command N times and show mean and variation")
+	fl.BoolVar(&f.valgrind, "valgrind", false, "count simulated instructions and cache misses with valgrind cachegrind")
+	fl.StringVar(&f.json, "json", "", "write a result document to FILE (- for standard output)")
+	return cmd
+}
+
+func runStat(cmd *cobra.Command, args []string, f statFlags) error {
+	if len(args) == 0 {
+		return usagef("stat needs a command to run: chrono stat [flags] -- COMMAND [ARGS...]")
+	}
+	if f.runs < 1 {
+		return usagef("--repeat must be at least 1, not %d", f.runs)
+	}
+	if f.valgrind && f.events != "" {
+		return usagef("--valgrind counts cachegrind's events (%s); it does not take -e", strings.Join(counters.CachegrindEvents, ","))
+	}
+	events := counters.DefaultEvents()
+	if f.events != "" {
+		var err error
+		if events, err = counters.ParseEvents(f.events); err != nil {
+			return usageError{err}
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	stdio := counters.Stdio{Stdin: cmd.InOrStdin(), Stdout: stdout, Stderr: stderr}
+	start := time.Now()
+	var runs []counters.CommandRun
+	interrupted := false
+	for i := 0; i < f.runs; i++ {
+		var run counters.CommandRun
+		var err error
+		if f.valgrind {
+			run, err = counters.RunCachegrind(ctx, args, stdio)
+		} else {
+			run, err = counters.RunCommand(ctx, args, events, counters.Options{}, stdio)
+		}
+		if ctx.Err() != nil {
+			interrupted = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+	}
+	end := time.Now()
+	if len(runs) == 0 {
+		return exitError{code: exitInterrupted, err: errors.New("stat: interrupted before a run finished")}
+	}
+	sum := counters.SummarizeRuns(runs)
+	var ri *counters.ReadInfo
+	if !f.valgrind {
+		// The read cost of the events asked for (software ones when no
+		// hardware one opens); the user-space read capability is the
+		// host's, a property of its hardware counters.
+		if info, err := counters.ProbeRead(events, counters.Options{}, 1000); err == nil {
+			ri = &info
+			a := counters.Available()
+			ri.UserRead, ri.UserReadReason = a.UserRead, a.UserReadReason
+		}
+	}
+	writeStatText(stdout, args, sum, ri, f.runs, interrupted)
+	if f.json != "" {
+		doc := statDocument(args, sum, ri, start, end, interrupted, f)
+		if err := result.WriteFile(f.json, doc); err != nil {
+			return err
+		}
+	}
+	switch {
+	case interrupted:
+		return exitError{code: exitInterrupted, err: fmt.Errorf("stat: interrupted after %d of %d runs", len(runs), f.runs)}
+	case sum.Failed > 0:
+		return fmt.Errorf("stat: the command exited non-zero in %d of %d runs (last exit code %d); the counts above are of those runs too", sum.Failed, sum.Runs, lastExit(runs))
+	}
+	return nil
+}
+
+func lastExit(runs []counters.CommandRun) int {
+	code := 0
+	for _, r := range runs {
+		if r.ExitCode != 0 {
+			code = r.ExitCode
+		}
+	}
+	return code
+}
+
+// quoteArgs renders argv for a header, quoting arguments with spaces.
+func statQuoteArgs(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$") {
+			a = strconv.Quote(a)
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}
+
+// formatValue formats a count in its unit: durations (ns) with a unit,
+// counts with thousands separators; resolution is the finest digit the
+// spread justifies.
+func statFormatValue(v float64, unitName string, resolution float64) string {
+	if unitName == "ns" {
+		return unit.FormatDuration(v, resolution)
+	}
+	if math.Abs(v) < 100 && v != math.Trunc(v) {
+		return unit.Sig(v, 3)
+	}
+	return statGroupThousands(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+}
+
+func statGroupThousands(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+func writeStatText(w io.Writer, argv []string, s counters.RunsSummary, ri *counters.ReadInfo, asked int, interrupted bool) {
+	what := "Counter stats"
+	if s.Source == counters.SourceCachegrind {
+		what = "Simulated counts (valgrind cachegrind)"
+	}
+	runs := ""
+	if s.Runs > 1 || asked > 1 {
+		runs = fmt.Sprintf(" (%d runs)", s.Runs)
+	}
+	fmt.Fprintf(w, "\n %s for '%s'%s:\n\n", what, statQuoteArgs(argv), runs)
+	derivedOf := map[string][]counters.Derived{}
+	for _, d := range s.Derived {
+		derivedOf[d.Of] = append(derivedOf[d.Of], d)
+	}
+	var notes []string
+	shown := map[string]bool{} // reasons already printed
+	for _, e := range s.Events {
+		name := e.Event.Name
+		if e.Counted == 0 {
+			reason := e.Reason
+			if shown[reason] {
+				reason = "(as above)"
+			}
+			shown[e.Reason] = true
+			fmt.Fprintf(w, "  %20s  %-24s %s\n", e.State, name, reason)
+			continue
+		}
+		res := 1.0
+		if e.Summary.N > 1 {
+			res = max(1, e.Summary.StdDevSample/10)
+		}
+		val := statFormatValue(e.Summary.Mean, e.Event.Unit, res)
+		line := fmt.Sprintf("  %20s", val)
+		if s.Runs > 1 {
+			line += fmt.Sprintf(" ± %-12s", statFormatValue(e.Summary.StdDevSample, e.Event.Unit, res))
+		}
+		line += fmt.Sprintf("  %-24s", name)
+		var extra []string
+		for _, d := range derivedOf[e.Event.Name] {
+			extra = append(extra, "# "+statFormatDerived(d))
+		}
+		if e.Summary.N > 1 {
+			extra = append(extra, fmt.Sprintf("( ± %.2f%% )", e.StdErrPercent))
+		}
+		if e.Scaled {
+			extra = append(extra, fmt.Sprintf("[scaled: counted %.1f%% of the time]", 100*e.MeanRunningFraction))
+		}
+		if e.UserOnly {
+			extra = append(extra, "[user space only]")
+		}
+		fmt.Fprintln(w, strings.TrimRight(line+" "+strings.Join(extra, "  "), " "))
+		if e.Reason != "" {
+			fmt.Fprintf(w, "  %20s  %s\n", "", e.Reason)
+		}
+		if e.Note != "" && !statContains(notes, e.Note) {
+			notes = append(notes, e.Note)
+		}
+	}
+	fmt.Fprintln(w)
+	wres := 1e3 // the wall time is not resolved finer than a microsecond here
+	if s.Runs > 1 {
+		wres = max(wres, s.Wall.StdDevSample/10)
+	}
+	elapsed := "time elapsed"
+	if s.Source == counters.SourceCachegrind {
+		elapsed = "time elapsed (under valgrind)"
+	}
+	line := fmt.Sprintf("  %20s", unit.FormatDuration(s.Wall.Mean, wres))
+	if s.Runs > 1 {
+		line += fmt.Sprintf(" ± %-12s  %-24s ( ± %.2f%% )", unit.FormatDuration(s.Wall.StdDevSample, wres), elapsed, s.WallStdErrPercent)
+	} else {
+		line += "  " + elapsed
+	}
+	fmt.Fprintln(w, line)
+	fmt.Fprintf(w, "  %20s  user (rusage)\n", unit.FormatDuration(s.User.Mean, 1e3))
+	fmt.Fprintf(w, "  %20s  sys (rusage)\n\n", unit.FormatDuration(s.Sys.Mean, 1e3))
+	if s.Runs > 1 {
+		fmt.Fprintf(w, " Mean ± sample stddev (n-1) over %d runs; ( ± x%% ) is the standard error of the mean, as perf stat -r prints it.\n", s.Runs)
+	}
+	if s.Source == counters.SourceCachegrind {
+		fmt.Fprintln(w, " Counts are simulated by valgrind cachegrind: deterministic, of a simulated CPU and caches, for the top process only.")
+	} else if ri != nil {
+		fmt.Fprintf(w, " Counts read with read(2): %s per group read; user-space rdpmc read: ", unit.FormatDuration(float64(ri.Cost), 1))
+		if ri.UserRead {
+			fmt.Fprintf(w, "%s.\n", ri.UserReadReason)
+		} else {
+			fmt.Fprintf(w, "not available (%s).\n", ri.UserReadReason)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, " Note: %s.\n", n)
+	}
+	if interrupted {
+		fmt.Fprintf(w, " Interrupted: %d of %d runs finished.\n", s.Runs, asked)
+	}
+}
+
+func statFormatDerived(d counters.Derived) string {
+	switch d.Unit {
+	case "fraction":
+		return unit.Sig(100*d.Value, 3) + "% " + d.Label
+	case "GHz":
+		return unit.Sig(d.Value, 3) + " GHz"
+	default:
+		return unit.Sig(d.Value, 3) + " " + d.Label
+	}
+}
+
+func statContains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// statDocument builds the result document: one measurement for the
+// command, with one metric per event counted in every run, plus the
+// elapsed and CPU times.
+func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, start, end time.Time, interrupted bool, f statFlags) *result.Document {
+	doc := result.New("counters", toolInfo())
+	doc.Start, doc.End = start, end
+	doc.Args = append([]string{"chrono", "stat"}, os.Args[min(len(os.Args), 2):]...)
+	doc.Environment = env.Capture()
+	doc.Incomplete = interrupted
+	m := result.Measurement{Name: statQuoteArgs(argv), Incomplete: interrupted}
+	details := map[string]any{"source": s.Source, "runs": s.Runs}
+	var unavailable []map[string]any
+	for _, e := range s.Events {
+		if !e.AllCounted() {
+			unavailable = append(unavailable, map[string]any{"event": e.Event.Name, "state": e.State.String(), "counted_runs": e.Counted, "reason": e.Reason})
+			if e.Counted > 0 {
+				m.Warnings = append(m.Warnings, fmt.Sprintf("%s was counted in %d of %d runs and is left out of the metrics; count fewer events so that the kernel need not multiplex them", e.Event.Name, e.Counted, e.Runs))
+			}
+			continue
+		}
+		sm := e.Summary
+		m.Metrics = append(m.Metrics, result.Metric{Name: e.Event.Name, Unit: e.Event.Unit, Values: e.Values, Summary: &sm})
+		if m.Primary == "" {
+			m.Primary = e.Event.Name
+		}
+		if e.Scaled {
+			details["running_fraction."+e.Event.Name] = e.MeanRunningFraction
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s was multiplexed (counted %.1f%% of the time on average) and scaled up; count fewer events for exact counts", e.Event.Name, 100*e.MeanRunningFraction))
+		}
+		if e.Note != "" {
+			m.Warnings = append(m.Warnings, e.Event.Name+": "+e.Note)
+		}
+	}
+	for _, t := range []struct {
+		name   string
+		values []float64
+	}{{"wall", s.WallNs}, {"user", s.UserNs}, {"sys", s.SysNs}} {
+		sm := counters.SummaryOf(t.values)
+		m.Metrics = append(m.Metrics, result.Metric{Name: t.name, Unit: "ns", Values: t.values, Summary: &sm})
+	}
+	if unavailable != nil {
+		details["unavailable"] = unavailable
+	}
+	if len(s.Derived) > 0 {
+		details["derived"] = s.Derived
+	}
+	if ri != nil {
+		details["read_cost_ns"] = ri.Cost.Nanoseconds()
+		details["user_rdpmc"] = ri.UserRead
+		details["user_rdpmc_reason"] = ri.UserReadReason
+	}
+	if s.Failed > 0 {
+		m.Warnings = append(m.Warnings, fmt.Sprintf("the command exited non-zero in %d of %d runs", s.Failed, s.Runs))
+	}
+	m.Details = details
+	if m.Primary == "" {
+		m.Primary = "wall"
+	}
+	doc.Measurements = []result.Measurement{m}
+	return doc
+}
