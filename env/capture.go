@@ -8,3 +8,15 @@ package env
 // milliseconds. It never fails: whatever cannot be read is listed in
 // Host.Unknown with the reason.
 func Capture() *Host { return capture() }
+
+// unsupportedGroups are the parts of Host that only Linux's /proc and
+// /sys provide.
+var unsupportedGroups = []string{"cpu", "frequency", "system", "scheduler", "process.affinity", "process.cgroup"}
+
+// markUnsupported records the groups that cannot be read on goos.
+func markUnsupported(h *Host, goos string) {
+	reason := "not supported on " + goos + ": env reads the CPU, frequency, kernel and scheduler state from Linux's /proc and /sys"
+	for _, k := range unsupportedGroups {
+		h.setUnknown(k, reason)
+	}
+}

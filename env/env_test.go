@@ -338,3 +338,17 @@ func TestApplyBuildInfo(t *testing.T) {
 		MainModule: "example.com/m", VCSRevision: "abc", VCSTime: "2026-01-01T00:00:00Z", VCSModified: true}
 	eq(t, "go", g, want)
 }
+
+// TestGoldenUnsupported renders a host of a platform env cannot read.
+func TestGoldenUnsupported(t *testing.T) {
+	p := fixtureProbes(8, nil)
+	h := &Host{Go: p.goInfo(), Process: p.process()}
+	h.Go.GOOS, h.Go.GOARCH = "darwin", "arm64"
+	markUnsupported(h, "darwin")
+	h.Warnings = Warnings(h)
+	var buf bytes.Buffer
+	if err := h.WriteText(&buf); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "unsupported.txt", buf.Bytes())
+}

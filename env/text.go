@@ -19,7 +19,7 @@ func (h *Host) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	t := &table{w: bw, h: h}
 
-	t.group("CPU")
+	t.group("CPU", "cpu")
 	c := h.CPU
 	t.row("model", join(" ", c.Model, paren(c.Vendor)), "cpu.model", "cpu")
 	t.row("logical CPUs", itoa(c.LogicalCPUs), "cpu.logical_cpus", "cpu")
@@ -54,7 +54,7 @@ func (h *Host) WriteText(w io.Writer) error {
 		t.row("reported frequency", strconv.FormatFloat(c.ReportedMHz, 'f', -1, 64)+" MHz (/proc/cpuinfo, CPU 0)", "", "")
 	}
 
-	t.group("Frequency")
+	t.group("Frequency", "frequency")
 	f := h.Frequency
 	if f.Driver != "" {
 		t.row("driver", f.Driver, "", "")
@@ -69,7 +69,7 @@ func (h *Host) WriteText(w io.Writer) error {
 	}
 	t.row("turbo/boost", boost, "frequency.boost", "frequency")
 
-	t.group("Kernel and OS")
+	t.group("Kernel and OS", "system")
 	s := h.System
 	t.row("hostname", s.Hostname, "system.hostname", "system")
 	t.row("kernel", s.KernelRelease, "system.kernel_release", "system")
@@ -88,7 +88,7 @@ func (h *Host) WriteText(w io.Writer) error {
 	t.row("clocksource", cs, "system.clocksource", "system")
 	t.row("power", powerText(s.Power), "system.power", "system")
 
-	t.group("Scheduler and timers")
+	t.group("Scheduler and timers", "scheduler")
 	sc := h.Scheduler
 	if _, unknown := h.unknownOf("scheduler.isolated_cpus", "scheduler"); unknown {
 		t.row("isolated CPUs", "", "scheduler.isolated_cpus", "scheduler")
@@ -132,7 +132,7 @@ func (h *Host) WriteText(w io.Writer) error {
 	}
 	t.row("perf_event_paranoid", pp, "scheduler.perf_event_paranoid", "scheduler")
 
-	t.group("Go and build")
+	t.group("Go and build", "go")
 	g := h.Go
 	goVer := ""
 	if g.Version != "" {
@@ -173,7 +173,7 @@ func (h *Host) WriteText(w io.Writer) error {
 		t.row("revision", rev, "", "")
 	}
 
-	t.group("Process")
+	t.group("Process", "process")
 	p := h.Process
 	if _, unknown := h.unknownOf("process.args", "process"); unknown {
 		t.row("command line", "", "process.args", "process")
@@ -206,22 +206,33 @@ func (h *Host) WriteText(w io.Writer) error {
 
 // table writes label/value rows, showing the reason for unknown values.
 type table struct {
-	w *bufio.Writer
-	h *Host
-	n int
+	w    *bufio.Writer
+	h    *Host
+	n    int
+	skip bool // the whole group is unknown and was said so
 }
 
-func (t *table) group(name string) {
+// group starts a group of rows; when the whole group (key) is unknown it
+// says so once, and its rows are not written.
+func (t *table) group(name, key string) {
 	if t.n > 0 {
 		fmt.Fprintln(t.w)
 	}
 	t.n++
 	fmt.Fprintln(t.w, name)
+	r, ok := t.h.Unknown[key]
+	t.skip = ok
+	if ok {
+		fmt.Fprintf(t.w, "  unknown: %s\n", r)
+	}
 }
 
 // row writes label and value; an empty value shows the reason recorded
 // for key (or for the whole group), else "-".
 func (t *table) row(label, value, key, group string) {
+	if t.skip && value == "" {
+		return
+	}
 	if value == "" {
 		if r, ok := t.h.unknownOf(key, group); ok {
 			value = "unknown: " + r
