@@ -1,4 +1,18 @@
 // Package env captures the conditions of a measurement (host, kernel, CPU
 // frequency policy, hypervisor, Go build and runtime settings) and derives
 // warnings that say what spoils a measurement and what to do about it.
+//
+// Capture reads the running host: on Linux from /proc, /sys and
+// /etc/os-release, plus CPUID (amd64), prctl(PR_GET_TIMERSLACK) and
+// sched_getaffinity; it takes a few milliseconds and never sleeps. On
+// other systems only the Go build and the process are known. Nothing is
+// guessed: a field that could not be read is left empty and its JSON path
+// is listed in Host.Unknown with the reason (see Host.Reason).
+//
+// Warnings derives the conditions that spoil measurements (frequency
+// scaling, turbo, hypervisor, race detector, load, battery, clocksource,
+// cgroup quota, ...). Each Warning has a stable Code, a Severity (Warn for
+// what spoils results, Note for what may add noise) and a Message that
+// ends with the next step. Host.WriteText renders the table that
+// `chrono env` prints and Brief a one-line summary for report headers.
 package env
