@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/result"
+)
+
+func softwareCountersOrSkip(t *testing.T) counters.Availability {
+	t.Helper()
+	a := counters.Available()
+	if !a.Software {
+		t.Skipf("software counters are not available here: %s", a.SoftwareReason)
+	}
+	return a
+}
+
+func TestStatText(t *testing.T) {
+	a := softwareCountersOrSkip(t)
+	var out, errb bytes.Buffer
+	code := execute([]string{"stat", "-r", "2", "-e", "task-clock,page-faults,cycles", "--", "true"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"Counter stats for 'true' (2 runs):", "task-clock", "page-faults", "CPUs utilized", "time elapsed", "standard error of the mean", "read(2)", "user-space rdpmc read"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	if !a.Hardware {
+		if !strings.Contains(s, "<not supported>  cycles") || !strings.Contains(s, "no PMU exposed") {
+			t.Errorf("cycles on a host without hardware counters should be <not supported> with the reason:\n%s", s)
+		}
+	}
+}
+
+func TestStatJSON(t *testing.T) {
+	a := softwareCountersOrSkip(t)
+	path := filepath.Join(t.TempDir(), "stat.json")
+	var out, errb bytes.Buffer
+	code := execute([]string{"stat", "-r", "3", "-e", "task-clock,page-faults,instructions", "--json", path, "--", "true"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr: %s", code, errb.String())
+	}
+	d, err := result.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Kind != "counters" || len(d.Measurements) != 1 {
+		t.Fatalf("kind %q, %d measurements", d.Kind, len(d.Measurements))
+	}
+	m := d.Measurements[0]
+	if m.Name != "true" || m.Primary != "task-clock" {
+		t.Errorf("measurement %q primary %q", m.Name, m.Primary)
+	}
+	for _, name := range []string{"task-clock", "page-faults", "wall", "user", "sys"} {
+		met := m.Metric(name)
+		if met == nil || len(met.Values) != 3 || met.Summary == nil || met.Summary.N != 3 {
+			t.Errorf("metric %s = %+v, want 3 values and a summary", name, met)
+			continue
+		}
+		if name == "task-clock" || name == "wall" {
+			for _, v := range met.Values {
+				if v <= 0 {
+					t.Errorf("%s value %v: a run of true takes time", name, v)
+				}
+			}
+		}
+	}
+	if !a.Hardware {
+		if m.Metric("instructions") != nil {
+			t.Error("instructions has a metric on a host without hardware counters")
+		}
+		un, ok := m.Details["unavailable"].([]any)
+		if !ok || len(un) != 1 || !strings.Contains(un[0].(map[string]any)["reason"].(string), "no PMU") {
+			t.Errorf("details.unavailable = %#v", m.Details["unavailable"])
+		}
+	}
+	if m.Details["source"] != counters.SourcePerf {
+		t.Errorf("source = %v", m.Details["source"])
+	}
+}
+
+func TestStatUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"stat"}, exitUsage, "needs a command"},
+		{[]string{"stat", "-r", "0", "--", "true"}, exitUsage, "--repeat must be at least 1"},
+		{[]string{"stat", "-e", "cyclez", "--", "true"}, exitUsage, `unknown event "cyclez"; known events: cycles`},
+		{[]string{"stat", "--valgrind", "-e", "cycles", "--", "true"}, exitUsage, "does not take -e"},
+		{[]string{"stat", "--bogus", "--", "true"}, exitUsage, "unknown flag"},
+		{[]string{"stat", "--", "/nonexistent/chrono-stat-test"}, exitFailure, "cannot start"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		code := execute(tt.args, &out, &errb)
+		if code != tt.code || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("chrono %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, errb.String(), tt.code, tt.want)
+		}
+	}
+}
+
+func TestStatFailingCommand(t *testing.T) {
+	softwareCountersOrSkip(t)
+	var out, errb bytes.Buffer
+	code := execute([]string{"stat", "-e", "task-clock", "--", "false"}, &out, &errb)
+	if code != exitFailure || !strings.Contains(errb.String(), "exited non-zero in 1 of 1 runs (last exit code 1)") {
+		t.Errorf("exit %d, stderr %q", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "task-clock") {
+		t.Errorf("the counts of the failing run are not shown:\n%s", out.String())
+	}
+}
+
+func TestStatValgrind(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skipf("valgrind is not installed (%v)", err)
+	}
+	path := filepath.Join(t.TempDir(), "vg.json")
+	var out, errb bytes.Buffer
+	code := execute([]string{"stat", "--valgrind", "-r", "2", "--json", path, "--", "true"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{"Simulated counts (valgrind cachegrind) for 'true' (2 runs)", " Ir ", "D1mr", "time elapsed (under valgrind)", "simulated by valgrind cachegrind"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	d, err := result.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := d.Measurements[0]
+	ir := m.Metric("Ir")
+	if ir == nil || len(ir.Values) != 2 || ir.Values[0] <= 0 || ir.Values[0] != ir.Values[1] {
+		t.Errorf("Ir metric = %+v, want two equal positive (deterministic) counts", ir)
+	}
+	if m.Details["source"] != counters.SourceCachegrind {
+		t.Errorf("source = %v", m.Details["source"])
+	}
+}
+
+// TestStatTextGolden renders a constructed summary (multiplexed, user-only,
+// not supported, partly counted events) and compares with
+// testdata/stat-text.golden (go test -update rewrites it).
+func TestStatTextGolden(t *testing.T) {
+	ev := func(name string) counters.Event {
+		e, err := counters.LookupEvent(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	c := func(name string, v float64, running float64) counters.Count {
+		en := 10 * time.Millisecond
+		return counters.Count{Event: ev(name), State: counters.Counted, Value: v, Raw: uint64(v * running), Enabled: en, Running: time.Duration(float64(en) * running)}
+	}
+	noPMU := counters.Count{Event: ev("ref-cycles"), State: counters.NotSupported, Reason: "hardware counters are not available on this host (no PMU exposed, e.g. a virtual machine); software counters still work"}
+	user := c("page-faults", 120, 1)
+	user.UserOnly, user.Note = true, "user space only: permission denied (EACCES; kernel.perf_event_paranoid=2): run `sysctl kernel.perf_event_paranoid=1`"
+	run := func(scale float64, llcCounted bool) counters.CommandRun {
+		llc := c("LLC-load-misses", 5000*scale, 0.5)
+		if !llcCounted {
+			llc = counters.Count{Event: ev("LLC-load-misses"), State: counters.NotCounted, Reason: "never scheduled on a counter while enabled"}
+		}
+		u := user
+		u.Value *= scale
+		return counters.CommandRun{
+			Reading: counters.Reading{Source: counters.SourcePerf, Counts: []counters.Count{
+				c("task-clock", 8e6*scale, 1), c("cycles", 2.4e7*scale, 0.75), c("instructions", 3e7*scale, 0.75),
+				u, noPMU, llc, {Event: ev("branches"), State: counters.NotSupported, Reason: noPMU.Reason},
+			}},
+			Wall: time.Duration(10e6 * scale), User: time.Duration(7e6 * scale), Sys: time.Duration(1e6 * scale),
+		}
+	}
+	sum := counters.SummarizeRuns([]counters.CommandRun{run(1, true), run(1.1, false), run(0.9, true)})
+	ri := &counters.ReadInfo{Cost: 1450 * time.Nanosecond, UserReadReason: "cap_user_rdpmc is 0 in the perf mmap page; read(2) is used"}
+	var buf bytes.Buffer
+	writeStatText(&buf, []string{"gzip", "-k", "big file.log"}, sum, ri, 3, false)
+	golden := filepath.Join("testdata", "stat-text.golden")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if buf.String() != string(want) {
+		t.Errorf("text output:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
