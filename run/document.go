@@ -2,6 +2,7 @@ package run
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -44,6 +45,10 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, ref s
 	}
 	_, cmps, _ := r.Compare(as, ref)
 	for _, c := range cmps {
+		if !finite(c.Ratio, c.CI.Lo, c.CI.Hi, c.MannWhitney.P) {
+			d.Warnings = append(d.Warnings, "no comparison of "+c.Command.Command.Name+": "+c.Verdict)
+			continue
+		}
 		d.Comparisons = append(d.Comparisons, result.Comparison{
 			A: c.Command.Command.Name, B: c.Reference.Command.Name, Metric: "wall", Statistic: "median",
 			Ratio: c.Ratio, Lo: c.CI.Lo, Hi: c.CI.Hi, Confidence: c.CI.Confidence,
@@ -125,7 +130,7 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	if a.MedianCI != nil {
 		details["median_ci"] = a.MedianCI
 	}
-	if len(a.Wall) > 0 {
+	if len(a.Wall) >= 4 { // Tukey's fences need 4 values (NaN below)
 		details["outliers"] = a.Outliers
 	}
 	if r.Options.Precision > 0 {
@@ -173,4 +178,13 @@ func overheadNote(ov *Overhead) string {
 		b.WriteString("not subtracted (use --subtract-spawn)")
 	}
 	return b.String()
+}
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/run"
+)
+
+func TestRunCLI(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses POSIX programs")
+	}
+	dir := t.TempDir()
+	js := filepath.Join(dir, "r.json")
+	csvf := filepath.Join(dir, "r.csv")
+	stdout, stderr, code := runChrono(t, "", "run", "-N", "--runs", "5", "-L", "n", "1,2", "--export-json", js, "--export-csv", csvf, "sh -c 'exit 0' {n}")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{"Command 1: sh -c 'exit 0' 1", "Command 2: sh -c 'exit 0' 2", "wall median:", "p99", "(linear)", "Spawn overhead", "Comparison with the fastest"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	d, err := result.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Kind != "command" || len(d.Measurements) != 2 || d.Incomplete {
+		t.Fatalf("document kind %q, %d measurements, incomplete %v", d.Kind, len(d.Measurements), d.Incomplete)
+	}
+	m := d.Measurements[1]
+	if m.Parameters["n"] != "2" || len(m.Metric("wall").Values) != 5 || m.Metric("max_rss") == nil || m.Metric("exit_code") == nil {
+		t.Errorf("measurement %+v", m)
+	}
+	c, _ := os.ReadFile(csvf)
+	if !strings.HasPrefix(string(c), "command,mean,stddev,median,user,system,min,max,parameter_n,") {
+		t.Errorf("CSV header: %s", c)
+	}
+}
+
+func TestRunCLIErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run"}, exitUsage, "name a command"},
+		{[]string{"run", "-N", "no-such-program-xyz"}, exitFailure, "cannot run"},
+		{[]string{"run", "no-such-program-xyz --x"}, exitFailure, "cannot run"},
+		{[]string{"run", "-N", "echo 'unterminated"}, exitFailure, "unterminated"},
+		{[]string{"run", "--order", "sideways", "true"}, exitUsage, "unknown order"},
+		{[]string{"run", "-P", "n", "1"}, exitUsage, "needs 3 values"},
+		{[]string{"run", "--precision", "abc", "true"}, exitUsage, "precision"},
+		{[]string{"run", "--runs", "3", "sh -c 'echo oops >&2; exit 3'"}, exitFailure, "exited with code 3"},
+		{[]string{"run", "--runs", "3", "sh -c 'echo oops >&2; exit 3'"}, exitFailure, "oops"},
+		{[]string{"run", "--bogus", "true"}, exitUsage, "unknown flag"},
+	}
+	for _, tt := range tests {
+		_, stderr, code := runChrono(t, "", tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) {
+			t.Errorf("chrono %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.want)
+		}
+	}
+	// -i records the failures and succeeds.
+	stdout, stderr, code := runChrono(t, "", "run", "-i", "--runs", "3", "exit 3")
+	if code != 0 || !strings.Contains(stdout, "3 failed") {
+		t.Errorf("-i: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestRunInterrupt builds chrono, starts a long benchmark, sends SIGINT and
+// checks the exit code, the partial export and that no child survives.
+func TestRunInterrupt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checks process groups through /proc")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "chrono")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	js := filepath.Join(dir, "partial.json")
+	// The first command completes its 3 runs quickly; the second sleeps
+	// (with a background child in its process group) until interrupted.
+	cmd := exec.Command(bin, "run", "--order", "sequential", "--runs", "3", "--export-json", js,
+		"true", "sleep 30 & sleep 30; echo $CHRONO_ITERATION")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the first command's export is written.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Stat(js); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no export after 20 s; stderr %s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // let the sleep command start
+	pgids := childGroups(cmd.Process.Pid)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, want code 130; stderr %s", err, stderr.String())
+	}
+	d, err := result.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Incomplete || len(d.Measurements) != 2 || len(d.Measurements[0].Metric("wall").Values) != 3 {
+		t.Errorf("partial document: incomplete %v, %d measurements", d.Incomplete, len(d.Measurements))
+	}
+	if !strings.Contains(stdout.String(), "Interrupted") {
+		t.Errorf("no summary after the interrupt: %s", stdout.String())
+	}
+	if len(pgids) == 0 {
+		t.Errorf("found no child process group of chrono to check")
+	}
+	for _, g := range pgids {
+		deadline := time.Now().Add(5 * time.Second)
+		for len(run.LiveGroupMembers(g)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if m := run.LiveGroupMembers(g); len(m) > 0 {
+			t.Errorf("processes %v of the benchmarked command survive the interrupt", m)
+		}
+	}
+}
+
+// childGroups returns the process groups of pid's children (each run has
+// its own).
+func childGroups(pid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var gs []int
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) >= 3 && f[1] == strconv.Itoa(pid) {
+			if g, err := strconv.Atoi(f[2]); err == nil && g != pid {
+				gs = append(gs, g)
+			}
+		}
+	}
+	return gs
+}
