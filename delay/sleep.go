@@ -90,6 +90,7 @@ func SleepUntil(t time.Time) { defaultSleeper.SleepUntil(t) }
 // Sleep waits for at least d and returns how late it returned (the
 // overshoot beyond d, measured at return).
 func (s *Sleeper) Sleep(d time.Duration) time.Duration {
+	d = max(d, 0)
 	now := s.clock.now()
 	return time.Duration(s.untilNano(now+int64(d), now) - (now + int64(d)))
 }

@@ -1,0 +1,33 @@
+package delay
+
+import "sync"
+
+// fakeClock is a deterministic clock: every read advances time by step
+// (so spins terminate), and block(abs) jumps to abs plus a lateness drawn
+// from late.
+type fakeClock struct {
+	mu     sync.Mutex
+	t      int64
+	step   int64
+	late   func() int64
+	blocks []int64 // the wake times asked for
+}
+
+func (c *fakeClock) now() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t += c.step
+	return c.t
+}
+
+func (c *fakeClock) block(abs int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.blocks = append(c.blocks, abs)
+	if abs > c.t {
+		c.t = abs
+	}
+	if c.late != nil {
+		c.t += c.late()
+	}
+}

@@ -1,0 +1,197 @@
+package delay
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+)
+
+func TestNextK(t *testing.T) {
+	const start, period = 1000, 100
+	tests := []struct {
+		name    string
+		k, now  int64
+		overrun Overrun
+		want    int64
+	}{
+		{"on time", 1, 1105, Skip, 2},
+		{"late within the period", 1, 1150, Skip, 2},
+		{"exactly on the next deadline", 1, 1200, Skip, 3},
+		{"three deadlines passed", 1, 1450, Skip, 5},
+		{"catch up never skips", 1, 1450, CatchUp, 2},
+		{"clock before start", 1, 900, Skip, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nextK(tt.k, start, period, tt.now, tt.overrun); got != tt.want {
+				t.Errorf("nextK(%d, now=%d) = %d, want %d", tt.k, tt.now, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestTickerNoDriftFakeClock runs 10,000 ticks against a fake clock with
+// random lateness: every deadline is exactly start + k*period, no tick is
+// lost, and lateness does not grow with k.
+func TestTickerNoDriftFakeClock(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	c := &fakeClock{t: 5e9, step: 1000, late: func() int64 { return r.Int63n(80_000) }}
+	s := newSleeper(Options{}, c)
+	const period = int64(time.Millisecond)
+	tk, err := newTicker(time.Duration(period), CatchUp, s, 5e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first time.Time
+	var early, lateSum [2]int64
+	const n = 10000
+	for i := int64(1); i <= n; i++ {
+		tick := <-tk.C
+		if tick.K != i {
+			t.Fatalf("tick %d has K=%d (lost or reordered)", i, tick.K)
+		}
+		if i == 1 {
+			first = tick.Deadline
+		}
+		if got := tick.Deadline.Sub(first); got != time.Duration((i-1)*period) {
+			t.Fatalf("deadline %d is %v after the first, want %v (drift)", i, got, time.Duration((i-1)*period))
+		}
+		if tick.Lateness < 0 {
+			t.Fatalf("tick %d early by %v", i, -tick.Lateness)
+		}
+		if i <= 1000 {
+			early[0]++
+			lateSum[0] += int64(tick.Lateness)
+		} else if i > n-1000 {
+			early[1]++
+			lateSum[1] += int64(tick.Lateness)
+		}
+	}
+	tk.Stop()
+	firstMean, lastMean := lateSum[0]/early[0], lateSum[1]/early[1]
+	if lastMean > firstMean+int64(20*time.Microsecond) {
+		t.Errorf("mean lateness grew from %v (first 1000) to %v (last 1000)", time.Duration(firstMean), time.Duration(lastMean))
+	}
+	st := tk.Stats()
+	if st.Ticks < n || st.Missed != 0 {
+		t.Errorf("stats: %d ticks, %d missed; want ≥ %d, 0", st.Ticks, st.Missed, n)
+	}
+	if st.Min < 0 || st.Max < st.P99 || st.P99 < st.P50 || st.P50 < st.Min || st.Mean < st.Min || st.Mean > st.Max {
+		t.Errorf("inconsistent stats %+v", st)
+	}
+	if _, ok := <-tk.C; ok {
+		// At most one buffered tick may remain; then C is closed.
+		if _, ok := <-tk.C; ok {
+			t.Error("C not closed after Stop")
+		}
+	}
+}
+
+// TestTickerSkipCounts makes every 10th wake-up 3.5 periods late: with
+// Skip, those deadlines are counted as missed and K jumps accordingly.
+func TestTickerSkipCounts(t *testing.T) {
+	const period = int64(time.Millisecond)
+	n := 0
+	c := &fakeClock{t: 1e9, step: 5}
+	c.late = func() int64 {
+		n++
+		if n%10 == 0 {
+			return 3*period + period/2
+		}
+		return 1000
+	}
+	s := newSleeper(Options{NoSpin: true}, c)
+	tk, err := newTicker(time.Duration(period), Skip, s, 1e9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lastK, skipped int64
+	for i := 0; i < 200; i++ {
+		tick := <-tk.C
+		skipped += tick.K - lastK - 1
+		lastK = tick.K
+	}
+	tk.Stop()
+	st := tk.Stats()
+	if skipped == 0 || st.Missed < skipped {
+		t.Errorf("skipped %d deadlines by K, stats say %d missed", skipped, st.Missed)
+	}
+}
+
+func TestTickerErrors(t *testing.T) {
+	if _, err := NewTicker(0, Skip); err == nil {
+		t.Error("period 0 accepted")
+	}
+	if _, err := NewTicker(time.Millisecond, Overrun(7)); err == nil {
+		t.Error("unknown overrun policy accepted")
+	}
+	if _, err := NewPacer(0); err == nil {
+		t.Error("rate 0 accepted")
+	}
+}
+
+func TestRealTickerAndPacer(t *testing.T) {
+	tk, err := NewTicker(2*time.Millisecond, Skip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev Tick
+	for i := 0; i < 20; i++ {
+		tick := <-tk.C
+		if tick.Time.Before(tick.Deadline) {
+			t.Fatalf("tick %d before its deadline", tick.K)
+		}
+		if i > 0 && tick.Deadline.Sub(prev.Deadline)%(2*time.Millisecond) != 0 {
+			t.Fatalf("deadlines %v apart, not a multiple of the period", tick.Deadline.Sub(prev.Deadline))
+		}
+		prev = tick
+	}
+	tk.Stop()
+	tk.Stop() // idempotent
+	if st := tk.Stats(); st.Ticks < 20 {
+		t.Errorf("stats count %d ticks, want ≥ 20", st.Ticks)
+	}
+
+	p, err := NewPacer(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for i := 0; i < 20; i++ {
+		if late := p.Wait(); late < 0 {
+			t.Fatalf("pacer early by %v", -late)
+		}
+	}
+	if el := time.Since(start); el < 19*time.Millisecond {
+		t.Errorf("20 slots at 1000/s took %v, want ≥ 19ms", el)
+	}
+	time.Sleep(10 * time.Millisecond)
+	p.Wait()
+	if p.Missed() < 5 {
+		t.Errorf("pacer missed %d slots after a 10 ms stall, want ≥ 5", p.Missed())
+	}
+}
+
+func TestAt(t *testing.T) {
+	ran := make(chan time.Time, 1)
+	when := time.Now().Add(3 * time.Millisecond)
+	At(when, func() { ran <- time.Now() })
+	select {
+	case got := <-ran:
+		if got.Before(when) {
+			t.Errorf("f ran %v early", when.Sub(got))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("f never ran")
+	}
+	called := make(chan struct{}, 1)
+	cancel := At(time.Now().Add(50*time.Millisecond), func() { called <- struct{}{} })
+	if !cancel() {
+		t.Fatal("cancel before the time returned false")
+	}
+	select {
+	case <-called:
+		t.Fatal("cancelled function ran")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
