@@ -137,6 +137,8 @@ type Report struct {
 	// Warnings are conditions that weaken these figures, each with what
 	// to do about it.
 	Warnings []string `json:"warnings,omitempty"`
+	// Notes explain findings that are expected and need no action.
+	Notes []string `json:"notes,omitempty"`
 	// Elapsed is how long the probe took.
 	Elapsed time.Duration `json:"elapsed_ns"`
 }
@@ -184,6 +186,7 @@ func Probe(opts ProbeOptions) Report {
 	}
 	rep.Recommendation = recommend(rep.Results, rep.TSC)
 	rep.Warnings = warnings(&rep)
+	rep.Notes = notes(&rep)
 	rep.Elapsed = Mono() - start
 	return rep
 }
@@ -532,4 +535,20 @@ func warnings(rep *Report) []string {
 		}
 	}
 	return w
+}
+
+func notes(rep *Report) []string {
+	var n []string
+	if rep.Clocksource != nil && rep.Clocksource.Current == "tsc" && rep.TSC != nil &&
+		rep.TSC.Calibration != nil && rep.TSC.Calibration.Reference == "CLOCK_MONOTONIC_RAW" {
+		n = append(n, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
+			"agreement with the kernel's figure confirms the calibration, not the kernel's figure itself")
+	}
+	for _, r := range rep.Results {
+		if r.Props.Kind == Counter && !r.Props.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
+			n = append(n, fmt.Sprintf("%s stepped back across threads %d times in %d: an unordered read may execute before the "+
+				"preceding load; use an ordered read (TSCFenced, TSCP) to start or stop a timed region", r.Props.Name, r.Cross.BackwardSteps, r.Cross.Comparisons))
+		}
+	}
+	return n
 }

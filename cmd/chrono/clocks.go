@@ -161,6 +161,12 @@ func writeClocksText(w io.Writer, rep clock.Report) error {
 	if rec.Counter != "" {
 		fmt.Fprintf(ew, "  Counter: %s\n", rec.Counter)
 	}
+	if len(rep.Notes) > 0 {
+		fmt.Fprintf(ew, "\nNotes\n")
+		for _, n := range rep.Notes {
+			fmt.Fprintf(ew, "  %s\n", n)
+		}
+	}
 	if len(rep.Warnings) > 0 {
 		fmt.Fprintf(ew, "\nWarnings\n")
 		for _, w := range rep.Warnings {
@@ -252,7 +258,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 //     frequency came from the hardware); Details holds clock.Info, the
 //     kernel's figure and the difference in ppm.
 //   - a measurement "probe" without metrics; Details holds the
-//     clocksource, the recommendation and the probe's duration.
+//     clocksource, the recommendation, the notes and the probe's duration.
 //
 // The probe's warnings are the document's warnings.
 func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
@@ -304,7 +310,7 @@ func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
 	tsc.Details = tscDetails
 	d.Measurements = append(d.Measurements, tsc)
 
-	probe := map[string]any{"recommendation": rep.Recommendation, "elapsed_ns": rep.Elapsed}
+	probe := map[string]any{"recommendation": rep.Recommendation, "elapsed_ns": rep.Elapsed, "notes": rep.Notes}
 	if rep.Clocksource != nil {
 		probe["clocksource"] = rep.Clocksource
 	} else {
