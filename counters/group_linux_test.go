@@ -50,6 +50,22 @@ func threadCPU() time.Duration {
 
 var sink uint64
 
+// touchPages maps n fresh pages (no huge pages) and writes to each, so
+// that each write takes a page fault.
+func touchPages(t *testing.T, n int) {
+	t.Helper()
+	ps := os.Getpagesize()
+	mem, err := unix.Mmap(-1, 0, n*ps, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Munmap(mem)
+	unix.Madvise(mem, unix.MADV_NOHUGEPAGE)
+	for i := 0; i < n; i++ {
+		mem[i*ps] = 1
+	}
+}
+
 // TestThreadTaskClock: task-clock of a locked thread spinning ~50 ms
 // agrees with the thread CPU clock within loose bounds.
 func TestThreadTaskClock(t *testing.T) {
@@ -71,6 +87,7 @@ func TestThreadTaskClock(t *testing.T) {
 	c0 := threadCPU()
 	sink += spin(50 * time.Millisecond)
 	c1 := threadCPU()
+	touchPages(t, 256) // counted by the member page-faults
 	if err := g.Disable(); err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +111,20 @@ func TestThreadTaskClock(t *testing.T) {
 			t.Errorf("%s not counted: %s", c.Event.Name, c.Reason)
 		}
 	}
-	// Disabled: a second read is unchanged.
+	// Members count while the leader is enabled.
+	pf, _ := r.Value("page-faults")
+	if pf < 200 {
+		t.Errorf("page-faults = %v after touching 256 fresh pages, want >= 200", pf)
+	}
+	// Disabled: a second read is unchanged, members included.
 	sink += spin(5 * time.Millisecond)
+	touchPages(t, 64)
 	r2, _ := g.Read()
 	if v, _ := r2.Value("task-clock"); v != tc.Value {
 		t.Errorf("task-clock changed while disabled: %v -> %v", tc.Value, v)
+	}
+	if v, _ := r2.Value("page-faults"); v != pf {
+		t.Errorf("page-faults changed while disabled: %v -> %v", pf, v)
 	}
 	if *record {
 		recordBuffer(t, g)
