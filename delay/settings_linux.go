@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -119,13 +120,18 @@ func setProcessTimerSlack(ns int64) (restore func(), err error) {
 	}
 	var tasks []string
 	for _, e := range entries {
-		tasks = append(tasks, filepath.Join("/proc/self/task", e.Name(), "timerslack_ns"))
+		// timerslack_ns exists only in /proc/PID, not /proc/PID/task/TID;
+		// /proc/TID reaches the thread.
+		tasks = append(tasks, filepath.Join("/proc", e.Name(), "timerslack_ns"))
 	}
 	old := map[string]string{}
 	for _, p := range tasks {
 		b, err := os.ReadFile(p)
 		if err != nil {
-			continue
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // the thread exited meanwhile
+			}
+			return nil, fmt.Errorf("delay: reading %s: %w", p, err)
 		}
 		if err := os.WriteFile(p, []byte(strconv.FormatInt(ns, 10)), 0); err != nil {
 			for q, v := range old {
@@ -140,12 +146,26 @@ func setProcessTimerSlack(ns int64) (restore func(), err error) {
 		for p, v := range old {
 			_ = os.WriteFile(p, []byte(v), 0)
 		}
+		// Threads started meanwhile inherited the changed slack: give
+		// them the slack the process had (that of its first thread).
+		fallback := old[tasks[0]]
+		entries, err := os.ReadDir("/proc/self/task")
+		if err != nil || fallback == "" {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join("/proc", e.Name(), "timerslack_ns")
+			if _, known := old[p]; !known {
+				_ = os.WriteFile(p, []byte(fallback), 0)
+			}
+		}
 	}, nil
 }
 
-// threadTimerSlack reads a thread's timer slack in ns from /proc.
+// threadTimerSlack reads a thread's timer slack in ns from /proc/TID
+// (the file is not under /proc/self/task/TID).
 func threadTimerSlack(tid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/timerslack_ns", tid))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/timerslack_ns", tid))
 	if err != nil {
 		return 0, err
 	}
