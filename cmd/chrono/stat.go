@@ -230,9 +230,13 @@ func writeStatText(w io.Writer, argv []string, s counters.RunsSummary, ri *count
 		}
 		line += fmt.Sprintf("  %-24s", name)
 		var extra []string
-		for _, d := range derivedOf[e.Event.Name] {
+		// Derived figures are named by base event (IPC from cycles:u and
+		// instructions:u is shown once, next to the first of them).
+		base, _, _ := strings.Cut(e.Event.Name, ":")
+		for _, d := range derivedOf[base] {
 			extra = append(extra, "# "+statFormatDerived(d))
 		}
+		delete(derivedOf, base)
 		if e.Summary.N > 1 {
 			extra = append(extra, fmt.Sprintf("( ± %.2f%% )", e.StdErrPercent))
 		}
