@@ -381,6 +381,7 @@ type bench struct {
 	closers               []*os.File
 
 	lastProgress time.Time
+	rounds       int // rounds of timing runs, for the overhead schedule
 }
 
 // Run benchmarks the commands (made by Commands) and returns the report.
@@ -396,6 +397,7 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
 	}
 	defer b.close()
 	sp := b.exec.(*spawner)
+	defer sp.close()
 	sp.probe = opts.NewProbe
 	stop := sp.watch(ctx)
 	defer stop()
@@ -599,9 +601,15 @@ func (b *bench) measure(i int, warmup bool) error {
 }
 
 // overheadRun measures the shell (or spawn) overhead once.
-func (b *bench) overheadRun() error {
+func (b *bench) overheadRun(force bool) error {
 	ov := b.rep.Overhead
 	if ov == nil || ov.Unavailable != "" {
+		return nil
+	}
+	b.rounds++
+	// After the first runs, one overhead run every other round, spread
+	// over the whole benchmark, up to maxOverheadRuns.
+	if !force && (len(ov.Samples) >= maxOverheadRuns || len(ov.Samples) >= minOverheadRuns+b.rounds/2) {
 		return nil
 	}
 	var argv []string
@@ -662,7 +670,7 @@ func (b *bench) loop() {
 		return !fail(b.hook("setup", b.opts.Setup, &b.cmds[i]))
 	}
 	for range minOverheadRuns {
-		if fail(b.overheadRun()) {
+		if fail(b.overheadRun(true)) {
 			return
 		}
 	}
@@ -732,12 +740,7 @@ func (b *bench) loop() {
 	}
 }
 
-func (b *bench) maybeOverhead() error {
-	if ov := b.rep.Overhead; ov != nil && len(ov.Samples) < maxOverheadRuns {
-		return b.overheadRun()
-	}
-	return nil
-}
+func (b *bench) maybeOverhead() error { return b.overheadRun(false) }
 
 func (b *bench) finish(i int) {
 	res := b.rep.Results[i]

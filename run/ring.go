@@ -13,6 +13,14 @@ type tail struct {
 	cap  int
 	full bool // more than cap bytes were written
 	pos  int  // next write position once full
+	n    int64
+}
+
+// Total returns how many bytes were written since the last Reset.
+func (t *tail) Total() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.n
 }
 
 func newTail(n int) *tail { return &tail{cap: n, buf: make([]byte, 0, n)} }
@@ -21,6 +29,7 @@ func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := len(p)
+	t.n += int64(n)
 	if len(p) >= t.cap {
 		t.buf = append(t.buf[:0], p[len(p)-t.cap:]...)
 		t.full, t.pos = true, 0
@@ -61,7 +70,7 @@ func (t *tail) Bytes() ([]byte, bool) {
 // Reset empties the buffer for the next run.
 func (t *tail) Reset() {
 	t.mu.Lock()
-	t.buf, t.full, t.pos = t.buf[:0], false, 0
+	t.buf, t.full, t.pos, t.n = t.buf[:0], false, 0, 0
 	t.mu.Unlock()
 }
 

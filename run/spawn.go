@@ -81,6 +81,8 @@ type spawner struct {
 	canceled bool
 	errTail  *tail
 	probe    func() (Probe, error)
+	// Long-lived pipes for stderr (tail kept) and stdout (--output pipe).
+	errR, errW, outR, outW *os.File
 }
 
 // tailBytes is how much of a run's stderr is kept for error messages.
@@ -101,78 +103,101 @@ func (sp *spawner) cancel() {
 
 var errCanceled = errors.New("run: interrupted")
 
+// pipes returns the write ends of the long-lived stderr and stdout pipes,
+// creating them on first use. One pipe of each serves every run, each with
+// one reader goroutine for the whole benchmark: a run costs no pipe
+// creation and no goroutine, and a quiet command wakes nobody. The stderr
+// reader keeps the tail in errTail; the stdout reader discards.
+func (sp *spawner) pipes(wantErr, wantOut bool) (errW, outW *os.File, err error) {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if wantErr && sp.errW == nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, nil, fmt.Errorf("run: creating a pipe for stderr: %w", err)
+		}
+		sp.errR, sp.errW = r, w
+		go func() {
+			io.CopyBuffer(sp.errTail, r, make([]byte, 64<<10))
+		}()
+	}
+	if wantOut && sp.outW == nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, nil, fmt.Errorf("run: creating a pipe for stdout: %w", err)
+		}
+		sp.outR, sp.outW = r, w
+		go func() {
+			io.CopyBuffer(io.Discard, r, make([]byte, 64<<10))
+		}()
+	}
+	return sp.errW, sp.outW, nil
+}
+
+// close closes the pipes (their readers then stop).
+func (sp *spawner) close() {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	closeQuiet(sp.errW, sp.errR, sp.outW, sp.outR)
+	sp.errW, sp.errR, sp.outW, sp.outR = nil, nil, nil, nil
+}
+
+// settledTail waits until the stderr reader has caught up (nothing new
+// for 20 ms, at most 500 ms) and returns the tail. Used only after a
+// failing run, so its waiting costs nothing in the measurement.
+func (sp *spawner) settledTail() []byte {
+	deadline := time.Now().Add(500 * time.Millisecond)
+	last := sp.errTail.Total()
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		n := sp.errTail.Total()
+		if n == last {
+			break
+		}
+		last = n
+	}
+	b, _ := sp.errTail.Bytes()
+	return b
+}
+
 // run starts spec, waits for it and measures it. It must be called on a
-// goroutine locked to its OS thread (see Runner), which is where a Probe
+// goroutine locked to its OS thread (see Run), which is where a Probe
 // starts and stops: this is the one place for setup -> start -> wait.
 func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	s := Sample{MaxRSSBytes: -1, MinorFaults: -1, MajorFaults: -1, VolCS: -1, InvolCS: -1}
-	attr := &os.ProcAttr{Env: spec.env, Sys: sysProcAttr()}
-	var (
-		pr, pw  *os.File
-		readErr chan struct{}
-	)
-	stderr := spec.stderr
+	errW, outW, err := sp.pipes(spec.stderr == nil, spec.stdoutPipe)
+	if err != nil {
+		return s, nil, err
+	}
+	stdout, stderr := spec.stdout, spec.stderr
 	if stderr == nil {
-		var err error
-		if pr, pw, err = os.Pipe(); err != nil {
-			return s, nil, fmt.Errorf("run: creating a pipe for stderr: %w", err)
-		}
-		stderr = pw
+		stderr = errW
 		sp.errTail.Reset()
-		readErr = make(chan struct{})
-		go func() {
-			buf := make([]byte, 64<<10)
-			io.CopyBuffer(sp.errTail, pr, buf)
-			close(readErr)
-		}()
 	}
-	stdout := spec.stdout
-	var (
-		or, ow  *os.File
-		outDone chan struct{}
-	)
 	if spec.stdoutPipe {
-		var err error
-		if or, ow, err = os.Pipe(); err != nil {
-			closeQuiet(pr, pw)
-			return s, nil, fmt.Errorf("run: creating a pipe for stdout: %w", err)
-		}
-		stdout = ow
-		outDone = make(chan struct{})
-		go func() {
-			buf := make([]byte, 64<<10)
-			io.CopyBuffer(io.Discard, or, buf)
-			close(outDone)
-		}()
+		stdout = outW
 	}
-	closeAll := func() { closeQuiet(pr, pw, or, ow) }
-	attr.Files = []*os.File{spec.stdin, stdout, stderr}
+	attr := &os.ProcAttr{Env: spec.env, Sys: sysProcAttr(), Files: []*os.File{spec.stdin, stdout, stderr}}
 
 	var probe Probe
 	if sp.probe != nil {
-		var err error
 		if probe, err = sp.probe(); err != nil {
-			closeAll()
 			return s, nil, err
 		}
 	}
 	if sp.isCanceled() {
-		closeAll()
 		return s, nil, errCanceled
 	}
 	if probe != nil {
 		if err := probe.Start(); err != nil {
-			closeAll()
 			return s, nil, err
 		}
 	}
 	start := time.Now()
 	p, err := os.StartProcess(spec.path, spec.argv, attr)
 	if err != nil {
-		closeAll()
 		return s, nil, fmt.Errorf("run: starting %s: %w", spec.path, err)
 	}
-	closeQuiet(pw, ow)
 	s.Pid = p.Pid
 	sp.mu.Lock()
 	sp.cur = p
@@ -194,8 +219,7 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 		timer.Stop()
 	}
 	// Kill what is left of the process group (background children of the
-	// command), so that no run leaves orphans behind; the group may also
-	// hold the pipe's write end open.
+	// command), so that no run leaves orphans behind.
 	sp.mu.Lock()
 	killGroup(p)
 	sp.cur = nil
@@ -206,26 +230,8 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 			werr = err
 		}
 	}
-	if or != nil {
-		select {
-		case <-outDone:
-		case <-time.After(time.Second):
-		}
-		or.Close()
-	}
-	var errTail []byte
-	if pr != nil {
-		select {
-		case <-readErr:
-		case <-time.After(time.Second):
-			// A process outside the group (it called setsid) still holds
-			// stderr open: stop waiting for it.
-		}
-		pr.Close()
-		errTail, _ = sp.errTail.Bytes()
-	}
 	if werr != nil {
-		return s, errTail, fmt.Errorf("run: waiting for %s: %w", spec.path, werr)
+		return s, nil, fmt.Errorf("run: waiting for %s: %w", spec.path, werr)
 	}
 	s.User, s.Sys = ps.UserTime(), ps.SystemTime()
 	fillUsage(&s, ps)
@@ -234,6 +240,10 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 		s.Signal = signalName(ps)
 	}
 	s.TimedOut = timedOut.Load()
+	var errTail []byte
+	if s.ExitCode != 0 && spec.stderr == nil {
+		errTail = sp.settledTail()
+	}
 	if canceled && !s.TimedOut {
 		return s, errTail, errCanceled
 	}
