@@ -66,7 +66,7 @@ var LatencyPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 
 // Measurements returns one measurement per thread plus, with more than one
 // thread, "all threads". Latencies are in an HDR histogram, not a raw
-// series: Metrics is empty and Details holds the counts, extremes,
+// series: Metrics is empty (so no Primary) and Details holds the counts, extremes,
 // percentiles (HdrHistogram's definition) and the histogram itself.
 func (r *LatencyResult) Measurements() []result.Measurement {
 	var out []result.Measurement
@@ -93,7 +93,7 @@ func (r *LatencyResult) Measurements() []result.Measurement {
 			params["cpu"] = strconv.Itoa(th.CPU)
 			d["overruns"] = th.Overruns
 		}
-		out = append(out, result.Measurement{Name: name, Parameters: params, Primary: "latency", Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted})
+		out = append(out, result.Measurement{Name: name, Parameters: params, Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted})
 	}
 	for i, h := range r.Histograms {
 		add(fmt.Sprintf("thread %d", i), h, &r.Threads[i])

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chronograph/chronograph/result"
+)
+
+func TestSleepCommand(t *testing.T) {
+	dir := t.TempDir()
+	jsonPath, csvPath := filepath.Join(dir, "sleep.json"), filepath.Join(dir, "sleep.csv")
+	out, errb, code := runChrono(t, "", "sleep", "--durations", "100us,1ms", "--mechanisms", "time.Sleep,delay.Sleep",
+		"--budget", "60ms", "-q", "--json", jsonPath, "--csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, want := range []string{"requested 100", "requested 1", "time.Sleep", "delay.Sleep", "CPU/wait", "most accurate"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "\n*") != 2 && strings.Count(out, "*") < 2 {
+		t.Errorf("expected a best mark per duration:\n%s", out)
+	}
+	doc, err := result.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Kind != "sleep" || len(doc.Measurements) != 4 {
+		t.Fatalf("document kind %q with %d measurements, want sleep with 4", doc.Kind, len(doc.Measurements))
+	}
+	for _, m := range doc.Measurements {
+		a := m.Metric("achieved")
+		if a == nil || len(a.Values) == 0 || m.Parameters["mechanism"] == "" {
+			t.Errorf("measurement %q lacks raw achieved durations or parameters", m.Name)
+		}
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(recs) != 5 || recs[0][0] != "mechanism" {
+		t.Errorf("CSV: %v, %d records", err, len(recs))
+	}
+}
+
+func TestSleepUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sleep", "--durations", "11s"}, "out of range"},
+		{[]string{"sleep", "--durations", "100"}, "needs a unit"},
+		{[]string{"sleep", "--durations", "abc"}, "--durations"},
+		{[]string{"sleep", "--mechanisms", "sundial"}, "unknown mechanism"},
+		{[]string{"sleep", "--priority", "120"}, "out of range"},
+		{[]string{"sleep", "--budget", "0s"}, "--budget"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			_, errb, code := runChrono(t, "", tt.args...)
+			if code != exitUsage || !strings.Contains(errb, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 mentioning %q", code, errb, tt.want)
+			}
+		})
+	}
+}
+
+func TestSleepList(t *testing.T) {
+	out, _, code := runChrono(t, "", "sleep", "--list")
+	if code != 0 || !strings.Contains(out, "delay.Sleep\n") || !strings.Contains(out, "time.Sleep\n") {
+		t.Errorf("exit %d, list:\n%s", code, out)
+	}
+}
