@@ -11,6 +11,11 @@ type Host struct {
 	Go        Go        `json:"go"`
 	Process   Process   `json:"process"`
 
+	// Counters says whether hardware and software performance counters
+	// can be read here. env does not open perf events itself (it stands
+	// alone); callers that can probe them (package counters) fill it in.
+	Counters *Counters `json:"counters,omitempty"`
+
 	// Unknown maps the JSON path of each field that could not be read
 	// (e.g. "frequency.governors", "cpu.hypervisor_vendor") to the
 	// reason it could not be read.
@@ -229,3 +234,12 @@ func (h *Host) setUnknown(path, reason string) {
 // Reason returns why the field at path (e.g. "frequency.governors") is
 // unknown, or "" when it was read.
 func (h *Host) Reason(path string) string { return h.Unknown[path] }
+
+// Counters is the availability of performance counters on the host.
+type Counters struct {
+	Hardware bool `json:"hardware"`
+	Software bool `json:"software"`
+	// Summary says what can be counted and, for what cannot, why and
+	// what to do.
+	Summary string `json:"summary"`
+}

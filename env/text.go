@@ -188,6 +188,13 @@ func (h *Host) WriteText(w io.Writer) error {
 	t.row("CPU affinity", aff, "process.affinity", "process")
 	t.row("cgroup CPU quota", cgroupText(p.Cgroup), "process.cgroup", "process")
 
+	if c := h.Counters; c != nil {
+		t.group("Performance counters", "counters")
+		t.row("hardware", yesNo(c.Hardware), "", "")
+		t.row("software", yesNo(c.Software), "", "")
+		t.row("details", c.Summary, "", "")
+	}
+
 	fmt.Fprintln(bw)
 	if len(h.Warnings) == 0 {
 		fmt.Fprintln(bw, "No warnings: nothing known here spoils measurements.")

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -151,6 +152,8 @@ func writeClocksText(w io.Writer, rep clock.Report) error {
 	} else {
 		fmt.Fprintf(ew, "\nClocksource   unknown: %s\n", rep.ClocksourceError)
 	}
+
+	fmt.Fprintf(ew, "\nPerformance counters  %s\n", counters.Available().Summary())
 
 	rec := rep.Recommendation
 	if rec.Source != "" {
@@ -310,7 +313,7 @@ func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
 	tsc.Details = tscDetails
 	d.Measurements = append(d.Measurements, tsc)
 
-	probe := map[string]any{"recommendation": rep.Recommendation, "elapsed_ns": rep.Elapsed, "notes": rep.Notes}
+	probe := map[string]any{"recommendation": rep.Recommendation, "elapsed_ns": rep.Elapsed, "notes": rep.Notes, "counters": counters.Available()}
 	if rep.Clocksource != nil {
 		probe["clocksource"] = rep.Clocksource
 	} else {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/spf13/cobra"
@@ -26,13 +27,13 @@ with the reason.`,
   chrono env --json     # a result document with the environment`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			h := captureEnv()
 			if !asJSON {
-				return env.Capture().WriteText(cmd.OutOrStdout())
+				return h.WriteText(cmd.OutOrStdout())
 			}
-			bi := readBuildInfo()
-			d := result.New("env", result.Tool{Name: "chrono", Version: bi.Version, GoVersion: bi.GoVersion, Revision: bi.Revision})
+			d := result.New("env", toolInfo())
 			d.Args = os.Args
-			d.Environment = env.Capture()
+			d.Environment = h
 			d.Measurements = []result.Measurement{}
 			d.End = time.Now()
 			return result.Encode(cmd.OutOrStdout(), d)
@@ -40,4 +41,13 @@ with the reason.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write a result document (JSON) with the environment instead of the table")
 	return cmd
+}
+
+// captureEnv captures the environment together with the availability of
+// performance counters (which env, standing alone, does not probe).
+func captureEnv() *env.Host {
+	h := env.Capture()
+	a := counters.Available()
+	h.Counters = &env.Counters{Hardware: a.Hardware, Software: a.Software, Summary: a.Summary()}
+	return h
 }
