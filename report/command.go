@@ -186,7 +186,13 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 		} else if m.Name != ref && len(d.Comparisons) > 0 {
 			relative = "–"
 		}
-		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |\n", name, num(f.mean), num(f.stddev), num(f.median), num(f.min), num(f.max), relative)
+		// σ with as many decimals as the mean, as hyperfine prints it.
+		mean := num(f.mean)
+		d := 0
+		if i := strings.IndexByte(mean, '.'); i >= 0 {
+			d = len(mean) - i - 1
+		}
+		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |\n", name, mean, unit.Number(f.stddev/u.Nanos, d), num(f.median), num(f.min), num(f.max), relative)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

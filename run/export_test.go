@@ -1,0 +1,87 @@
+package run
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/unit"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./run -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run with -update if intended):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// fixedReport is a deterministic report: two commands with parameter n,
+// made-up but plausible per-run figures, and a shell overhead.
+func fixedReport() *Report {
+	mk := func(base time.Duration, n int, jitter []int) []Sample {
+		var ss []Sample
+		for i := range n {
+			w := base + time.Duration(jitter[i%len(jitter)])*time.Microsecond
+			ss = append(ss, Sample{Iteration: i, Wall: w, User: w * 8 / 10, Sys: w / 10, MaxRSSBytes: 4 << 20,
+				MinorFaults: 150, MajorFaults: 0, VolCS: 2, InvolCS: int64(i % 3)})
+		}
+		return ss
+	}
+	a := Command{Name: "work 1", Line: "work 1", Argv: []string{"sh", "-c", "work 1"}, Params: map[string]string{"n": "1"}}
+	b := Command{Name: "work 2", Line: "work 2", Argv: []string{"sh", "-c", "work 2"}, Params: map[string]string{"n": "2"}, Index: 0}
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	rep := &Report{Order: Interleaved, Seed: 42, Start: start, End: start.Add(time.Minute),
+		Options: Options{Runs: 12, Order: Interleaved, Seed: 42}}
+	rep.Results = []*Result{
+		{Command: &a, Samples: mk(20*time.Millisecond, 12, []int{0, 150, -80, 300, 40, -20, 90, 900, 10, -60, 30, 70}), Complete: true},
+		{Command: &b, Samples: mk(31*time.Millisecond, 12, []int{10, -150, 80, 200, 40, -20, 60, 30, -10, 50, -30, 20}), Complete: true},
+	}
+	rep.Overhead = &Overhead{Kind: "shell", Line: "sh -c ''", Subtracted: true,
+		Samples: mk(time.Millisecond, 20, []int{0, 10, -10, 20, 5})}
+	return rep
+}
+
+func TestExportsGolden(t *testing.T) {
+	rep := fixedReport()
+	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, []string{"chrono", "run", "work {n}"}, nil, "")
+	var js bytes.Buffer
+	if err := result.Encode(&js, d); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export.json", js.Bytes())
+	if _, err := result.Unmarshal(js.Bytes()); err != nil {
+		t.Errorf("the JSON export does not read back: %v", err)
+	}
+	var csv, md, txt bytes.Buffer
+	if err := report.CommandCSV(&csv, d); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export.csv", csv.Bytes())
+	if err := report.CommandMarkdown(&md, d, unit.Unit{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export.md", md.Bytes())
+	if err := rep.WriteText(&txt, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "summary.txt", txt.Bytes())
+}
