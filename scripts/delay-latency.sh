@@ -19,7 +19,7 @@ for prio in "" "-p 80"; do
 	cm=$(awk '/^T: 0/ { for (i=1;i<=NF;i++) if ($i=="Max:") print $(i+1) }' "$out/chrono.txt")
 	ya=$(awk '/^T: *0/ { for (i=1;i<=NF;i++) if ($i=="Avg:") print $(i+1) }' "$out/cyclic.txt")
 	ym=$(awk '/^T: *0/ { for (i=1;i<=NF;i++) if ($i=="Max:") print $(i+1) }' "$out/cyclic.txt")
-	p99=$(awk '$1=="0" { print $6 " " $7 }' "$out/chrono.txt")
+	p99=$(awk '$1=="0" { print $9 " " $10 }' "$out/chrono.txt")
 	printf '%-8s chrono avg %5s us max %6s us (p99 %s) | cyclictest avg %5s us max %6s us | avg ratio %s\n' \
 		"${prio:-SCHED_OTHER}" "$ca" "$cm" "$p99" "$ya" "$ym" "$(awk -v a="$ca" -v b="$ya" 'BEGIN { if (b>0) printf "%.2f", a/b; else print "n/a" }')"
 done
