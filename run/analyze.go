@@ -177,6 +177,9 @@ func (r *Report) warnings(a *Analysis) []string {
 	if med := stats.Median(a.RawWall); med > 10e6 && med > 3*cpu {
 		w = append(w, fmt.Sprintf("wall time (%s) is much larger than CPU time (%s): the command mostly waits (I/O, sleep, other processes), so its wall time measures the waits", unit.FormatDuration(med, med/1000), unit.FormatDuration(cpu, med/1000)))
 	}
+	if p := r.ParentPeakRSSBytes; p > 0 && a.MedianRSS >= 0 && a.MedianRSS <= 1.05*float64(p) {
+		w = append(w, fmt.Sprintf("max RSS (median %s) is not above chrono's own peak RSS (%s): Linux counts the parent's memory in the max RSS of a child started with vfork, so the command's own peak is at most this figure", unit.FormatBytes(a.MedianRSS), unit.FormatBytes(float64(p))))
+	}
 	if a.Failures > 0 {
 		w = append(w, fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, with -i)", a.Failures, len(a.Wall)))
 	}

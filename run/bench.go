@@ -176,6 +176,10 @@ type Report struct {
 	Interrupted bool
 	// Err is the failure that stopped the benchmark, if any.
 	Err error
+	// ParentPeakRSSBytes is chrono's own peak RSS after the runs (Linux;
+	// -1 elsewhere): a child's max RSS at or below it may be chrono's
+	// memory counted for the child (see selfPeakRSS).
+	ParentPeakRSSBytes int64
 }
 
 // Incomplete reports whether some command lacks runs.
@@ -644,7 +648,7 @@ const (
 // loop runs the whole benchmark: setups, overhead, warm-ups, rounds of
 // timing runs, cleanups. It records the first error in the report.
 func (b *bench) loop() {
-	defer func() { b.rep.End = time.Now() }()
+	defer func() { b.rep.End, b.rep.ParentPeakRSSBytes = time.Now(), selfPeakRSS() }()
 	if b.shell != nil {
 		b.rep.Overhead = &Overhead{Kind: "shell", Line: Join(append(slices.Clone(b.shell), "")), Subtracted: true}
 	} else {

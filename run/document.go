@@ -127,6 +127,9 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 			}
 		}
 	}
+	if r.ParentPeakRSSBytes > 0 {
+		details["parent_peak_rss_bytes"] = r.ParentPeakRSSBytes
+	}
 	if a.MedianCI != nil {
 		details["median_ci"] = a.MedianCI
 	}

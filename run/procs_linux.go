@@ -42,3 +42,23 @@ func LiveGroupMembers(pgid int) []int {
 	}
 	return pids
 }
+
+// selfPeakRSS returns this process's peak RSS (VmHWM) in bytes, or -1.
+// Linux accounts the parent's peak RSS to a child started with vfork
+// (CLONE_VM, as Go's os.StartProcess does) in the child's ru_maxrss, so
+// a child's max RSS at or below this value may be the parent's, not its own.
+func selfPeakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(v)
+			if n, err := strconv.ParseInt(f[0], 10, 64); err == nil && len(f) == 2 && f[1] == "kB" {
+				return n * 1024
+			}
+		}
+	}
+	return -1
+}
