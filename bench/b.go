@@ -28,6 +28,7 @@ type B struct {
 	clk  *clockSource
 	opts *Options
 
+	looped   bool // Loop was called
 	running  bool // inside a sample
 	finished bool // Loop returned false
 	timerOn  bool
@@ -190,6 +191,8 @@ type runner struct {
 	exited  bool
 }
 
+var errNoLoop = errors.New("bench: the benchmark function never called B.Loop: loop with `for b.Loop() { ... }`")
+
 var errEarlyReturn = errors.New("bench: the benchmark function returned before B.Loop reported false (a break or return in the loop?): loop with `for b.Loop() { ... }` until it ends")
 
 // start runs f in a new goroutine, locked to its thread for life (the
@@ -217,7 +220,10 @@ func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 			}
 		}
 		f(b)
-		if !b.finished {
+		switch {
+		case !b.looped:
+			rep.err = errNoLoop
+		case !b.finished:
 			rep.err = errEarlyReturn
 		}
 	}()
@@ -229,16 +235,29 @@ func (r *runner) do(c command) (reply, error) {
 	if r.exited {
 		return reply{}, errors.New("bench: internal error: command to a finished benchmark")
 	}
-	r.cmds <- c
-	rep := <-r.replies
+	rep, early := r.send(c)
+	if !early {
+		rep = <-r.replies
+	}
 	if rep.done {
 		r.exited = true
 		if rep.err == nil {
-			rep.err = errors.New("bench: the benchmark function never called B.Loop: loop with `for b.Loop() { ... }`")
+			rep.err = errNoLoop
 		}
 		return rep, rep.err
 	}
 	return rep, nil
+}
+
+// send hands c to the benchmark goroutine. If the function returned
+// before taking a command, it returns its exit reply and early = true.
+func (r *runner) send(c command) (rep reply, early bool) {
+	select {
+	case r.cmds <- c:
+		return reply{}, false
+	case rep = <-r.replies:
+		return rep, true
+	}
 }
 
 // sample runs one sample of n iterations.
@@ -252,8 +271,10 @@ func (r *runner) finish() error {
 	if r.exited {
 		return nil
 	}
-	r.cmds <- command{}
-	rep := <-r.replies
+	rep, early := r.send(command{})
+	if !early {
+		rep = <-r.replies
+	}
 	for !rep.done { // cannot happen: Loop returned false, the next reply is the exit
 		rep = <-r.replies
 	}
@@ -264,6 +285,7 @@ func (r *runner) finish() error {
 // loopSlow ends the current sample (if any), hands it to the harness and
 // starts the next one, or ends the loop.
 func (b *B) loopSlow() bool {
+	b.looped = true
 	if b.finished {
 		return false
 	}

@@ -104,10 +104,9 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	cmp := &Comparison{Results: results, Iterations: n}
 	rounds := s.opts.Samples
 	for round := -1; round < rounds; round++ { // round -1 warms up
-		order := roundOrder(k, round, s.opts.Seed)
-		if round < 0 {
-			order = identity(k)
-		} else {
+		order := identity(k)
+		if round >= 0 {
+			order = roundOrder(k, round, s.opts.Seed)
 			cmp.Order = append(cmp.Order, order)
 		}
 		nr := s.jitter(n)

@@ -57,6 +57,10 @@ type Options struct {
 
 	// clock, when set, replaces the clock (tests use a fake one).
 	clock *clockSource
+	// minDuration, when set, makes the measured samples continue past
+	// Samples until it has passed since the measurement began (the
+	// testing.B adapter uses -benchtime).
+	minDuration time.Duration
 }
 
 // Counters is the hook for hardware or software event counters (cycles,

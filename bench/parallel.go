@@ -48,15 +48,23 @@ func measureParallel(f func(*B), s *setup, n uint64) (*Parallel, error) {
 	p := &Parallel{Workers: w, Iterations: n, PerWorker: make([][]Sample, w)}
 	for i := 0; i <= s.opts.Samples; i++ { // sample 0 warms up
 		gate := make(chan struct{})
-		for _, r := range rs {
-			r.cmds <- command{n: n, gate: gate}
+		early := make([]*reply, len(rs))
+		for j, r := range rs {
+			if rep, ok := r.send(command{n: n, gate: gate}); ok {
+				early[j] = &rep
+			}
 		}
 		close(gate)
 		var lo, hi uint64
 		var ops uint64
 		var errs []error
 		for j, r := range rs {
-			rep := <-r.replies
+			var rep reply
+			if early[j] != nil {
+				rep = *early[j]
+			} else {
+				rep = <-r.replies
+			}
 			if rep.done {
 				r.exited = true
 				if rep.err == nil {

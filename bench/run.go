@@ -219,6 +219,7 @@ func runCase(c Case, o *Options) (*Result, error) {
 	res := &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal}
 	res.Warnings = append(res.Warnings, s.notes...)
 	cpu := s.opts.pinCPU()
+	tStart := time.Now()
 
 	if s.opts.Cold > 0 {
 		if res.Cold, err = measureCold(c.F, s, cpu); err != nil {
@@ -241,6 +242,7 @@ func runCase(c Case, o *Options) (*Result, error) {
 
 	// Warm-up: discarded samples at the calibrated count.
 	t0 := time.Now()
+	_ = tStart
 	for i := 0; ; i++ {
 		if s.opts.WarmupSamples > 0 && i >= s.opts.WarmupSamples {
 			break
@@ -256,7 +258,7 @@ func runCase(c Case, o *Options) (*Result, error) {
 	}
 
 	t0 = time.Now()
-	for i := 0; i < s.opts.Samples; i++ {
+	for i := 0; i < s.opts.Samples || time.Since(tStart) < s.opts.minDuration; i++ {
 		if s.opts.Budget > 0 && i >= minSamples && time.Since(t0) >= s.opts.Budget {
 			res.Incomplete = true
 			res.Warnings = append(res.Warnings, fmt.Sprintf(

@@ -35,9 +35,12 @@ var adapterCache sync.Map // *testing.B -> *Result
 // b.N == 1, then, while its own timer shows less than -benchtime, again
 // with a growing b.N; each call starts with the previous call's reported
 // metrics cleared. Testing measures on the first call (b.N == 1) only,
-// leaving testing's timer running so that it usually sees enough time and
-// stops there; on later calls it reports the same result again. Each -count
-// repetition gets a fresh testing.B and so a fresh measurement.
+// leaving testing's timer running, and keeps taking samples (beyond
+// Options.Samples, within Options.Budget) until -benchtime has passed, so
+// that testing sees enough time and does not call again. Should it call
+// again, the same result is reported again (b.N then stays testing's, so
+// that its growing count ends the calls). Each -count repetition gets a
+// fresh testing.B and so a fresh measurement.
 //
 // When opts.Target is zero and -benchtime is a duration d, the target is
 // d/Samples, so that the measured samples take about -benchtime, as
@@ -49,13 +52,18 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 	tb.ReportAllocs()
 	if tb.N > 1 {
 		if r, ok := adapterCache.Load(tb); ok {
-			report(tb, r.(*Result))
+			// Leave tb.N as testing set it, so that its count grows
+			// and this ends.
+			report(tb, r.(*Result), false)
 			return
 		}
 	}
 	var o Options
 	if opts != nil {
 		o = *opts
+	}
+	if d, ok := benchtime(); ok {
+		o.minDuration = d
 	}
 	if o.Target == 0 {
 		if d, ok := benchtime(); ok {
@@ -71,7 +79,7 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 		tb.Fatal(err)
 	}
 	adapterCache.Store(tb, r)
-	report(tb, r)
+	report(tb, r, true)
 	envw := map[string]bool{}
 	for _, m := range envWarnings() {
 		envw[m] = true
@@ -83,12 +91,14 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 	}
 }
 
-func report(tb *testing.B, r *Result) {
-	var iters uint64
-	for _, s := range r.Samples {
-		iters += s.Iterations
+func report(tb *testing.B, r *Result, setN bool) {
+	if setN {
+		var iters uint64
+		for _, s := range r.Samples {
+			iters += s.Iterations
+		}
+		tb.N = int(min(iters, uint64(maxInt)))
 	}
-	tb.N = int(min(iters, uint64(maxInt)))
 	p50, p99 := r.NsPerOp.Median, r.P99
 	if r.Latency != nil {
 		p50, p99 = r.Latency.P50, r.Latency.P99

@@ -1,0 +1,421 @@
+package bench
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeClock is a deterministic clock: every read costs read ns, readings
+// are quantized to tick ns, and benchmark bodies advance it by their
+// simulated cost. Accesses are ordered by the runner's channels.
+type fakeClock struct {
+	t, tick, read uint64
+}
+
+func (f *fakeClock) now() uint64 {
+	f.t += f.read
+	return f.t / f.tick * f.tick
+}
+
+func (f *fakeClock) advance(d uint64) { f.t += d }
+
+func (f *fakeClock) source() *clockSource {
+	return &clockSource{name: "fake", now: f.now, fenced: f.now, ns: nsIdentity}
+}
+
+// costSampler simulates samples of a body costing perOp ns, plus fixed ns
+// per sample, without any goroutine.
+type costSampler struct {
+	perOp, fixed float64
+	asked        []uint64
+}
+
+func (c *costSampler) sample(n uint64) (Sample, error) {
+	c.asked = append(c.asked, n)
+	return Sample{Iterations: n, WallNs: c.fixed + c.perOp*float64(n)}, nil
+}
+
+func TestCalibrate(t *testing.T) {
+	tests := []struct {
+		name         string
+		perOp, fixed float64
+		goal         float64
+		wantTrials   []uint64
+		wantN        uint64
+	}{
+		// 37 ns/op: 10^4 iterations are the first to exceed 10 % of 1 ms.
+		{"37ns", 37, 0, 1e6, []uint64{1, 10, 100, 1000, 10000}, 27028},
+		// 0.5 ns/op: ramp to 10^6 (0.5 ms > 0.1 ms).
+		{"halfns", 0.5, 0, 1e6, []uint64{1, 10, 100, 1000, 10000, 100000, 1000000}, 2000000},
+		// 2 ms/op: the first sample already exceeds the goal: n stays 1.
+		{"slow", 2e6, 0, 1e6, []uint64{1}, 1},
+		// Fixed cost per sample inflates the estimate a little only.
+		{"fixed", 100, 5000, 1e6, []uint64{1, 10, 100, 1000}, 9524},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := &costSampler{perOp: tt.perOp, fixed: tt.fixed}
+			n, trials, err := calibrate(cs, tt.goal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cs.asked, tt.wantTrials) || len(trials) != len(tt.wantTrials) {
+				t.Errorf("trials %v, want %v", cs.asked, tt.wantTrials)
+			}
+			if n != tt.wantN {
+				t.Errorf("n = %d, want %d", n, tt.wantN)
+			}
+		})
+	}
+}
+
+func TestRunFakeClock(t *testing.T) {
+	fc := &fakeClock{tick: 1000, read: 20}
+	opts := &Options{Target: 100 * time.Microsecond, Samples: 8, WarmupSamples: 2, clock: fc.source()}
+	setups := 0
+	opts.Setup = func() { setups++ }
+	r, err := Run("fake37", func(b *B) {
+		for b.Loop() {
+			fc.advance(37)
+		}
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The goal is 1000 ticks of 1 µs = 1 ms, above the 100 µs target.
+	if r.GoalNs != 1e6 {
+		t.Errorf("goal %v ns, want 1e6 (1000 x the 1 µs tick)", r.GoalNs)
+	}
+	if r.Probe.TickNs != 1000 || math.Abs(r.Probe.ReadNs-20) > 1 {
+		t.Errorf("probe %+v, want tick 1000 and read ~20", r.Probe)
+	}
+	var trials []uint64
+	for _, s := range r.Calibration {
+		trials = append(trials, s.Iterations)
+	}
+	if !slices.Equal(trials, []uint64{1, 10, 100, 1000, 10000}) {
+		t.Errorf("calibration counts %v", trials)
+	}
+	if want := 1e6 / 37.0; math.Abs(float64(r.Iterations)-want)/want > 0.01 {
+		t.Errorf("calibrated n = %d, want ~%.0f", r.Iterations, want)
+	}
+	if len(r.Samples) != 8 || len(r.Warmup) != 2 {
+		t.Fatalf("%d samples and %d warm-up, want 8 and 2", len(r.Samples), len(r.Warmup))
+	}
+	jittered := false
+	for _, s := range r.Samples {
+		if s.Iterations < r.Iterations || float64(s.Iterations) > 1.2*float64(r.Iterations) {
+			t.Errorf("sample of %d iterations outside [n, 1.2n] for n=%d", s.Iterations, r.Iterations)
+		}
+		jittered = jittered || s.Iterations != r.Iterations
+		if op := s.NsPerOp(); math.Abs(op-37) > 0.5 {
+			t.Errorf("sample ns/op %v, want ~37", op)
+		}
+	}
+	if !jittered {
+		t.Error("no sample was jittered")
+	}
+	// Setup ran before every sample: calibration, warm-up, measured.
+	if want := len(r.Calibration) + len(r.Warmup) + len(r.Samples); setups != want {
+		t.Errorf("setup ran %d times, want %d", setups, want)
+	}
+	if math.Abs(r.NsPerOp.Median-37) > 0.5 {
+		t.Errorf("median %v, want ~37", r.NsPerOp.Median)
+	}
+}
+
+func TestAnalyze(t *testing.T) {
+	mk := func(ops ...float64) []Sample {
+		var ss []Sample
+		for i, op := range ops {
+			ss = append(ss, Sample{Iterations: 1000, WallNs: op * 1000, CPUNs: op * 900,
+				Allocs: 2000, Bytes: 64000, GCs: uint64(i % 2)})
+		}
+		return ss
+	}
+	s := &setup{probe: clockProbe{TickNs: 10, ReadNs: 20}}
+	tests := []struct {
+		name       string
+		ops        []float64
+		loop       float64
+		wantMedian float64
+		wantFloor  bool
+	}{
+		{"clear", []float64{10, 11, 12, 13, 14, 15, 16}, 0.5, 13, false},
+		{"floor", []float64{0.6, 0.7, 0.8, 0.9, 1.0, 1.1}, 0.6, 0.85, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Result{Samples: mk(tt.ops...), Iterations: 1000, Overhead: Overhead{LoopNsPerOp: tt.loop}}
+			r.analyze(s)
+			if math.Abs(r.NsPerOp.Median-tt.wantMedian) > 1e-9 {
+				t.Errorf("median %v, want %v", r.NsPerOp.Median, tt.wantMedian)
+			}
+			if r.AllocsPerOp != 2 || r.BytesPerOp != 64 {
+				t.Errorf("allocs %v bytes %v per op, want 2 and 64", r.AllocsPerOp, r.BytesPerOp)
+			}
+			if math.Abs(r.CPUPerWall-0.9) > 1e-9 {
+				t.Errorf("cpu/wall %v, want 0.9", r.CPUPerWall)
+			}
+			if got := hasWarning(r, "noise floor"); got != tt.wantFloor {
+				t.Errorf("noise-floor warning %v, want %v: %q", got, tt.wantFloor, r.Warnings)
+			}
+			if r.Overhead.NetValid == tt.wantFloor {
+				t.Errorf("NetValid %v with floor %v", r.Overhead.NetValid, tt.wantFloor)
+			}
+			if !hasWarning(r, "garbage collection") {
+				t.Errorf("no GC warning: %q", r.Warnings)
+			}
+			if len(tt.ops) >= 6 && r.CI.Method == "" {
+				t.Error("no confidence interval")
+			}
+		})
+	}
+}
+
+func hasWarning(r *Result, sub string) bool {
+	for _, w := range r.Warnings {
+		if strings.Contains(w, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRoundOrder(t *testing.T) {
+	for _, k := range []int{2, 3, 4} {
+		for block := 0; block < 5; block++ {
+			pos := make([]map[int]int, k) // position -> case -> count
+			for i := range pos {
+				pos[i] = map[int]int{}
+			}
+			for row := 0; row < k; row++ {
+				o := roundOrder(k, block*k+row, 7)
+				if got := slices.Sorted(slices.Values(o)); !slices.Equal(got, identity(k)) {
+					t.Fatalf("k=%d round %d: %v is not a permutation", k, block*k+row, o)
+				}
+				if !slices.Equal(o, roundOrder(k, block*k+row, 7)) {
+					t.Fatal("order is not reproducible")
+				}
+				for p, c := range o {
+					pos[p][c]++
+				}
+			}
+			for p := range pos {
+				for c := 0; c < k; c++ {
+					if pos[p][c] != 1 {
+						t.Errorf("k=%d block %d: case %d in position %d %d times, want once", k, block, c, p, pos[p][c])
+					}
+				}
+			}
+		}
+	}
+	// Two cases: every block is AB,BA or BA,AB, and both patterns occur.
+	seen := map[string]bool{}
+	for block := 0; block < 20; block++ {
+		a, b := roundOrder(2, 2*block, 1), roundOrder(2, 2*block+1, 1)
+		seen[strings.Trim(strings.Join(strings.Fields(strings.Trim(
+			strings.ReplaceAll(strings.ReplaceAll(sprint(a)+sprint(b), "0", "A"), "1", "B"), "[]")), ""), "[]")] = true
+	}
+	if len(seen) != 2 {
+		t.Errorf("blocks of two cases: %v, want both ABBA and BAAB", seen)
+	}
+}
+
+func sprint(o []int) string {
+	var sb strings.Builder
+	for _, x := range o {
+		sb.WriteByte(byte('0' + x))
+	}
+	return sb.String()
+}
+
+func TestCompareFakeClock(t *testing.T) {
+	fc := &fakeClock{tick: 1, read: 20}
+	opts := &Options{Target: 200 * time.Microsecond, Samples: 10, clock: fc.source()}
+	body := func(cost uint64) func(*B) {
+		return func(b *B) {
+			for b.Loop() {
+				fc.advance(cost)
+			}
+		}
+	}
+	tests := []struct {
+		name        string
+		a, b        uint64
+		wantVerdict string
+	}{
+		{"faster", 100, 50, "new is 2.00x faster than old [2.00, 2.00]"},
+		{"slower", 50, 100, "new is 2.00x slower than old [2.00, 2.00]"},
+		{"same", 80, 80, "no significant difference"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Compare([]Case{{Name: "old", F: body(tt.a)}, {Name: "new", F: body(tt.b)}}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Order) != 10 || len(c.Pairs) != 1 {
+				t.Fatalf("%d rounds, %d pairs", len(c.Order), len(c.Pairs))
+			}
+			for _, r := range c.Results {
+				if len(r.Samples) != 10 {
+					t.Errorf("%s: %d samples, want 10", r.Name, len(r.Samples))
+				}
+			}
+			// All cases ran the same count in each round.
+			for i := range c.Results[0].Samples {
+				if c.Results[0].Samples[i].Iterations != c.Results[1].Samples[i].Iterations {
+					t.Errorf("round %d: counts differ", i)
+				}
+			}
+			if v := c.Pairs[0].Verdict; !strings.HasPrefix(v, tt.wantVerdict) {
+				t.Errorf("verdict %q, want prefix %q", v, tt.wantVerdict)
+			}
+		})
+	}
+}
+
+func TestLatencyFakeClock(t *testing.T) {
+	fc := &fakeClock{tick: 1, read: 20}
+	r, err := Run("lat", func(b *B) {
+		for b.Loop() {
+			fc.advance(500)
+		}
+	}, &Options{Target: 100 * time.Microsecond, Samples: 5, WarmupSamples: 1, Latency: true, clock: fc.source()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := r.Latency
+	if l == nil || l.Ops == 0 {
+		t.Fatal("no latency result")
+	}
+	// Every op is 500 ns plus the reads; the empty loop's reads are
+	// subtracted, so the quantiles are 500 within the histogram's error.
+	for _, q := range []float64{l.P50, l.P99, l.P999} {
+		if math.Abs(q-500) > 1 {
+			t.Errorf("latency quantile %v, want 500 (all %+v)", q, l)
+		}
+	}
+	if l.ReadOverheadNs <= 0 {
+		t.Errorf("read overhead %v, want > 0", l.ReadOverheadNs)
+	}
+}
+
+var sinkBytes []byte
+
+func TestRealClock(t *testing.T) {
+	xs := make([]uint64, 1000)
+	for i := range xs {
+		xs[i] = uint64(i)
+	}
+	opts := &Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1}
+	empty, err := Run("empty", func(b *B) {
+		for b.Loop() {
+		}
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(empty, "optimized away") {
+		t.Errorf("empty body not flagged: %q", empty.Warnings)
+	}
+	sum, err := Run("sum", func(b *B) {
+		for b.Loop() {
+			var s uint64
+			for _, x := range xs {
+				s += x
+			}
+			b.Keep(s)
+		}
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasWarning(sum, "optimized away") {
+		t.Errorf("sum of 1000 flagged as optimized away: %q (median %v, loop %v)", sum.Warnings, sum.NsPerOp.Median, sum.Overhead.LoopNsPerOp)
+	}
+	if sum.AllocsPerOp != 0 {
+		t.Errorf("b.Keep(uint64) allocates: %v allocs/op", sum.AllocsPerOp)
+	}
+	alloc, err := Run("alloc", func(b *B) {
+		for b.Loop() {
+			sinkBytes = make([]byte, 64)
+		}
+	}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc.AllocsPerOp < 0.95 || alloc.AllocsPerOp > 1.05 || alloc.BytesPerOp < 60 {
+		t.Errorf("alloc: %v allocs/op, %v B/op, want ~1 and ~64", alloc.AllocsPerOp, alloc.BytesPerOp)
+	}
+	for _, s := range sum.Samples {
+		if s.CPUNs == 0 {
+			t.Error("thread CPU time is zero, want a figure or -1")
+		}
+	}
+}
+
+func TestParallel(t *testing.T) {
+	r, err := Run("par", func(b *B) {
+		m := map[int]int{1: 1}
+		for b.Loop() {
+			b.Keep(m[1])
+		}
+	}, &Options{Target: time.Millisecond, Samples: 3, WarmupSamples: 1, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Parallel
+	if p == nil || p.Workers != 2 || len(p.WallNs) != 3 || len(p.PerWorker) != 2 {
+		t.Fatalf("parallel result %+v", p)
+	}
+	for w, ss := range p.PerWorker {
+		if len(ss) != 3 {
+			t.Errorf("worker %d: %d samples", w, len(ss))
+		}
+	}
+	if p.Aggregate.Median <= 0 || p.NsPerOp.N != 6 {
+		t.Errorf("aggregate %v ops/s, %d per-op values", p.Aggregate.Median, p.NsPerOp.N)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	quick := &Options{Target: time.Millisecond, Samples: 3, WarmupSamples: 1}
+	tests := []struct {
+		name string
+		f    func(*B)
+		opts *Options
+		want string
+	}{
+		{"nil", nil, quick, "nil benchmark function"},
+		{"noloop", func(b *B) {}, quick, "never called B.Loop"},
+		{"break", func(b *B) {
+			for b.Loop() {
+				break
+			}
+		}, quick, "returned before B.Loop reported false"},
+		{"panic", func(b *B) {
+			for b.Loop() {
+				panic("boom")
+			}
+		}, quick, "panicked: boom"},
+		{"negative", func(b *B) {}, &Options{Samples: -1}, "negative Samples"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Run(tt.name, tt.f, tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "bench: ") {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := Compare([]Case{{Name: "a", F: emptyLoop}}, quick); err == nil {
+		t.Error("Compare of one case did not fail")
+	}
+	_ = errors.New
+}
