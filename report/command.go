@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,6 +97,65 @@ func intOf(v any) int {
 	return 0
 }
 
+// counterNames returns the names of the counter metrics of the document
+// (Details["counters"] of its measurements), in the order of their first
+// appearance.
+func counterNames(d *result.Document) []string {
+	var names []string
+	seen := map[string]bool{}
+	for i := range d.Measurements {
+		var list []string
+		switch v := d.Measurements[i].Details["counters"].(type) {
+		case []string:
+			list = v
+		case []any: // decoded JSON
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					list = append(list, s)
+				}
+			}
+		}
+		for _, n := range list {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	return names
+}
+
+// counterUnit returns the unit of the counter metric name.
+func counterUnit(d *result.Document, name string) string {
+	for i := range d.Measurements {
+		if m := d.Measurements[i].Metric(name); m != nil {
+			return m.Unit
+		}
+	}
+	return ""
+}
+
+// count formats a count for a table: 3 significant digits with an SI
+// prefix from 10,000 ("47.6 M"), whole below, and 3 significant digits
+// for small fractions (a median of counts can be a half).
+func count(v float64) string {
+	for _, p := range []struct {
+		s float64
+		p string
+	}{{1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}} {
+		if math.Abs(v) >= 10*p.s {
+			return unit.Sig(v/p.s, 3) + p.p
+		}
+	}
+	if math.Abs(v) >= 100 || v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// exact formats a counter value in its own unit (ns or count), exactly.
+func exact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
 // sec formats ns as seconds, as hyperfine's CSV does.
 func sec(ns float64) string {
 	if ns != ns { // NaN
@@ -108,9 +168,12 @@ func sec(ns float64) string {
 // (command, mean, stddev, median, user, system, min, max in seconds, then
 // parameter_NAME per parameter), followed by chrono's own: the median's
 // confidence interval, p95 and p99 (linear), max RSS in bytes, and the
-// counts of runs, failures and timeouts. stddev is the sample standard
-// deviation; user and system are means, as in hyperfine; all times are
-// corrected for the shell overhead when it was subtracted.
+// counts of runs, failures and timeouts, then for each counter (chrono run
+// --counters) NAME_median, NAME_mean and NAME_stddev in the counter's unit
+// (ns for task-clock and cpu-clock, counts otherwise). stddev is the sample
+// standard deviation; user and system are means, as in hyperfine; all
+// times (and counters) are corrected for the shell overhead when it was
+// subtracted.
 func CommandCSV(w io.Writer, d *result.Document) error {
 	cw := csv.NewWriter(w)
 	params := paramNames(d)
@@ -119,6 +182,10 @@ func CommandCSV(w io.Writer, d *result.Document) error {
 		head = append(head, "parameter_"+p)
 	}
 	head = append(head, "median_ci_lo", "median_ci_hi", "p95", "p99", "max_rss_bytes", "runs", "failures", "timeouts")
+	cnames := counterNames(d)
+	for _, c := range cnames {
+		head = append(head, c+"_median", c+"_mean", c+"_stddev")
+	}
 	cw.Write(head)
 	for i := range d.Measurements {
 		m := &d.Measurements[i]
@@ -138,6 +205,13 @@ func CommandCSV(w io.Writer, d *result.Document) error {
 		}
 		row = append(row, sec(f.ciLo), sec(f.ciHi), sec(f.p95), sec(f.p99), rss,
 			strconv.Itoa(f.runs), strconv.Itoa(f.failures), strconv.Itoa(f.timeouts))
+		for _, c := range cnames {
+			if cm := m.Metric(c); cm != nil && cm.Summary != nil && cm.Summary.N > 0 {
+				row = append(row, exact(cm.Summary.Median), exact(cm.Summary.Mean), exact(cm.Summary.StdDevSample))
+			} else {
+				row = append(row, "", "", "")
+			}
+		}
 		cw.Write(row)
 	}
 	cw.Flush()
@@ -149,7 +223,8 @@ func CommandCSV(w io.Writer, d *result.Document) error {
 // zero Unit picks one for the fastest median). Relative is the ratio of
 // medians to the reference (the fastest unless the comparisons name
 // another) with its confidence interval, where hyperfine gives a ratio of
-// means ± an error estimate.
+// means ± an error estimate. Counters (chrono run --counters) add one
+// column each with the median, after hyperfine's columns.
 func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 	fs := make([]figures, len(d.Measurements))
 	fastest := -1.0
@@ -165,19 +240,30 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 	ref := ""
 	rel := map[string]result.Comparison{}
 	for _, c := range d.Comparisons {
+		if c.Metric != "wall" && c.Metric != "" {
+			continue // counters: ratios of their own
+		}
 		ref = c.B
 		rel[c.A] = c
 	}
+	cnames := counterNames(d)
 	var b strings.Builder
-	fmt.Fprintf(&b, "| Command | Mean [%[1]s] | Median [%[1]s] | Min [%[1]s] | Max [%[1]s] | Relative |\n", u.Name)
-	b.WriteString("|:---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| Command | Mean [%[1]s] | Median [%[1]s] | Min [%[1]s] | Max [%[1]s] | Relative |", u.Name)
+	for _, c := range cnames {
+		if counterUnit(d, c) == "ns" {
+			fmt.Fprintf(&b, " %s [%s] |", c, u.Name)
+		} else {
+			fmt.Fprintf(&b, " %s |", c)
+		}
+	}
+	b.WriteString("\n|:---|---:|---:|---:|---:|---:|" + strings.Repeat("---:|", len(cnames)) + "\n")
 	num := func(ns float64) string { return unit.Sig(ns/u.Nanos, 3) }
 	for i := range d.Measurements {
 		m := &d.Measurements[i]
 		f := fs[i]
 		name := "`" + strings.ReplaceAll(m.Name, "|", `\|`) + "`"
 		if !f.ok {
-			fmt.Fprintf(&b, "| %s | – | – | – | – | – |\n", name)
+			fmt.Fprintf(&b, "| %s | – | – | – | – | – |%s\n", name, strings.Repeat(" – |", len(cnames)))
 			continue
 		}
 		relative := "1.00"
@@ -192,7 +278,19 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 		if i := strings.IndexByte(mean, '.'); i >= 0 {
 			d = len(mean) - i - 1
 		}
-		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |\n", name, mean, unit.Number(f.stddev/u.Nanos, d), num(f.median), num(f.min), num(f.max), relative)
+		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |", name, mean, unit.Number(f.stddev/u.Nanos, d), num(f.median), num(f.min), num(f.max), relative)
+		for _, c := range cnames {
+			cm := m.Metric(c)
+			switch {
+			case cm == nil || cm.Summary == nil || cm.Summary.N == 0:
+				b.WriteString(" – |")
+			case cm.Unit == "ns":
+				fmt.Fprintf(&b, " %s |", num(cm.Summary.Median))
+			default:
+				fmt.Fprintf(&b, " %s |", count(cm.Summary.Median))
+			}
+		}
+		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -72,6 +74,110 @@ type Analysis struct {
 	Failures          int
 	TimedOut          int
 	Warnings          []string
+	// Metrics are the probe figures (counters) recorded in every run, in
+	// the order of Report.extraNames; Derived are figures derived from
+	// their means (IPC, miss rates, CPUs utilized), as perf stat does.
+	Metrics []*MetricAnalysis
+	Derived []counters.Derived
+}
+
+// MetricAnalysis holds the statistics of one probe figure (a counter) of
+// a command.
+type MetricAnalysis struct {
+	Name string
+	// Unit is "ns" (task-clock, cpu-clock) or "count".
+	Unit string
+	// Values are the per-run values minus Overhead when Subtracted; Raw
+	// the values measured.
+	Values, Raw []float64
+	Summary     stats.Summary
+	// MedianCI is the confidence interval of the median (nil when the
+	// sample is too small).
+	MedianCI *stats.Interval
+	// Overhead is the median of the overhead runs' values (the shell's own
+	// counts); Subtracted says whether it was subtracted, as it is from
+	// the times when the overhead is subtracted and every overhead run
+	// has the figure.
+	Overhead   float64
+	Subtracted bool
+	// Scaled is set when some run's value was extrapolated from part of
+	// the run (multiplexed counters); MinRunningFraction is the smallest
+	// fraction of a run measured (1 when none was scaled).
+	Scaled             bool
+	MinRunningFraction float64
+}
+
+// Metric returns the analysis of the probe figure named name, or nil.
+func (a *Analysis) Metric(name string) *MetricAnalysis {
+	for _, m := range a.Metrics {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}
+
+// analyzeMetrics fills a.Metrics and a.Derived from the runs' probe
+// figures. A figure missing from some runs is not summarized (its values
+// would not line up with the runs), and a warning says so.
+func (r *Report) analyzeMetrics(a *Analysis, names []string) {
+	res := a.Result
+	if len(res.Samples) == 0 {
+		return
+	}
+	_, _, _, sub := r.overheadMedians()
+	for _, name := range names {
+		m := &MetricAnalysis{Name: name, Unit: extraUnit(name), MinRunningFraction: 1}
+		for _, s := range res.Samples {
+			v, ok := s.Extra[name]
+			if !ok {
+				continue
+			}
+			m.Raw = append(m.Raw, v)
+			if f, ok := s.ExtraRunning[name]; ok {
+				m.Scaled = true
+				m.MinRunningFraction = min(m.MinRunningFraction, f)
+			}
+		}
+		if len(m.Raw) != len(res.Samples) {
+			if len(m.Raw) > 0 {
+				a.Warnings = append(a.Warnings, fmt.Sprintf("%s was counted in only %d of %d runs: not summarized", name, len(m.Raw), len(res.Samples)))
+			}
+			continue
+		}
+		if ov := r.Overhead; sub && ov != nil && len(ov.Samples) > 0 {
+			xs := make([]float64, 0, len(ov.Samples))
+			for _, s := range ov.Samples {
+				if v, ok := s.Extra[name]; ok {
+					xs = append(xs, v)
+				}
+			}
+			if len(xs) == len(ov.Samples) {
+				m.Overhead, m.Subtracted = stats.Median(xs), true
+			}
+		}
+		m.Values = correct(slices.Clone(m.Raw), m.Overhead, m.Subtracted)
+		m.Summary = stats.Summarize(m.Values)
+		if iv, err := stats.MedianCI(m.Values, Confidence); err == nil {
+			m.MedianCI = &iv
+		}
+		a.Metrics = append(a.Metrics, m)
+	}
+	if len(a.Metrics) > 0 {
+		a.Derived = counters.Derive(func(name string) (float64, bool) {
+			if m := a.Metric(name); m != nil {
+				return m.Summary.Mean, true
+			}
+			// cycles:u and instructions:u answer for cycles and
+			// instructions (IPC of user space).
+			for _, m := range a.Metrics {
+				if base, _, _ := strings.Cut(m.Name, ":"); base == name {
+					return m.Summary.Mean, true
+				}
+			}
+			return 0, false
+		}, durationOf(a.WallSummary.Mean))
+	}
 }
 
 // PercentileMethod is the percentile definition of P95 and P99.
@@ -133,6 +239,7 @@ func (r *Report) Analyze(res *Result) *Analysis {
 	a.P99 = stats.Percentile(a.Wall, 99, PercentileMethod)
 	a.Outliers = stats.Tukey(a.Wall)
 	a.Warnings = r.warnings(a)
+	r.analyzeMetrics(a, r.extraNames())
 	return a
 }
 
@@ -195,8 +302,10 @@ func (r *Report) warnings(a *Analysis) []string {
 // Comparison compares one command with the reference.
 type Comparison struct {
 	Command, Reference *Result
+	// Metric is "wall" or the name of a probe figure (a counter).
+	Metric string
 	// Ratio is median(Command)/median(Reference) of the corrected wall
-	// times, with its bootstrap confidence interval.
+	// times (or of the metric), with its bootstrap confidence interval.
 	Ratio float64
 	CI    stats.Interval
 	// MannWhitney is the two-sided test of the two samples; MWErr says
@@ -245,25 +354,73 @@ func (r *Report) Compare(as []*Analysis, ref string) (int, []Comparison, error) 
 		if i == refIdx || len(a.Wall) == 0 {
 			continue
 		}
-		c := Comparison{Command: a.Result, Reference: rf.Result}
-		c.Ratio = a.WallSummary.Median / rf.WallSummary.Median
-		resamples := max(1000, min(stats.DefaultResamples, 4_000_000/(len(a.Wall)+len(rf.Wall))))
-		c.CI = stats.BootstrapRatioCI(a.Wall, rf.Wall, stats.Median, Confidence, resamples, r.Seed)
-		c.MannWhitney, c.MWErr = stats.MannWhitneyU(a.Wall, rf.Wall)
-		c.Significant = c.MWErr == nil && c.MannWhitney.P < Alpha && !c.CI.Contains(1)
-		c.Verdict = verdict(c)
-		out = append(out, c)
+		out = append(out, r.compare(a.Result, rf.Result, "wall", a.Wall, rf.Wall, a.WallSummary.Median, rf.WallSummary.Median))
 	}
 	return refIdx, out, nil
 }
 
+// compare compares the sample xs of command a with the sample ys of the
+// reference on one metric: ratio of medians (ma/mb) with its bootstrap
+// interval, Mann-Whitney U test, verdict.
+func (r *Report) compare(a, ref *Result, metric string, xs, ys []float64, ma, mb float64) Comparison {
+	c := Comparison{Command: a, Reference: ref, Metric: metric}
+	c.Ratio = ma / mb
+	resamples := max(1000, min(stats.DefaultResamples, 4_000_000/(len(xs)+len(ys))))
+	c.CI = stats.BootstrapRatioCI(xs, ys, stats.Median, Confidence, resamples, r.Seed)
+	c.MannWhitney, c.MWErr = stats.MannWhitneyU(xs, ys)
+	c.Significant = c.MWErr == nil && c.MannWhitney.P < Alpha && !c.CI.Contains(1)
+	c.Verdict = verdict(c)
+	return c
+}
+
+// CompareMetrics compares the probe figures (counters) of every command
+// with those of the reference command refIdx (as returned by Compare),
+// metric by metric, in the order of the reference's metrics. A metric is
+// compared when both commands have it and neither median is zero (a ratio
+// with a zero says nothing, and rare events such as cpu-migrations or
+// major-faults have zero medians).
+func (r *Report) CompareMetrics(as []*Analysis, refIdx int) []Comparison {
+	if refIdx < 0 || refIdx >= len(as) {
+		return nil
+	}
+	rf := as[refIdx]
+	var out []Comparison
+	for _, rm := range rf.Metrics {
+		if rm.Summary.Median == 0 {
+			continue
+		}
+		for i, a := range as {
+			m := a.Metric(rm.Name)
+			if i == refIdx || m == nil || m.Summary.Median == 0 {
+				continue
+			}
+			out = append(out, r.compare(a.Result, rf.Result, rm.Name, m.Values, rm.Values, m.Summary.Median, rm.Summary.Median))
+		}
+	}
+	return out
+}
+
 func verdict(c Comparison) string {
 	a, b := c.Command.Command.Name, c.Reference.Command.Name
+	what := ""
+	if c.Metric != "" && c.Metric != "wall" {
+		what = " in " + c.Metric
+	}
 	if !c.Significant {
 		if c.MWErr != nil {
-			return fmt.Sprintf("not significant: %q and %q cannot be told apart (%v)", a, b, c.MWErr)
+			return fmt.Sprintf("not significant: %q and %q cannot be told apart%s (%v)", a, b, what, c.MWErr)
 		}
-		return fmt.Sprintf("not significant: no difference between %q and %q can be shown (p = %s)", a, b, unit.Sig(c.MannWhitney.P, 2))
+		return fmt.Sprintf("not significant: no difference%s between %q and %q can be shown (p = %s)", what, a, b, unit.Sig(c.MannWhitney.P, 2))
+	}
+	if what != "" {
+		more := "more"
+		if c.Ratio < 1 {
+			more = "fewer"
+			if extraUnit(c.Metric) == "ns" {
+				more = "less"
+			}
+		}
+		return fmt.Sprintf("%q has %sx the %s of %q (%s)", a, unit.Sig(c.Ratio, 3), c.Metric, b, more)
 	}
 	if c.Ratio >= 1 {
 		return fmt.Sprintf("%q is %sx as slow as %q", a, unit.Sig(c.Ratio, 3), b)

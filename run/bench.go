@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -70,7 +71,11 @@ type Options struct {
 	Budget                 time.Duration
 	Precision              float64
 	// Order of the runs of several commands (default Interleaved when
-	// there are two or more commands, else Sequential); Seed seeds Random
+	// there are two or more commands, else Sequential, and Sequential with
+	// Setup or Cleanup commands, which run right before and after each
+	// command's runs as in hyperfine; in an interleaved or random order
+	// every setup runs before the first timing run and every cleanup after
+	// the last, and Report.Notes says so); Seed seeds Random
 	// (0: chosen from the clock and reported).
 	Order Order
 	Seed  uint64
@@ -96,7 +101,17 @@ type Options struct {
 	// executable from the runs of -N commands (shell overhead is always
 	// subtracted when a shell is used).
 	SubtractSpawn bool
-	// NewProbe, if set, makes a Probe for every timing run.
+	// Counters, if not empty, counts these events in every run (timing,
+	// warm-up and overhead runs) with perf_event_open, opened on the
+	// thread that starts the child (counters.OpenForChild), with
+	// CounterOptions. Each counted event becomes a per-run figure in
+	// Sample.Extra; events the host cannot count are listed in
+	// Report.Counters.Unavailable, never recorded as values.
+	Counters       []counters.Event
+	CounterOptions counters.Options
+	// NewProbe, if set, makes a Probe for every timing, warm-up and
+	// overhead run (not for setup, prepare, conclude and cleanup
+	// commands).
 	NewProbe func() (Probe, error)
 	// OnProgress is called now and then during the runs (at most about
 	// ten times a second); OnCommandDone when a command has all its runs.
@@ -176,6 +191,12 @@ type Report struct {
 	Interrupted bool
 	// Err is the failure that stopped the benchmark, if any.
 	Err error
+	// Counters describes the counted events (nil without
+	// Options.Counters).
+	Counters *CounterInfo
+	// Notes are facts about how the benchmark was run that qualify its
+	// figures (e.g. that all setup commands ran before interleaved runs).
+	Notes []string
 	// ParentPeakRSSBytes is chrono's own peak RSS after the runs (Linux;
 	// -1 elsewhere): a child's max RSS at or below it may be chrono's
 	// memory counted for the child (see selfPeakRSS).
@@ -386,6 +407,8 @@ type bench struct {
 
 	lastProgress time.Time
 	rounds       int // rounds of timing runs, for the overhead schedule
+
+	counters *counterState // nil unless Options.Counters
 }
 
 // Run benchmarks the commands (made by Commands) and returns the report.
@@ -402,7 +425,7 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
 	defer b.close()
 	sp := b.exec.(*spawner)
 	defer sp.close()
-	sp.probe = opts.NewProbe
+	sp.probe = probeFactory(b.counters, opts.NewProbe)
 	stop := sp.watch(ctx)
 	defer stop()
 
@@ -455,11 +478,18 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	case opts.Precision < 0 || opts.Precision >= 1:
 		return nil, fmt.Errorf("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
 	}
+	var notes []string
+	hasSetup := len(opts.Setup) > 0 || len(opts.Cleanup) > 0
 	if opts.Order == "" {
 		opts.Order = Sequential
-		if len(cmds) > 1 {
+		switch {
+		case len(cmds) > 1 && hasSetup:
+			notes = append(notes, "the commands ran in sequence, not interleaved, because of --setup/--cleanup: as in hyperfine, each command's setup runs right before its runs and its cleanup right after; interleaving would run every setup first, so a later setup could undo an earlier one (e.g. build the same file); --order interleaved interleaves anyway")
+		case len(cmds) > 1:
 			opts.Order = Interleaved
 		}
+	} else if opts.Order != Sequential && len(cmds) > 1 && hasSetup {
+		notes = append(notes, "in "+string(opts.Order)+" order every setup command ran before the first timing run and every cleanup after the last: a setup that changes what another command runs (e.g. builds the same file) makes the figures wrong; use --order sequential for hyperfine's setup semantics")
 	}
 	if _, err := ParseOrder(string(opts.Order)); err != nil {
 		return nil, err
@@ -484,7 +514,11 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 		return nil, err
 	}
 	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell}
-	b.rep = &Report{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now()}
+	b.rep = &Report{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
+	if len(opts.Counters) > 0 {
+		b.counters = newCounterState(opts.Counters, opts.CounterOptions)
+		b.rep.Counters = b.counters.info
+	}
 	for i := range cmds {
 		b.rep.Results = append(b.rep.Results, &Result{Command: &b.cmds[i]})
 	}
@@ -560,6 +594,7 @@ func (b *bench) hook(what string, list []string, c *Command) error {
 	}
 	spec := b.spec(argv, path, "0")
 	spec.timeout = 0
+	spec.noProbe = true
 	s, tail, err := b.exec.run(spec)
 	if err != nil {
 		return err
@@ -694,6 +729,12 @@ func (b *bench) loop() {
 				}
 			}
 			b.finish(i)
+			// As in hyperfine, a command's cleanup runs right after its
+			// runs, before the next command's setup.
+			setupDone[i] = false
+			if fail(b.hook("cleanup", b.opts.Cleanup, &b.cmds[i])) {
+				return
+			}
 		}
 		return
 	}

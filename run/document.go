@@ -1,11 +1,10 @@
 package run
 
 import (
-	"maps"
 	"math"
-	"slices"
 	"strings"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -37,20 +36,29 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, ref s
 	if r.Interrupted {
 		d.Warnings = append(d.Warnings, "interrupted: the measurements present are real but fewer than asked for")
 	}
+	d.Warnings = append(d.Warnings, r.Notes...)
+	if n := r.countersNote(); n != "" {
+		d.Warnings = append(d.Warnings, n)
+	}
 	var as []*Analysis
 	for _, res := range r.Results {
 		a := r.Analyze(res)
 		as = append(as, a)
 		d.Measurements = append(d.Measurements, r.measurement(a))
 	}
-	_, cmps, _ := r.Compare(as, ref)
+	refIdx, cmps, _ := r.Compare(as, ref)
+	cmps = append(cmps, r.CompareMetrics(as, refIdx)...)
 	for _, c := range cmps {
 		if !finite(c.Ratio, c.CI.Lo, c.CI.Hi, c.MannWhitney.P) {
-			d.Warnings = append(d.Warnings, "no comparison of "+c.Command.Command.Name+": "+c.Verdict)
+			what := ""
+			if c.Metric != "wall" {
+				what = " in " + c.Metric
+			}
+			d.Warnings = append(d.Warnings, "no comparison of "+c.Command.Command.Name+what+": "+c.Verdict)
 			continue
 		}
 		d.Comparisons = append(d.Comparisons, result.Comparison{
-			A: c.Command.Command.Name, B: c.Reference.Command.Name, Metric: "wall", Statistic: "median",
+			A: c.Command.Command.Name, B: c.Reference.Command.Name, Metric: c.Metric, Statistic: "median",
 			Ratio: c.Ratio, Lo: c.CI.Lo, Hi: c.CI.Hi, Confidence: c.CI.Confidence,
 			Test: "mann-whitney-u", P: c.MannWhitney.P, Verdict: c.Verdict,
 		})
@@ -113,18 +121,36 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 		details["unavailable"] = map[string]string{"max_rss,minor_faults,major_faults,vol_cs,invol_cs": usageUnavailable}
 	}
 	m.Metrics = append(m.Metrics, metric("exit_code", "1", series(res.Samples, func(s Sample) float64 { return float64(s.ExitCode) }), false))
-	// Probe figures (e.g. counters), one metric per name present in every run.
-	if len(res.Samples) > 0 && len(res.Samples[0].Extra) > 0 {
-		for _, name := range slices.Sorted(maps.Keys(res.Samples[0].Extra)) {
-			xs := make([]float64, 0, len(res.Samples))
-			for _, s := range res.Samples {
-				if v, ok := s.Extra[name]; ok {
-					xs = append(xs, v)
-				}
-			}
-			if len(xs) == len(res.Samples) {
-				m.Metrics = append(m.Metrics, metric(name, "count", xs, true))
-			}
+	// Probe figures (counters), one metric per figure present in every
+	// run, corrected like the times (see MetricAnalysis).
+	var names []string
+	running := map[string]float64{}
+	overhead := map[string]float64{}
+	for _, ma := range a.Metrics {
+		names = append(names, ma.Name)
+		m.Metrics = append(m.Metrics, metric(ma.Name, ma.Unit, ma.Values, true))
+		if ma.Subtracted {
+			m.Metrics = append(m.Metrics, metric(ma.Name+"_raw", ma.Unit, ma.Raw, true))
+			overhead[ma.Name] = ma.Overhead
+		}
+		if ma.Scaled {
+			running[ma.Name] = ma.MinRunningFraction
+		}
+	}
+	if len(names) > 0 {
+		details["counters"] = names
+		if len(overhead) > 0 {
+			details["counters_overhead_subtracted"] = overhead
+		}
+		if len(running) > 0 {
+			details["counters_min_running_fraction"] = running
+			details["counters_scaling"] = "multiplexed counters: each run's count is scaled by enabled/running time; the fraction is the smallest running/enabled of the runs"
+		}
+		if len(a.Derived) > 0 {
+			details["counters_derived"] = a.Derived
+		}
+		if r.Counters != nil {
+			details["counters_source"] = counters.SourcePerf + " (the child and its descendants, from execve to exit)"
 		}
 	}
 	if r.ParentPeakRSSBytes > 0 {
@@ -160,7 +186,7 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 			"sys_median_ns":  oa.Sys.Median,
 			"wall_values_ns": series(oa.Samples, func(s Sample) float64 { return float64(s.Wall) }),
 			"mad_is_scaled":  true,
-			"note":           overheadNote(oa.Overhead),
+			"note":           overheadNote(oa.Overhead, len(a.Metrics) > 0 && a.Metrics[0].Subtracted),
 		}
 	} else if r.Overhead != nil && r.Overhead.Unavailable != "" {
 		details[r.Overhead.Kind+"_overhead"] = map[string]any{"unavailable": r.Overhead.Unavailable}
@@ -169,13 +195,18 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	return m
 }
 
-func overheadNote(ov *Overhead) string {
+func overheadNote(ov *Overhead, counters bool) string {
 	if ov.Kind == "shell" {
+		if counters {
+			return "median start-up time and counts of the shell with an empty command, measured interleaved with the runs; subtracted from wall, user, sys and the counters (clamped at 0)"
+		}
 		return "median start-up time of the shell with an empty command, measured interleaved with the runs; subtracted from wall, user and sys (clamped at 0)"
 	}
 	var b strings.Builder
 	b.WriteString("median time to start and reap a trivial program (true), measured interleaved with the runs; ")
-	if ov.Subtracted {
+	if ov.Subtracted && counters {
+		b.WriteString("subtracted from wall, user, sys and the counters (--subtract-spawn)")
+	} else if ov.Subtracted {
 		b.WriteString("subtracted from wall, user and sys (--subtract-spawn)")
 	} else {
 		b.WriteString("not subtracted (use --subtract-spawn)")

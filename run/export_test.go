@@ -3,11 +3,14 @@ package run
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
@@ -84,4 +87,104 @@ func TestExportsGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "summary.txt", txt.Bytes())
+}
+
+// fixedCountersReport is fixedReport with made-up counters in every run
+// (as a deterministic fake probe would record them): task-clock and
+// page-faults, cycles and instructions (for IPC), instructions scaled in
+// some runs; branch-misses unavailable.
+func fixedCountersReport() *Report {
+	rep := fixedReport()
+	evs, err := counters.ParseEvents("task-clock,page-faults,cycles,instructions,branch-misses")
+	if err != nil {
+		panic(err)
+	}
+	rep.Counters = &CounterInfo{Events: evs, Unavailable: []UnavailableEvent{{Name: "branch-misses",
+		Reason: "hardware counters are not available on this host (no PMU exposed, e.g. a virtual machine); software counters still work", Runs: 44}}}
+	fake := func(ss []Sample, scale float64) {
+		for i := range ss {
+			s := &ss[i]
+			w := float64(s.Wall)
+			s.Extra = map[string]float64{
+				"task-clock":   0.9 * w,
+				"page-faults":  math.Round(100*scale) + float64(i%3),
+				"cycles":       2.5 * w,
+				"instructions": 3 * w * scale,
+			}
+			if i%4 == 1 {
+				s.ExtraRunning = map[string]float64{"instructions": 0.5}
+			}
+		}
+	}
+	fake(rep.Results[0].Samples, 1)
+	fake(rep.Results[1].Samples, 1.2)
+	fake(rep.Overhead.Samples, 0.5)
+	return rep
+}
+
+func TestCountersExportsGolden(t *testing.T) {
+	rep := fixedCountersReport()
+	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, []string{"chrono", "run", "--counters", "work {n}"}, nil, "")
+	var js bytes.Buffer
+	if err := result.Encode(&js, d); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export-counters.json", js.Bytes())
+	back, err := result.Unmarshal(js.Bytes())
+	if err != nil {
+		t.Fatalf("the JSON export does not read back: %v", err)
+	}
+	var csv, csvBack, md, txt bytes.Buffer
+	if err := report.CommandCSV(&csv, d); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export-counters.csv", csv.Bytes())
+	// The exports of the document read back from JSON are the same.
+	if err := report.CommandCSV(&csvBack, back); err != nil {
+		t.Fatal(err)
+	}
+	if csv.String() != csvBack.String() {
+		t.Errorf("CSV of the decoded document differs:\n%s\nwant\n%s", csvBack.String(), csv.String())
+	}
+	if err := report.CommandMarkdown(&md, d, unit.Unit{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "export-counters.md", md.Bytes())
+	if err := rep.WriteText(&txt, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "summary-counters.txt", txt.Bytes())
+
+	// Per metric: one value per run, corrected by the overhead's median,
+	// raw kept; one comparison per counter and wall.
+	m := d.Measurements[0]
+	for _, name := range []string{"task-clock", "page-faults", "cycles", "instructions"} {
+		mt, raw := m.Metric(name), m.Metric(name+"_raw")
+		if mt == nil || raw == nil || len(mt.Values) != 12 || mt.Values[0] >= raw.Values[0] {
+			t.Errorf("metric %s: %+v, raw %+v", name, mt, raw)
+		}
+	}
+	if u := m.Metric("task-clock").Unit; u != "ns" {
+		t.Errorf("task-clock unit %q, want ns", u)
+	}
+	if m.Metric("branch-misses") != nil {
+		t.Errorf("an unavailable event has values")
+	}
+	metrics := map[string]bool{}
+	for _, c := range d.Comparisons {
+		metrics[c.Metric] = true
+	}
+	for _, want := range []string{"wall", "task-clock", "page-faults", "cycles", "instructions"} {
+		if !metrics[want] {
+			t.Errorf("no comparison of %s in %v", want, metrics)
+		}
+	}
+	if n := strings.Count(strings.Join(d.Warnings, "\n"), "branch-misses"); n != 1 {
+		t.Errorf("branch-misses named %d times in the warnings, want once: %q", n, d.Warnings)
+	}
+	for _, want := range []string{"ipc", "scaled", "branch-misses: hardware counters are not available", "Counters compared with"} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("summary lacks %q", want)
+		}
+	}
 }

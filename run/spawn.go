@@ -39,6 +39,11 @@ type Sample struct {
 	Pid int
 	// Extra holds the figures of a Probe (e.g. hardware counters), by name.
 	Extra map[string]float64
+	// ExtraRunning holds, for the figures of Extra that were extrapolated
+	// from part of the run (counters multiplexed by the kernel and scaled
+	// by enabled/running time), the fraction of the run they were measured
+	// in; figures measured all the time are absent.
+	ExtraRunning map[string]float64
 }
 
 // A Probe measures something more about each run, e.g. hardware counters
@@ -64,6 +69,9 @@ type execSpec struct {
 	// (--output pipe) instead of stdout.
 	stdoutPipe bool
 	timeout    time.Duration
+	// noProbe runs the process without the Probe (setup, cleanup,
+	// prepare and conclude commands).
+	noProbe bool
 }
 
 // executor runs one process and measures it; the spawner is the real
@@ -180,7 +188,7 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	attr := &os.ProcAttr{Env: spec.env, Sys: sysProcAttr(), Files: []*os.File{spec.stdin, stdout, stderr}}
 
 	var probe Probe
-	if sp.probe != nil {
+	if sp.probe != nil && !spec.noProbe {
 		if probe, err = sp.probe(); err != nil {
 			return s, nil, err
 		}

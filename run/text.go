@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/chronograph/chronograph/stats"
@@ -85,7 +86,24 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 				fmt.Fprintf(&b, "  %-24s %sx [%s, %s]  p = %s  %s\n", quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
 					unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
 			}
+			if mc := r.CompareMetrics(as, refIdx); len(mc) > 0 {
+				fmt.Fprintf(&b, "\nCounters compared with %q (ratio of medians with %.0f%% bootstrap CI; two-sided Mann-Whitney U p-value):\n", as[refIdx].Result.Command.Name, Confidence*100)
+				w := 0
+				for _, c := range mc {
+					w = max(w, len(c.Metric))
+				}
+				for _, c := range mc {
+					fmt.Fprintf(&b, "  %-*s  %-24s %sx [%s, %s]  p = %s  %s\n", w, c.Metric, quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
+						unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
+				}
+			}
 		}
+	}
+	if n := r.countersNote(); n != "" {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "\nNote: %s\n", n)
 	}
 	if len(o.EnvWarnings) > 0 {
 		b.WriteString("\nEnvironment:\n")
@@ -164,8 +182,86 @@ func writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
 		}
 		b.WriteString(line + "\n")
 	}
+	writeMetrics(b, a, u)
 	fmt.Fprintf(b, "  runs:          %d (%d failed, %d timed out)\n", len(res.Samples)+len(res.TimedOut), a.Failures, a.TimedOut)
 	for _, w := range a.Warnings {
 		fmt.Fprintf(b, "  warning: %s\n", w)
 	}
+}
+
+// writeMetrics writes the counters of a command: median with its
+// confidence interval, mean ± σ, then the derived figures.
+func writeMetrics(b *strings.Builder, a *Analysis, u unit.Unit) {
+	if len(a.Metrics) == 0 {
+		return
+	}
+	how := "median [95% CI], mean ± σ"
+	if a.Metrics[0].Subtracted {
+		how += "; the overhead runs' median counts subtracted"
+	}
+	fmt.Fprintf(b, "  counters:      %s\n", how)
+	w := 0
+	for _, m := range a.Metrics {
+		w = max(w, len(m.Name))
+	}
+	for _, d := range a.Derived {
+		w = max(w, len(d.Name))
+	}
+	for _, m := range a.Metrics {
+		s := m.Summary
+		spread := s.MADScaled
+		if m.MedianCI != nil {
+			spread = math.Min(spread, m.MedianCI.Hi-m.MedianCI.Lo)
+		}
+		r := resolution(spread)
+		f := func(v float64) string { return fcount(v, r) }
+		if m.Unit == "ns" {
+			mu := u
+			if mu.Nanos == 0 {
+				mu = unit.For(s.Median)
+			}
+			f = func(v float64) string { return fd(v, r, mu) }
+		}
+		ci := "[too few runs for a CI]"
+		if m.MedianCI != nil {
+			ci = fmt.Sprintf("[%s, %s]", f(m.MedianCI.Lo), f(m.MedianCI.Hi))
+		}
+		line := fmt.Sprintf("    %-*s  %s %s   %s ± %s", w, m.Name, f(s.Median), ci, f(s.Mean), f(s.StdDevSample))
+		if m.Scaled {
+			line += fmt.Sprintf("   (scaled: multiplexed, counted at least %s%% of each run)", unit.Sig(100*m.MinRunningFraction, 2))
+		}
+		b.WriteString(line + "\n")
+	}
+	for _, d := range a.Derived {
+		v := unit.Sig(d.Value, 3)
+		if d.Unit == "fraction" {
+			v = unit.Sig(100*d.Value, 3) + "%"
+		}
+		fmt.Fprintf(b, "    %-*s  %s %s (from the means)\n", w, d.Name, v, d.Label)
+	}
+}
+
+// fcount formats a count with no digit finer than res (at least 1, so
+// whole counts print as integers): 10,000 and more with an SI prefix
+// ("47.58 M"), small fractional values (a median of counts can be a half)
+// with three significant digits.
+func fcount(v, res float64) string {
+	if v != 0 && math.Abs(v) < 100 && v != math.Trunc(v) {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	scale, prefix := 1.0, ""
+	for _, p := range []struct {
+		s float64
+		p string
+	}{{1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}} {
+		if math.Abs(v) >= 10*p.s {
+			scale, prefix = p.s, p.p
+			break
+		}
+	}
+	d := 0
+	if r := res / scale; r > 0 && r < 1 {
+		d = min(3, int(math.Ceil(-math.Log10(r))))
+	}
+	return strconv.FormatFloat(v/scale, 'f', d, 64) + prefix
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
@@ -38,6 +39,8 @@ type runFlags struct {
 	order, precision, pin                 string
 	seed                                  uint64
 	subtractSpawn                         bool
+	counters                              string
+	countersSet                           bool
 }
 
 // multiArgFlags are hyperfine's flags that take several values
@@ -94,13 +97,33 @@ Quoting: with -N a command is split into words by POSIX shell quoting rules
 argument and never re-parsed. With a shell, values are substituted into the
 command text, which the shell then parses.
 
+--counters counts hardware and software events (perf_event_open, Linux) in
+every run of each command and its descendants, from its execve to its exit:
+per run, one figure per event; per command, the median with its 95% CI and
+mean ± σ, IPC and miss rates when both of their events were counted; between
+commands, the same ratio of medians, bootstrap CI and Mann-Whitney p-value
+as for wall time. Like the times, the counts are corrected for the shell:
+the shell's own counts are measured in the overhead runs and their median
+is subtracted (clamped at 0); with -N nothing is subtracted unless
+--subtract-spawn. Counts scaled because the kernel multiplexed the counters
+say so. Events this host cannot count (no PMU in most virtual machines:
+cycles, instructions, ...) are named once with the reason and never shown
+as 0; software events (task-clock, page-faults, context-switches) work
+everywhere Linux does.
+
+Setup and cleanup: as in hyperfine, --setup runs once right before a
+command's runs and --cleanup once right after; with them, several commands
+run in sequence unless --order interleaved is given, in which case every
+setup runs before the first timing run (and a note says so).
+
 Ctrl-C kills the running command's process group, writes the exports with
 what was measured (marked incomplete) and exits with 130.`,
 		Example: `  chrono run 'sleep 0.1'
   chrono run -N --warmup 3 'grep -c foo big.txt' 'rg -c foo big.txt'
   chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
   chrono run --precision 1 --timeout 10s -N ./a.out
-  chrono run -L impl a,b './{impl} --fast' --export-markdown -`,
+  chrono run -L impl a,b './{impl} --fast' --export-markdown -
+  chrono run -N --counters=task-clock,page-faults,instructions 'gzip -1 -k -c f' 'gzip -9 -k -c f'`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, raw []string) error {
 			args, err := rewriteMultiArgs(raw)
@@ -113,6 +136,7 @@ what was measured (marked incomplete) and exits with 130.`,
 			if help, _ := cmd.Flags().GetBool("help"); help {
 				return cmd.Help()
 			}
+			f.countersSet = cmd.Flags().Changed("counters")
 			return runRun(cmd, cmd.Flags().Args(), f)
 		},
 	}
@@ -150,6 +174,8 @@ what was measured (marked incomplete) and exits with 130.`,
 	fl.StringVar(&f.precision, "precision", "", "run until the 95% CI of the median is within PCT% of it (e.g. 1 or 1%), bounded by --max-runs and the time budget")
 	fl.StringVar(&f.pin, "pin", "", "run the commands on these CPUs (e.g. 2 or 0,2-3; Linux)")
 	fl.BoolVar(&f.subtractSpawn, "subtract-spawn", false, "with -N, subtract the measured spawn overhead of a trivial program from every run")
+	fl.StringVar(&f.counters, "counters", "", "count events in every run: --counters (perf stat's default set: "+strings.Join(counters.DefaultEventNames, ",")+") or --counters=LIST (e.g. task-clock,page-faults,cycles,instructions; always with '=')")
+	fl.Lookup("counters").NoOptDefVal = defaultCounters
 	return cmd
 }
 
@@ -181,6 +207,13 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 			return usagef("run: --precision %q is not a percentage between 0 and 100 (e.g. 1 or 0.5%%)", f.precision)
 		}
 		opts.Precision = p / 100
+	}
+	if f.countersSet {
+		evs, err := parseCounters(f.counters)
+		if err != nil {
+			return err
+		}
+		opts.Counters = evs
 	}
 	if f.pin != "" {
 		cpus, err := parseCPUList(f.pin)
@@ -358,6 +391,22 @@ func (p *progressLine) clear() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
+}
+
+// defaultCounters is the value of a bare --counters.
+const defaultCounters = "default"
+
+// parseCounters parses the value of --counters: "default" (a bare
+// --counters) or a comma-separated list of events.
+func parseCounters(list string) ([]counters.Event, error) {
+	if list == defaultCounters {
+		return counters.DefaultEvents(), nil
+	}
+	evs, err := counters.ParseEvents(list)
+	if err != nil {
+		return nil, usagef("run: --counters: %s", strings.TrimPrefix(err.Error(), "counters: "))
+	}
+	return evs, nil
 }
 
 // parseCPUList parses a CPU list such as "2" or "0,2-3".

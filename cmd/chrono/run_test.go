@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
 )
@@ -167,4 +168,84 @@ func childGroups(pid int) []int {
 		}
 	}
 	return gs
+}
+
+// TestRunCounters counts software events for real (they work without a
+// PMU), asks for hardware events that this host may not have, and checks
+// the usage errors of --counters.
+func TestRunCounters(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("perf_event_open is Linux only")
+	}
+	avail := counters.Available()
+	if !avail.Software {
+		t.Skip("software counters unavailable: " + avail.SoftwareReason)
+	}
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		args   []string
+		counts []string // metrics with a value > 0 in every run
+		absent []string // metrics that must not be recorded (no PMU)
+		stdout []string
+	}{
+		{"software", []string{"--counters=task-clock,page-faults", "-N", "true"}, []string{"task-clock", "page-faults"}, nil,
+			[]string{"counters:", "task-clock", "page-faults"}},
+		{"hardware", []string{"--counters=task-clock,cycles,instructions", "-N", "true"}, []string{"task-clock"}, []string{"cycles", "instructions"},
+			[]string{"counters not counted", "cycles, instructions: "}},
+		{"bare, shell", []string{"--counters", "true"}, []string{"task-clock", "page-faults"}, []string{"cycles"},
+			[]string{"median counts subtracted"}},
+	}
+	for i, tt := range tests {
+		js := filepath.Join(dir, strconv.Itoa(i)+".json")
+		args := append([]string{"run", "--runs", "3", "--export-json", js}, tt.args...)
+		stdout, stderr, code := runChrono(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d, stderr %s", tt.name, code, stderr)
+		}
+		d, err := result.ReadFile(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := d.Measurements[0]
+		for _, name := range tt.counts {
+			mt := m.Metric(name)
+			if mt == nil || len(mt.Values) != 3 {
+				t.Errorf("%s: metric %s = %+v, want 3 values", tt.name, name, mt)
+				continue
+			}
+			raw := m.Metric(name + "_raw") // before the shell's counts are subtracted
+			if raw == nil {
+				raw = mt
+			}
+			for _, v := range raw.Values {
+				if !(v > 0) {
+					t.Errorf("%s: %s values %v, want > 0", tt.name, name, raw.Values)
+				}
+			}
+		}
+		if !avail.Hardware {
+			for _, name := range tt.absent {
+				if m.Metric(name) != nil {
+					t.Errorf("%s: %s recorded on a host without hardware counters", tt.name, name)
+				}
+			}
+			for _, want := range tt.stdout {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("%s: stdout lacks %q:\n%s", tt.name, want, stdout)
+				}
+			}
+			if tt.absent != nil && strings.Count(stdout, avail.HardwareReason) != 1 {
+				t.Errorf("%s: the reason %q is not given exactly once:\n%s", tt.name, avail.HardwareReason, stdout)
+			}
+		}
+	}
+	_, stderr, code := runChrono(t, "", "run", "--counters=task-clock,bogus", "true")
+	if code != exitUsage || !strings.Contains(stderr, `unknown event "bogus"`) || !strings.Contains(stderr, "page-faults") {
+		t.Errorf("bad event: exit %d, stderr %q; want exit 2 listing the known events", code, stderr)
+	}
+	_, stderr, code = runChrono(t, "", "run", "--counters=", "true")
+	if code != exitUsage || !strings.Contains(stderr, "empty event list") {
+		t.Errorf("empty list: exit %d, stderr %q", code, stderr)
+	}
 }
