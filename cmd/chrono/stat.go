@@ -28,6 +28,7 @@ type statFlags struct {
 	runs     int
 	valgrind bool
 	json     string
+	show     bool
 }
 
 func newStatCmd() *cobra.Command {
@@ -64,6 +65,7 @@ machines without a PMU), for the top process only, and much slower.`,
 	fl.IntVarP(&f.runs, "repeat", "r", 1, "run the command N times and show mean and variation")
 	fl.BoolVar(&f.valgrind, "valgrind", false, "count simulated instructions and cache misses with valgrind cachegrind")
 	fl.StringVar(&f.json, "json", "", "write a result document to FILE (- for standard output)")
+	fl.BoolVar(&f.show, "show-output", false, "show the command's standard output (on chrono's standard error, so that standard output holds only results); discarded by default")
 	return cmd
 }
 
@@ -88,7 +90,12 @@ func runStat(cmd *cobra.Command, args []string, f statFlags) error {
 	defer stop()
 
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	stdio := counters.Stdio{Stdin: cmd.InOrStdin(), Stdout: stdout, Stderr: stderr}
+	// The command's output never mixes with the results on stdout: it is
+	// discarded, or shown on stderr with --show-output.
+	stdio := counters.Stdio{Stdin: cmd.InOrStdin(), Stderr: stderr}
+	if f.show {
+		stdio.Stdout = stderr
+	}
 	start := time.Now()
 	var runs []counters.CommandRun
 	interrupted := false
