@@ -207,14 +207,14 @@ func TestStatTextGolden(t *testing.T) {
 
 // The command's own output never mixes with the results on stdout.
 func TestStatCommandOutputKeptOffStdout(t *testing.T) {
-	out, errs, code := runChrono(t, "", "stat", "-e", "task-clock", "--", "echo", "MARKER-OUTPUT")
+	out, errs, code := runChrono(t, "", "stat", "-e", "task-clock", "--", "printf", "%s%s", "MARKER", "-OUTPUT")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if strings.Contains(out, "MARKER-OUTPUT") || strings.Contains(errs, "MARKER-OUTPUT") {
 		t.Errorf("command output shown without --show-output: stdout %q stderr %q", out, errs)
 	}
-	out, errs, code = runChrono(t, "", "stat", "--show-output", "-e", "task-clock", "--", "echo", "MARKER-OUTPUT")
+	out, errs, code = runChrono(t, "", "stat", "--show-output", "-e", "task-clock", "--", "printf", "%s%s", "MARKER", "-OUTPUT")
 	if code != exitOK || strings.Contains(out, "MARKER-OUTPUT") || !strings.Contains(errs, "MARKER-OUTPUT") {
 		t.Errorf("--show-output: exit %d, stdout %q, stderr %q; want the output on stderr only", code, out, errs)
 	}
