@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+
+	"github.com/chronograph/chronograph/counters"
 )
 
 // B is passed to a benchmark function. The function does its setup, then
@@ -47,6 +49,13 @@ type B struct {
 	latN           uint64
 	latT0          uint64
 	metricsSamples []metrics.Sample
+
+	// Counters (Options.Counters): the group, enabled once, and the
+	// readings bounding the current sample.
+	cg              *counters.Group
+	cBefore, cAfter counters.Reading
+	cDiff           counters.Reading
+	cBeforeOK       bool
 }
 
 // usage is the thread's rusage counters that bench reports.
@@ -189,6 +198,12 @@ type runner struct {
 	cmds    chan command
 	replies chan reply
 	exited  bool
+	// counted lists the events opened for Options.Counters, and
+	// unavailable those that could not be (with the reason). The
+	// benchmark goroutine sets both before its first reply.
+	counted     []counters.Event
+	unavailable []counters.Count
+	notes       map[string]string
 }
 
 var errNoLoop = errors.New("bench: the benchmark function never called B.Loop: loop with `for b.Loop() { ... }`")
@@ -217,6 +232,12 @@ func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 				<-r.cmds
 				rep.err = err
 				return
+			}
+		}
+		if len(opts.Counters) > 0 {
+			g := b.openCounters(r)
+			if g != nil {
+				defer g.Close()
 			}
 		}
 		f(b)
@@ -351,14 +372,14 @@ func (b *B) beginSample(c command) {
 		b.latN = c.n
 	}
 	b.ru0, b.ruOK = threadUsage()
-	if b.opts.Counters != nil {
-		b.opts.Counters.Start()
-	}
 	if c.gate != nil {
 		<-c.gate
 	}
 	b.mem0 = b.readMem()
 	b.cpu0 = threadCPUNs()
+	// The counters are read last before the timed region and first after
+	// it, so that they bracket it tightly.
+	b.cBeforeOK = b.cg != nil && b.cg.ReadTo(&b.cBefore) == nil
 	if b.latency {
 		b.i, b.n = 0, 0
 		b.startRaw = b.clk.now()
@@ -373,6 +394,7 @@ func (b *B) beginSample(c command) {
 
 func (b *B) endSample() reply {
 	end := b.clk.now()
+	cAfterOK := b.cBeforeOK && b.cg.ReadTo(&b.cAfter) == nil
 	iters := b.i
 	if b.latency {
 		iters = uint64(len(b.lat))
@@ -401,8 +423,9 @@ func (b *B) endSample() reply {
 	if b.cpu0 < 0 || b.cpuAcc < 0 {
 		s.CPUNs = -1
 	}
-	if b.opts.Counters != nil {
-		s.Counters = b.opts.Counters.Stop()
+	if cAfterOK {
+		counters.Diff(b.cAfter, b.cBefore, &b.cDiff)
+		s.Counters, s.CountersScaled = countsOf(b.cDiff)
 	}
 	if ru, ok := threadUsage(); ok && b.ruOK {
 		s.VolCtxSw = ru.VolCtxSw - b.ru0.VolCtxSw

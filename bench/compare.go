@@ -135,13 +135,16 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 			return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)
 		}
 	}
-	loop, err := measureLoopOverhead(s, n, cpu)
+	loop, empty, err := measureLoopOverhead(s, n, cpu)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range results {
+	for i, r := range results {
 		r.Iterations = n
 		r.Overhead.LoopNsPerOp = loop
+		if len(s.opts.Counters) > 0 {
+			r.analyzeCounters(rs[i].counted, rs[i].unavailable, rs[i].notes, counterOverhead(empty))
+		}
 		r.analyze(s)
 	}
 	for i := 1; i < k; i++ {

@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/counters"
 	"os"
 	"testing"
 	"time"
@@ -113,21 +114,29 @@ func ExampleClock() {
 	// Output: monotonic (time.Since)
 }
 
-type countCalls struct{ n float64 }
-
-func (c *countCalls) Start()                   {}
-func (c *countCalls) Stop() map[string]float64 { c.n++; return map[string]float64{"samples": c.n} }
-
-func ExampleCounters() {
-	c := &countCalls{}
-	r, _ := bench.Run("counted", func(b *bench.B) {
+func ExampleCounter() {
+	// Software events count everywhere perf_event_open works; hardware
+	// events (instructions, cycles) need a PMU and are otherwise listed in
+	// CountersUnavailable with the reason.
+	evs, err := counters.ParseEvents("task-clock,page-faults,instructions,cycles")
+	if err != nil {
+		panic(err)
+	}
+	r, err := bench.Run("counted", func(b *bench.B) {
 		for b.Loop() {
 			b.Keep(sum(data))
 		}
-	}, &bench.Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1, Counters: c})
-	_, ok := r.Samples[0].Counters["samples"]
-	fmt.Println(ok)
-	// Output: true
+	}, &bench.Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1, Counters: evs})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range r.Counters {
+		fmt.Printf("%s: %.3g per op\n", c.PerOpName(), c.PerOp.Median)
+	}
+	for _, u := range r.CountersUnavailable {
+		fmt.Printf("%s: not available: %s\n", u.Name, u.Reason)
+	}
 }
 
 func ExampleSweep() {

@@ -76,7 +76,9 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 	}
 	over := stats.Median(empty)
 
-	r := start(f, s.clk, &s.opts, cpu)
+	counted := s.opts
+	counted.Counters = nil // batch samples only
+	r := start(f, s.clk, &counted, cpu)
 	// Size the samples from a batch calibration of this invocation.
 	n, trials, err := calibrate(r, s.goal)
 	if err != nil {

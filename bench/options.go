@@ -3,6 +3,8 @@ package bench
 import (
 	"fmt"
 	"time"
+
+	"github.com/chronograph/chronograph/counters"
 )
 
 // Options configures a measurement. The zero value (or nil) asks for the
@@ -46,11 +48,21 @@ type Options struct {
 	// invocations of the function run at once, each on its own locked
 	// thread, started together through a barrier (Result.Parallel).
 	Parallel int
-	// Counters, when set, is started before and stopped after the timed
-	// region of every sample, on the benchmark's thread (so per-thread
-	// hardware counters count the benchmark); its values are kept in
-	// Sample.Counters and reported per operation.
-	Counters Counters
+	// Counters are the events to count per sample with perf_event_open
+	// (nil: none), e.g. counters.DefaultEvents() or
+	// counters.ParseEvents("instructions,cycles,branch-misses,task-clock").
+	// They are opened once on the benchmark's locked thread, enabled once,
+	// and read right before and right after the timed region of every
+	// sample (two read system calls per sample, outside the timed region).
+	// The counts of an empty sample of the same shape (the reads and the
+	// loop's entry and exit) are subtracted, as nanobench does; see
+	// Result.Counters. Events this host cannot count (no PMU in a virtual
+	// machine, perf_event_paranoid) are listed in
+	// Result.CountersUnavailable with the reason, never reported as 0.
+	// Counting covers the whole sample, including regions stopped with
+	// StopTimer. Only the batch samples are counted (not the latency,
+	// cold or parallel modes).
+	Counters []counters.Event
 	// Seed seeds the iteration jitter and the interleaving order
 	// (default: 1; results are reproducible in their order of work).
 	Seed uint64
@@ -61,16 +73,6 @@ type Options struct {
 	// Samples until it has passed since the measurement began (the
 	// testing.B adapter uses -benchtime).
 	minDuration time.Duration
-}
-
-// Counters is the hook for hardware or software event counters (cycles,
-// instructions, ...). Start is called right before a sample's timed region
-// and Stop right after it, both on the benchmark's locked thread; Stop
-// returns the counts of the sample by name (e.g. "cycles"). Values that
-// could not be read should be left out, not set to zero.
-type Counters interface {
-	Start()
-	Stop() map[string]float64
 }
 
 // Defaults.

@@ -63,6 +63,9 @@ func WriteTable(w io.Writer, results ...*Result) error {
 		if r.Overhead.NetValid {
 			lines = append(lines, fmt.Sprintf("net of loop overhead: %s/op", unit.FormatDuration(r.Overhead.NetNsPerOp, r.resolution())))
 		}
+		if l := r.countersLine(); l != "" {
+			lines = append(lines, l)
+		}
 		if len(r.Warmup) > 0 {
 			lines = append(lines, fmt.Sprintf("warm-up: %d samples, median %s/op (discarded)",
 				len(r.Warmup), unit.FormatDuration(stats.Median(nsPerOps(r.Warmup)), r.resolution())))
@@ -97,6 +100,13 @@ func WriteTable(w io.Writer, results ...*Result) error {
 		for _, l := range lines {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
+	}
+	var unavail []CounterUnavailable
+	for _, r := range results {
+		unavail = append(unavail, r.CountersUnavailable...)
+	}
+	for _, l := range unavailableLines(unavail) {
+		fmt.Fprintf(w, "counters: %s\n", l)
 	}
 	for _, m := range envWarnings() {
 		fmt.Fprintf(w, "environment: %s\n", m)
@@ -209,20 +219,32 @@ func (r *Result) Measurement() result.Measurement {
 			metric("minor_faults", "count", col(func(s Sample) float64 { return float64(s.MinFlt) })),
 			metric("major_faults", "count", col(func(s Sample) float64 { return float64(s.MajFlt) })))
 	}
-	// Counters present in every sample.
-	if len(r.Samples) > 0 {
-		for name := range r.Samples[0].Counters {
-			all := true
-			for _, s := range r.Samples {
-				_, ok := s.Counters[name]
-				all = all && ok
-			}
-			if all {
-				m.Metrics = append(m.Metrics, metric(name, name+"/op", col(func(s Sample) float64 {
-					return s.Counters[name] / float64(max(s.Iterations, 1))
-				})))
+	// Counters: net per op in every sample that counted them (a sample
+	// that did not count an event has no value: the metric then has
+	// fewer values than samples, never a 0 for it).
+	for _, c := range r.Counters {
+		var xs []float64
+		for _, smp := range r.Samples {
+			if v, ok := netPerOp(smp, c.Name, c.OverheadPerSample); ok {
+				xs = append(xs, v)
 			}
 		}
+		u := c.Name + "/op"
+		if c.Unit == "ns" {
+			u = "ns/op"
+		}
+		m.Metrics = append(m.Metrics, metric(c.Name, u, xs))
+	}
+	if r.IPC != nil {
+		var xs []float64
+		for _, smp := range r.Samples {
+			in, ok1 := netPerOp(smp, "instructions", r.counterOverhead("instructions"))
+			cy, ok2 := netPerOp(smp, "cycles", r.counterOverhead("cycles"))
+			if ok1 && ok2 && cy > 0 {
+				xs = append(xs, in/cy)
+			}
+		}
+		m.Metrics = append(m.Metrics, metric("ipc", "instructions/cycle", xs))
 	}
 	d := map[string]any{
 		"clock":          r.Clock,
@@ -239,6 +261,11 @@ func (r *Result) Measurement() result.Measurement {
 		"overhead_note":  "ns/op is not corrected for the loop overhead; net_ns_per_op is given only where net_valid",
 		"allocs_scope":   "heap allocations of the whole process in the timed region (runtime/metrics)",
 		"cpu_time_scope": "CPU time of the benchmark's locked thread (CLOCK_THREAD_CPUTIME_ID)",
+	}
+	if len(r.Counters) > 0 || len(r.CountersUnavailable) > 0 {
+		d["counters"] = r.Counters
+		d["counters_unavailable"] = r.CountersUnavailable
+		d["counters_note"] = "counted per sample on the benchmark's thread (perf_event_open, group enabled once, read at both sample boundaries); per-op values are net of the smallest counts of empty samples of the same shape (overhead_per_sample), clamped at 0"
 	}
 	if len(r.Cold) > 0 {
 		d["cold"] = r.Cold

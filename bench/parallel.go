@@ -33,8 +33,10 @@ type Parallel struct {
 func measureParallel(f func(*B), s *setup, n uint64) (*Parallel, error) {
 	w := s.opts.Parallel
 	rs := make([]*runner, w)
+	wopts := s.opts
+	wopts.Counters = nil // batch samples only
 	for i := range rs {
-		rs[i] = start(f, s.clk, &s.opts, -1)
+		rs[i] = start(f, s.clk, &wopts, -1)
 	}
 	finishAll := func() error {
 		var first error

@@ -53,6 +53,14 @@ type Result struct {
 	Cold     []Sample  `json:"cold,omitempty"`
 	Latency  *Latency  `json:"latency,omitempty"`
 	Parallel *Parallel `json:"parallel,omitempty"`
+	// Counters summarizes the events of Options.Counters that were
+	// counted, per operation and net of an empty sample's counts; IPC is
+	// the instructions per cycle of the samples (net counts; nil unless
+	// both were counted). CountersUnavailable lists the events that were
+	// not counted, with the reason: they are never shown as 0.
+	Counters            []Counter            `json:"counters,omitempty"`
+	IPC                 *stats.Summary       `json:"ipc,omitempty"`
+	CountersUnavailable []CounterUnavailable `json:"counters_unavailable,omitempty"`
 	// Warnings say what weakens the figures and what to do about it.
 	Warnings []string `json:"warnings,omitempty"`
 	// Incomplete is set when the budget ran out before all samples.
@@ -280,11 +288,14 @@ func runCase(c Case, o *Options) (*Result, error) {
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
 
-	loop, err := measureLoopOverhead(s, n, cpu)
+	loop, empty, err := measureLoopOverhead(s, n, cpu)
 	if err != nil {
 		return nil, err
 	}
 	res.Overhead.LoopNsPerOp = loop
+	if len(s.opts.Counters) > 0 {
+		res.analyzeCounters(r.counted, r.unavailable, r.notes, counterOverhead(empty))
+	}
 
 	if s.opts.Latency {
 		if res.Latency, err = measureLatency(c.F, s, cpu); err != nil {
@@ -306,10 +317,12 @@ func emptyLoop(b *B) {
 }
 
 // measureLoopOverhead returns the median ns/op of an empty loop run with
-// about n iterations per sample.
-func measureLoopOverhead(s *setup, n uint64, cpu int) (float64, error) {
+// about n iterations per sample and, when Options.Counters are set, empty
+// samples (one iteration of the empty loop) whose counts are the
+// measuring overhead.
+func measureLoopOverhead(s *setup, n uint64, cpu int) (float64, []Sample, error) {
 	plain := s.opts
-	plain.Setup, plain.Teardown, plain.Counters = nil, nil, nil
+	plain.Setup, plain.Teardown = nil, nil
 	// Same loop, same per-sample count, but samples of at most ~2 ms of
 	// the benchmark's time (and at least 1e5 iterations): the empty loop
 	// never needs the full target.
@@ -321,23 +334,38 @@ func measureLoopOverhead(s *setup, n uint64, cpu int) (float64, error) {
 		smp, err := r.sample(s.jitter(ne))
 		if err != nil {
 			r.finish()
-			return 0, err
+			return 0, nil, err
 		}
 		if i > 0 { // the first one warms up
 			xs = append(xs, smp.NsPerOp())
 		}
 	}
-	if err := r.finish(); err != nil {
-		return 0, err
+	var empty []Sample
+	for i := 0; len(plain.Counters) > 0 && i < emptySamples; i++ {
+		smp, err := r.sample(1)
+		if err != nil {
+			r.finish()
+			return 0, nil, err
+		}
+		empty = append(empty, smp)
 	}
-	return stats.Median(xs), nil
+	if err := r.finish(); err != nil {
+		return 0, nil, err
+	}
+	return stats.Median(xs), empty, nil
 }
+
+// emptySamples is the number of empty samples whose smallest counts are
+// taken as the counters' measuring overhead.
+const emptySamples = 15
 
 // measureCold times the first iteration of fresh invocations of f.
 func measureCold(f func(*B), s *setup, cpu int) ([]Sample, error) {
 	var out []Sample
 	for i := 0; i < s.opts.Cold; i++ {
-		r := start(f, s.clk, &s.opts, cpu)
+		plain := s.opts
+		plain.Counters = nil
+		r := start(f, s.clk, &plain, cpu)
 		smp, err := r.sample(1)
 		if err != nil {
 			r.finish()

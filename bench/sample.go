@@ -31,8 +31,14 @@ type Sample struct {
 	MajFlt     int64 `json:"major_faults"`
 	// TimerStops counts the StopTimer calls made during the sample.
 	TimerStops int `json:"timer_stops,omitempty"`
-	// Counters holds the values of Options.Counters for the sample.
-	Counters map[string]float64 `json:"counters,omitempty"`
+	// Counters holds the counts of Options.Counters over the sample, by
+	// event name, as read (scaled by the kernel's enabled/running times
+	// when it multiplexed the event), before the empty sample's counts are
+	// subtracted (Result.Counters has the net figures). An event that was
+	// not counted in the sample is absent, never 0. CountersScaled names
+	// the events whose counts were scaled.
+	Counters       map[string]float64 `json:"counters,omitempty"`
+	CountersScaled []string           `json:"counters_scaled,omitempty"`
 }
 
 // NsPerOp returns the sample's wall time per iteration in nanoseconds.

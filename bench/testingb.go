@@ -28,7 +28,12 @@ var adapterCache sync.Map // *testing.B -> *Result
 // testing's mean), "p50-ns/op" and "p99-ns/op" (of single operations when
 // Options.Latency is set, else of the per-sample means), "cv-%" (the
 // samples' coefficient of variation), and "allocs/op" and "B/op" (medians,
-// shown as testing shows them: truncated to integers). b.N is set to the
+// shown as testing shows them: truncated to integers). With
+// Options.Counters it adds the median net count per operation of every
+// counted event ("instructions/op", "cycles/op", "branch-misses/op",
+// "task-clock-ns/op", ...; see Counter.PerOpName) and "IPC" when both
+// instructions and cycles were counted; events that could not be counted
+// are not reported (the reason is logged once). b.N is set to the
 // number of measured iterations, so the iteration column is real.
 //
 // How it fits testing.B: testing calls the benchmark function once with
@@ -89,6 +94,9 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 			tb.Log("bench: " + m)
 		}
 	}
+	for _, l := range unavailableLines(r.CountersUnavailable) {
+		tb.Log("bench: counters: " + l)
+	}
 }
 
 func report(tb *testing.B, r *Result, setN bool) {
@@ -109,6 +117,12 @@ func report(tb *testing.B, r *Result, setN bool) {
 	tb.ReportMetric(100*r.NsPerOp.CV, "cv-%")
 	tb.ReportMetric(r.AllocsPerOp, "allocs/op")
 	tb.ReportMetric(r.BytesPerOp, "B/op")
+	for _, c := range r.Counters {
+		tb.ReportMetric(c.PerOp.Median, c.PerOpName())
+	}
+	if r.IPC != nil {
+		tb.ReportMetric(r.IPC.Median, "IPC")
+	}
 }
 
 const maxInt = int(^uint(0) >> 1)

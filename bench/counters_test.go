@@ -1,0 +1,238 @@
+package bench
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/counters"
+)
+
+// TestAnalyzeCounters checks the subtraction of the empty samples' counts
+// (their minimum, per event), the per-op figures, IPC, clamping and
+// events missing from some samples, on made-up samples.
+func TestAnalyzeCounters(t *testing.T) {
+	insn, cyc := counters.Event{Name: "instructions", Unit: "count"}, counters.Event{Name: "cycles", Unit: "count"}
+	tc := counters.Event{Name: "task-clock", Unit: "ns"}
+	empty := []Sample{
+		{Iterations: 1, Counters: map[string]float64{"instructions": 600, "cycles": 900, "task-clock": 2100}},
+		{Iterations: 1, Counters: map[string]float64{"instructions": 500, "cycles": 800, "task-clock": 2000}},
+	}
+	tests := []struct {
+		name      string
+		samples   []Sample
+		wantInsn  float64 // median instructions/op
+		wantIPC   float64 // 0: no IPC
+		wantN     int     // samples that counted instructions
+		wantTC    float64
+		wantUnavl int
+	}{
+		{"net", []Sample{
+			{Iterations: 100, Counters: map[string]float64{"instructions": 100500, "cycles": 50800, "task-clock": 12000}},
+			{Iterations: 200, Counters: map[string]float64{"instructions": 200500, "cycles": 100800, "task-clock": 22000}},
+			{Iterations: 100, Counters: map[string]float64{"instructions": 100500, "cycles": 50800, "task-clock": 12000}},
+		}, 1000, 2, 3, 100, 0},
+		{"missing in one sample", []Sample{
+			{Iterations: 100, Counters: map[string]float64{"instructions": 100500, "task-clock": 12000}},
+			{Iterations: 100, Counters: map[string]float64{"task-clock": 12000}},
+		}, 1000, 0, 1, 100, 1},
+		{"below the overhead clamps at 0", []Sample{
+			{Iterations: 10, Counters: map[string]float64{"instructions": 400, "cycles": 700, "task-clock": 1000}},
+		}, 0, 0, 1, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Result{Samples: tt.samples}
+			r.analyzeCounters([]counters.Event{insn, cyc, tc}, nil, nil, counterOverhead(empty))
+			got := map[string]Counter{}
+			for _, c := range r.Counters {
+				got[c.Name] = c
+			}
+			if c, ok := got["instructions"]; !ok || c.PerOp.Median != tt.wantInsn || c.Samples != tt.wantN || c.OverheadPerSample != 500 {
+				t.Errorf("instructions %+v, want median %v over %d samples, overhead 500", c, tt.wantInsn, tt.wantN)
+			}
+			if c := got["task-clock"]; c.PerOp.Median != tt.wantTC || c.OverheadPerSample != 2000 || c.PerOpName() != "task-clock-ns/op" {
+				t.Errorf("task-clock %+v (%s), want median %v, overhead 2000", c, c.PerOpName(), tt.wantTC)
+			}
+			switch {
+			case tt.wantIPC == 0 && r.IPC != nil:
+				t.Errorf("IPC %v, want none", r.IPC.Median)
+			case tt.wantIPC != 0 && (r.IPC == nil || math.Abs(r.IPC.Median-tt.wantIPC) > 1e-9):
+				t.Errorf("IPC %v, want %v", r.IPC, tt.wantIPC)
+			}
+			if len(r.CountersUnavailable) != tt.wantUnavl {
+				t.Errorf("unavailable %v, want %d", r.CountersUnavailable, tt.wantUnavl)
+			}
+			// The document has one value per counting sample, never a 0
+			// for a sample that did not count.
+			m := r.Measurement()
+			for _, mt := range m.Metrics {
+				if mt.Name == "instructions" && len(mt.Values) != tt.wantN {
+					t.Errorf("document: %d instructions values, want %d", len(mt.Values), tt.wantN)
+				}
+			}
+		})
+	}
+}
+
+func TestUnavailableLines(t *testing.T) {
+	got := unavailableLines([]CounterUnavailable{
+		{"cycles", "no PMU"}, {"instructions", "no PMU"}, {"cycles", "no PMU"}, {"x", "other"},
+	})
+	want := []string{"cycles, instructions: not available: no PMU", "x: not available: other"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func softwareOrSkip(t *testing.T) counters.Availability {
+	t.Helper()
+	a := counters.Available()
+	if !a.Software {
+		t.Skipf("software counters are not available here: %s", a.SoftwareReason)
+	}
+	return a
+}
+
+func countedSum(b *B) {
+	xs := make([]uint64, 2000)
+	for i := range xs {
+		xs[i] = uint64(i)
+	}
+	for b.Loop() {
+		var s uint64
+		for _, x := range xs {
+			s += x
+		}
+		b.Keep(s)
+	}
+}
+
+// TestCountersSoftware counts software events for real: task-clock per
+// op agrees loosely with the thread's CPU time per op, every sample has
+// it, and the empty sample's task-clock (the reads) is subtracted.
+func TestCountersSoftware(t *testing.T) {
+	softwareOrSkip(t)
+	evs, err := counters.ParseEvents("task-clock,context-switches,page-faults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run("sum", countedSum, &Options{Target: 2 * time.Millisecond, Samples: 8, WarmupSamples: 1, Counters: evs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.CountersUnavailable) > 0 {
+		t.Errorf("unavailable: %v", r.CountersUnavailable)
+	}
+	if len(r.Counters) != 3 {
+		t.Fatalf("counters %+v, want 3", r.Counters)
+	}
+	for _, s := range r.Samples {
+		if _, ok := s.Counters["task-clock"]; !ok {
+			t.Errorf("a sample without task-clock: %v", s.Counters)
+		}
+	}
+	tc := r.Counters[0]
+	var cpu []float64
+	for _, s := range r.Samples {
+		cpu = append(cpu, s.CPUNsPerOp())
+	}
+	cpuMed := quantileSorted(sortedCopy(cpu), 0.5)
+	if tc.Name != "task-clock" || tc.OverheadPerSample <= 0 || tc.PerOp.Median <= 0 {
+		t.Errorf("task-clock %+v", tc)
+	}
+	if cpuMed > 0 && (tc.PerOp.Median < cpuMed/3 || tc.PerOp.Median > cpuMed*3) {
+		t.Errorf("task-clock %v ns/op, thread CPU time %v ns/op: want them to agree loosely", tc.PerOp.Median, cpuMed)
+	}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "counters per op") || !strings.Contains(buf.String(), "task-clock") {
+		t.Errorf("table without counters:\n%s", buf.String())
+	}
+	found := false
+	for _, m := range r.Measurement().Metrics {
+		if m.Name == "task-clock" {
+			found = m.Unit == "ns/op" && len(m.Values) == len(r.Samples)
+		}
+	}
+	if !found {
+		t.Errorf("document without a task-clock ns/op metric per sample")
+	}
+}
+
+var hwEvents = "instructions,cycles,branch-misses"
+
+// TestCountersHardware needs a PMU: instructions per op of a sum of 2000
+// are at least 2000, and IPC is reported.
+func TestCountersHardware(t *testing.T) {
+	a := softwareOrSkip(t)
+	if !a.Hardware {
+		t.Skipf("hardware counters: %s", a.HardwareReason)
+	}
+	evs, _ := counters.ParseEvents(hwEvents)
+	r, err := Run("sum", countedSum, &Options{Target: 2 * time.Millisecond, Samples: 8, WarmupSamples: 1, Counters: evs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Counters) != 3 || r.Counters[0].PerOp.Median < 2000 || r.IPC == nil || r.IPC.Median <= 0 {
+		t.Errorf("counters %+v, IPC %v", r.Counters, r.IPC)
+	}
+}
+
+// TestCountersNoPMU runs where hardware counters are missing (a VM): the
+// events are listed once with the reason, never shown as 0, and neither
+// the table, the document nor the adapter report them.
+func TestCountersNoPMU(t *testing.T) {
+	a := softwareOrSkip(t)
+	if a.Hardware {
+		t.Skip("this host has hardware counters: TestCountersHardware covers it")
+	}
+	evs, _ := counters.ParseEvents("task-clock," + hwEvents)
+	opts := &Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1, Counters: evs}
+	r, err := Run("sum", countedSum, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Counters) != 1 || r.Counters[0].Name != "task-clock" || r.IPC != nil {
+		t.Errorf("counters %+v, IPC %v: want task-clock only", r.Counters, r.IPC)
+	}
+	if len(r.CountersUnavailable) != 3 {
+		t.Errorf("unavailable %+v, want the 3 hardware events", r.CountersUnavailable)
+	}
+	for _, s := range r.Samples {
+		if _, ok := s.Counters["instructions"]; ok {
+			t.Errorf("a sample has instructions: %v", s.Counters)
+		}
+	}
+	var buf bytes.Buffer
+	WriteTable(&buf, r, r)
+	if n := strings.Count(buf.String(), "\ncounters: "); n != 1 {
+		t.Errorf("%d 'counters: ... not available' lines, want 1:\n%s", n, buf.String())
+	}
+	for _, m := range r.Measurement().Metrics {
+		if m.Name == "instructions" || m.Name == "ipc" {
+			t.Errorf("document has %s", m.Name)
+		}
+	}
+
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("50ms"); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Value.Set(old)
+	br := testing.Benchmark(func(tb *testing.B) { Testing(tb, countedSum, opts) })
+	if br.Extra["task-clock-ns/op"] <= 0 {
+		t.Errorf("adapter metrics %v, want task-clock-ns/op", br.Extra)
+	}
+	for _, u := range []string{"instructions/op", "cycles/op", "branch-misses/op", "IPC"} {
+		if _, ok := br.Extra[u]; ok {
+			t.Errorf("adapter reports %s without a PMU", u)
+		}
+	}
+}
