@@ -99,6 +99,9 @@ func (p *counterProbe) Stop(s *Sample) error {
 		return nil
 	}
 	defer p.g.Close()
+	if s.Pid == 0 {
+		return nil // the child never started: nothing was counted
+	}
 	r, err := p.g.Read()
 	if err != nil {
 		return fmt.Errorf("run: reading the counters: %w", err)

@@ -51,7 +51,8 @@ type Sample struct {
 // child, right before the fork (so per-thread settings such as
 // perf_event_open with inherit and enable_on_exec reach the child);
 // Stop is called on the same thread after the child is reaped and adds its
-// figures to s.Extra.
+// figures to s.Extra; if the child could not be started, Stop is called
+// with s.Pid == 0 and should only release what Start took.
 type Probe interface {
 	Start() error
 	Stop(s *Sample) error
@@ -204,6 +205,9 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	start := time.Now()
 	p, err := os.StartProcess(spec.path, spec.argv, attr)
 	if err != nil {
+		if probe != nil {
+			probe.Stop(&s) // s.Pid == 0: release what Start took
+		}
 		return s, nil, fmt.Errorf("run: starting %s: %w", spec.path, err)
 	}
 	s.Pid = p.Pid

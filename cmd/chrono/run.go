@@ -208,6 +208,11 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		}
 		opts.Precision = p / 100
 	}
+	if f.countersSet && f.counters == defaultCounters {
+		if _, err := counters.ParseEvents(lines[0]); err == nil {
+			return usagef("run: %q after --counters looks like an event list, not a command: write --counters=%s", lines[0], lines[0])
+		}
+	}
 	if f.countersSet {
 		evs, err := parseCounters(f.counters)
 		if err != nil {

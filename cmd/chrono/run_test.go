@@ -244,6 +244,10 @@ func TestRunCounters(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, `unknown event "bogus"`) || !strings.Contains(stderr, "page-faults") {
 		t.Errorf("bad event: exit %d, stderr %q; want exit 2 listing the known events", code, stderr)
 	}
+	_, stderr, code = runChrono(t, "", "run", "--counters", "task-clock,cycles", "true")
+	if code != exitUsage || !strings.Contains(stderr, "--counters=task-clock,cycles") {
+		t.Errorf("list without '=': exit %d, stderr %q", code, stderr)
+	}
 	_, stderr, code = runChrono(t, "", "run", "--counters=", "true")
 	if code != exitUsage || !strings.Contains(stderr, "empty event list") {
 		t.Errorf("empty list: exit %d, stderr %q", code, stderr)
