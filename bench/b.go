@@ -22,9 +22,11 @@ import (
 // A B is used by the one goroutine that runs the function; its methods
 // must not be called from other goroutines.
 type B struct {
-	// i and n drive Loop's inlinable fast path: Loop returns true while
-	// i < n. n is 0 in latency mode, so that every call takes the slow path.
-	i, n uint64
+	// left drives Loop's inlinable fast path: Loop returns true and
+	// decrements it while it is not zero (one load, test, decrement and
+	// store per iteration); n is the sample's iteration count. left is 0
+	// in latency mode, so that every call takes the slow path.
+	left, n uint64
 
 	ctl  *runner
 	clk  *clockSource
@@ -120,8 +122,8 @@ func (b *B) readMem() memSnap {
 func (b *B) Loop() bool {
 	// The fast path is a compare and an increment, and inlinable: the
 	// harness adds well under a nanosecond per iteration.
-	if b.i < b.n {
-		b.i++
+	if b.left != 0 {
+		b.left--
 		return true
 	}
 	return b.loopSlow()
@@ -381,13 +383,13 @@ func (b *B) beginSample(c command) {
 	// it, so that they bracket it tightly.
 	b.cBeforeOK = b.cg != nil && b.cg.ReadTo(&b.cBefore) == nil
 	if b.latency {
-		b.i, b.n = 0, 0
+		b.left, b.n = 0, 0
 		b.startRaw = b.clk.now()
 		b.t0 = b.startRaw
 		b.latT0 = b.clk.fenced()
 		return
 	}
-	b.i, b.n = 1, c.n // this call's true is the first iteration
+	b.left, b.n = c.n-1, c.n // this call's true is the first iteration
 	b.startRaw = b.clk.now()
 	b.t0 = b.startRaw
 }
@@ -395,7 +397,7 @@ func (b *B) beginSample(c command) {
 func (b *B) endSample() reply {
 	end := b.clk.now()
 	cAfterOK := b.cBeforeOK && b.cg.ReadTo(&b.cAfter) == nil
-	iters := b.i
+	iters := b.n - b.left
 	if b.latency {
 		iters = uint64(len(b.lat))
 	}
@@ -409,7 +411,7 @@ func (b *B) endSample() reply {
 		b.memAcc = b.memAcc.add(b.readMem().sub(b.mem0))
 	}
 	b.timerOn, b.running = false, false
-	b.i, b.n = 0, 0
+	b.left, b.n = 0, 0
 	s := Sample{
 		Iterations: iters,
 		WallNs:     b.clk.ns(b.acc),

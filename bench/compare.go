@@ -141,7 +141,7 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	}
 	for i, r := range results {
 		r.Iterations = n
-		r.Overhead.LoopNsPerOp = loop
+		r.Overhead.LoopNsPerOp, r.Overhead.LoopNsPerOpHigh = loop.lo, loop.hi
 		if len(s.opts.Counters) > 0 {
 			r.analyzeCounters(rs[i].counted, rs[i].unavailable, rs[i].notes, counterOverhead(empty))
 		}

@@ -57,8 +57,8 @@ func WriteTable(w io.Writer, results ...*Result) error {
 	}
 	for _, r := range results {
 		var lines []string
-		lines = append(lines, fmt.Sprintf("overhead: empty loop %s/op, StopTimer+StartTimer %s; clock %s (tick %s, read %s)",
-			unit.FormatDuration(r.Overhead.LoopNsPerOp, 0.001), unit.FormatDuration(r.Overhead.TimerPairNs, 1),
+		lines = append(lines, fmt.Sprintf("overhead: empty loop %s–%s/op (two code placements), StopTimer+StartTimer %s; clock %s (tick %s, read %s)",
+			unit.FormatDuration(r.Overhead.LoopNsPerOp, 0.001), unit.FormatDuration(r.Overhead.LoopNsPerOpHigh, 0.001), unit.FormatDuration(r.Overhead.TimerPairNs, 1),
 			r.Clock, unit.FormatDuration(r.Probe.TickNs, 0.1), unit.FormatDuration(r.Probe.ReadNs, 0.1)))
 		if r.Overhead.NetValid {
 			lines = append(lines, fmt.Sprintf("net of loop overhead: %s/op", unit.FormatDuration(r.Overhead.NetNsPerOp, r.resolution())))

@@ -115,6 +115,7 @@ func BenchmarkOverhead(b *testing.B) {
 	}
 	r := overhead
 	b.ReportMetric(r.Overhead.LoopNsPerOp, "loop-ns/op")
+	b.ReportMetric(r.Overhead.LoopNsPerOpHigh, "loop-high-ns/op")
 	b.ReportMetric(r.Latency.ReadOverheadNs, "latency-read-ns")
 	b.ReportMetric(r.Latency.P50, "latency-p50-ns")
 	b.ReportMetric(r.NsPerOp.Median, "batch-ns/op")
