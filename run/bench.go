@@ -201,6 +201,15 @@ type Report struct {
 	// -1 elsewhere): a child's max RSS at or below it may be chrono's
 	// memory counted for the child (see selfPeakRSS).
 	ParentPeakRSSBytes int64
+	// OwnCPU is chrono's own CPU time (user + system of all its threads,
+	// getrusage RUSAGE_SELF) from just before the first process was
+	// started to just after the last was reaped: starting and reaping the
+	// processes, the Go runtime, the bookkeeping between runs; not the
+	// children's CPU time. Processes is how many processes were started
+	// in that time (timing runs, warm-ups, overhead runs, hooks). OwnCPU
+	// is -1 where unavailable (Windows); both are 0 with no real runs.
+	OwnCPU    time.Duration
+	Processes int
 }
 
 // Incomplete reports whether some command lacks runs.
@@ -407,6 +416,10 @@ type bench struct {
 
 	lastProgress time.Time
 	rounds       int // rounds of timing runs, for the overhead schedule
+	// ovArgv and ovPath are the overhead command, resolved on its first
+	// run (not every run: a PATH search costs a stat per directory).
+	ovArgv []string
+	ovPath string
 
 	counters *counterState // nil unless Options.Counters
 }
@@ -444,7 +457,13 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
 			}
 		}
 		done <- nil
+		c0, ok := selfCPU()
 		b.loop()
+		c1, _ := selfCPU()
+		b.rep.OwnCPU, b.rep.Processes = c1-c0, sp.started
+		if !ok {
+			b.rep.OwnCPU = -1
+		}
 		done <- nil
 	}()
 	if err := <-done; err != nil {
@@ -651,18 +670,20 @@ func (b *bench) overheadRun(force bool) error {
 	if !force && (len(ov.Samples) >= maxOverheadRuns || len(ov.Samples) >= minOverheadRuns+b.rounds/2) {
 		return nil
 	}
-	var argv []string
-	if b.shell != nil {
-		argv = append(slices.Clone(b.shell), "")
-	} else {
-		argv = []string{"true"}
+	if b.ovPath == "" {
+		if b.shell != nil {
+			b.ovArgv = append(slices.Clone(b.shell), "")
+		} else {
+			b.ovArgv = []string{"true"}
+		}
+		path, err := exec.LookPath(b.ovArgv[0])
+		if err != nil {
+			ov.Unavailable = fmt.Sprintf("%s not found: %v", b.ovArgv[0], err)
+			return nil
+		}
+		b.ovPath = path
 	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		ov.Unavailable = fmt.Sprintf("%s not found: %v", argv[0], err)
-		return nil
-	}
-	spec := b.spec(argv, path, strconv.Itoa(len(ov.Samples)))
+	spec := b.spec(b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)))
 	s, _, err := b.exec.run(spec)
 	if err != nil {
 		return err

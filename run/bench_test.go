@@ -306,6 +306,14 @@ func TestRealRun(t *testing.T) {
 	if rep.Overhead.Kind != "spawn" || len(rep.Overhead.Samples) < minOverheadRuns {
 		t.Errorf("spawn overhead %+v", rep.Overhead)
 	}
+	// Every process started is counted, and the own CPU time is measured
+	// (a duration, not checked against any threshold).
+	if want := 20 + len(rep.Overhead.Samples); rep.Processes != want {
+		t.Errorf("Processes = %d, want %d", rep.Processes, want)
+	}
+	if runtime.GOOS != "windows" && rep.OwnCPU < 0 {
+		t.Errorf("OwnCPU = %v, want measured", rep.OwnCPU)
+	}
 }
 
 func TestCancel(t *testing.T) {

@@ -156,6 +156,13 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	if r.ParentPeakRSSBytes > 0 {
 		details["parent_peak_rss_bytes"] = r.ParentPeakRSSBytes
 	}
+	if r.Processes > 0 && r.OwnCPU >= 0 {
+		details["own_cpu"] = map[string]any{
+			"ns": float64(r.OwnCPU), "processes": r.Processes,
+			"per_process_ns": float64(r.OwnCPU) / float64(r.Processes),
+			"note":           "chrono's own CPU time (user+system of all its threads, getrusage RUSAGE_SELF) from the first process started to the last reaped, for all commands together; children excluded",
+		}
+	}
 	if a.MedianCI != nil {
 		details["median_ci"] = a.MedianCI
 	}

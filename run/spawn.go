@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,7 +93,23 @@ type spawner struct {
 	probe    func() (Probe, error)
 	// Long-lived pipes for stderr (tail kept) and stdout (--output pipe).
 	errR, errW, outR, outW *os.File
+	// lastYield is when run last let the scheduler run (see yieldEvery);
+	// started counts the processes started.
+	lastYield time.Time
+	started   int
 }
+
+// yieldEvery is how often, at most, run yields the processor between
+// runs (runtime.Gosched, outside the timed region). The goroutine that
+// starts and waits for the children is locked to its thread and otherwise
+// never passes through the scheduler: its P then counts as running on one
+// scheduler tick for ever, and every 10 ms the runtime's sysmon thread
+// preempts it (a signal that interrupts the wait) and hands its P to
+// another thread, after which sysmon polls every 20 µs for a while again.
+// Measured (2 vCPUs, runs of `true`): the other threads of the process
+// used ~50 µs of CPU per run without the yield, ~15 µs with it; the wall
+// times were the same.
+const yieldEvery = 5 * time.Millisecond
 
 // tailBytes is how much of a run's stderr is kept for error messages.
 const tailBytes = 4096
@@ -173,6 +190,10 @@ func (sp *spawner) settledTail() []byte {
 // goroutine locked to its OS thread (see Run), which is where a Probe
 // starts and stops: this is the one place for setup -> start -> wait.
 func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
+	if now := time.Now(); now.Sub(sp.lastYield) >= yieldEvery {
+		runtime.Gosched()
+		sp.lastYield = now
+	}
 	s := Sample{MaxRSSBytes: -1, MinorFaults: -1, MajorFaults: -1, VolCS: -1, InvolCS: -1}
 	errW, outW, err := sp.pipes(spec.stderr == nil, spec.stdoutPipe)
 	if err != nil {
@@ -211,6 +232,7 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 		return s, nil, fmt.Errorf("run: starting %s: %w", spec.path, err)
 	}
 	s.Pid = p.Pid
+	sp.started++
 	sp.mu.Lock()
 	sp.cur = p
 	if sp.canceled {

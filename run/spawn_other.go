@@ -5,6 +5,7 @@ package run
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // sysProcAttr: this platform has no POSIX process groups; a timeout or an
@@ -26,3 +27,6 @@ const usageUnavailable = "this platform gives no per-process rusage (max RSS, pa
 // defaultShell is the shell commands run through unless -S or -N says
 // otherwise, as in hyperfine.
 const defaultShell = "cmd.exe"
+
+// selfCPU: not measured on this platform.
+func selfCPU() (time.Duration, bool) { return 0, false }

@@ -5,6 +5,7 @@ package run
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // sysProcAttr puts the child in a process group of its own, so that the
@@ -44,3 +45,14 @@ const usageUnavailable = ""
 // defaultShell is the shell commands run through unless -S or -N says
 // otherwise, as in hyperfine.
 const defaultShell = "sh"
+
+// selfCPU returns the CPU time (user + system) this process has used so
+// far, all its threads together (getrusage RUSAGE_SELF; the children's
+// times are not included).
+func selfCPU() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}

@@ -71,6 +71,11 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 	} else if r.Overhead != nil && r.Overhead.Unavailable != "" {
 		fmt.Fprintf(&b, "\n%s overhead: unavailable (%s)\n", r.Overhead.Kind, r.Overhead.Unavailable)
 	}
+	if r.Processes > 0 && r.OwnCPU >= 0 {
+		// getrusage gives microseconds: no finer digits than that.
+		fmt.Fprintf(&b, "chrono's own CPU time: %s per process started (%d processes; user+system of all its threads, children excluded)\n",
+			fd(float64(r.OwnCPU)/float64(r.Processes), 1000, o.Unit), r.Processes)
+	}
 	if len(as) > 1 {
 		refIdx, cmps, err := r.Compare(as, o.Reference)
 		if err != nil {
