@@ -4,7 +4,7 @@ package delay
 
 import (
 	"errors"
-	"runtime"
+	"os"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -43,67 +43,83 @@ func setTimerSlack(ns int) error {
 	return prctl(unix.PR_SET_TIMERSLACK, uintptr(ns), 0, 0, 0)
 }
 
-// timerThread is a goroutine locked to its own OS thread for life, with
-// timer slack 1 ns, serving wake-up requests: it receives an absolute
-// CLOCK_MONOTONIC time on req, blocks until then and signals done.
-type timerThread struct {
-	req  chan int64
-	done chan struct{}
+// timerFile is a timerfd (CLOCK_MONOTONIC, non-blocking) registered with
+// the Go netpoller through os.File. A goroutine reading it parks without
+// holding a P or a thread; when the timer expires the kernel wakes the
+// thread blocked in epoll_wait, which runs the goroutine at once. timerfd
+// timers ignore the thread's timer slack (the kernel arms them with zero
+// slack), so no thread setting is changed anywhere.
+type timerFile struct {
+	fd int
+	f  *os.File
 }
 
-// maxIdleTimerThreads bounds the idle timer threads kept for reuse; a
-// thread finishing a request when the pool is full exits (locked, so the
-// runtime destroys it with its settings).
-const maxIdleTimerThreads = 8
+// maxIdleTimerFiles bounds the idle timerfds kept for reuse (one is in use
+// per concurrent waiter; extra ones are closed after their wait).
+const maxIdleTimerFiles = 8
 
-var idleTimerThreads = make(chan *timerThread, maxIdleTimerThreads)
+var idleTimerFiles = make(chan *timerFile, maxIdleTimerFiles)
 
-// timerThreadsStarted counts the timer threads ever started.
-var timerThreadsStarted atomic.Int64
+// Injectable for tests (to force the fallback).
+var timerfdCreate = unix.TimerfdCreate
 
-func newTimerThread() *timerThread {
-	t := &timerThread{req: make(chan int64), done: make(chan struct{})}
-	timerThreadsStarted.Add(1)
-	go t.serve()
-	return t
-}
-
-func (t *timerThread) serve() {
-	// Never unlocked: the thread's timer slack differs from the default, so
-	// it must not run other goroutines. When serve returns while locked,
-	// the runtime terminates the thread.
-	runtime.LockOSThread()
-	// A failure (not expected: PR_SET_TIMERSLACK needs no privilege)
-	// leaves the default 50 µs slack, which the adaptive margin absorbs.
-	_ = setTimerSlack(1)
-	for abs := range t.req {
-		// sleepAbs fails only on a bad timespec; the caller's spin then
-		// ends the wait.
-		_ = sleepAbs(abs)
-		t.done <- struct{}{}
+func newTimerFile() (*timerFile, error) {
+	fd, err := timerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_CLOEXEC|unix.TFD_NONBLOCK)
+	if err != nil {
+		return nil, err
 	}
+	return &timerFile{fd: fd, f: os.NewFile(uintptr(fd), "timerfd")}, nil
 }
 
-// linuxClock is the real clock: nanotime, and blocking through the pool
-// of timer threads.
+// wait blocks the calling goroutine until abs (CLOCK_MONOTONIC ns, ≥ 1).
+func (t *timerFile) wait(abs int64) error {
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(abs)}
+	if err := unix.TimerfdSettime(t.fd, unix.TFD_TIMER_ABSTIME, &spec, nil); err != nil {
+		return err
+	}
+	var buf [8]byte // the expiration count; os.File retries EINTR and EAGAIN
+	_, err := t.f.Read(buf[:])
+	return err
+}
+
+// linuxClock is the real clock: nanotime, and blocking on a pooled timerfd
+// through the netpoller.
 type linuxClock struct{}
 
 var systemClock clockSource = linuxClock{}
 
 func (linuxClock) now() int64 { return nanotime() }
 
+// timerFileFallbacks counts waits that could not use a timerfd and slept
+// in clock_nanosleep on the caller's thread instead (default timer slack;
+// the adaptive margin absorbs it).
+var timerFileFallbacks atomic.Int64
+
 func (linuxClock) block(abs int64) {
-	var t *timerThread
-	select {
-	case t = <-idleTimerThreads:
-	default:
-		t = newTimerThread()
+	if abs < 1 {
+		return // a zero it_value would disarm the timer, and abs is past anyway
 	}
-	t.req <- abs
-	<-t.done
+	var t *timerFile
 	select {
-	case idleTimerThreads <- t:
+	case t = <-idleTimerFiles:
 	default:
-		close(t.req) // pool full: the thread exits locked
+		var err error
+		if t, err = newTimerFile(); err != nil {
+			timerFileFallbacks.Add(1)
+			_ = sleepAbs(abs)
+			return
+		}
+	}
+	if err := t.wait(abs); err != nil {
+		// Not expected; the timer's state is unknown, so drop it.
+		t.f.Close()
+		timerFileFallbacks.Add(1)
+		_ = sleepAbs(abs)
+		return
+	}
+	select {
+	case idleTimerFiles <- t:
+	default:
+		t.f.Close()
 	}
 }
