@@ -30,6 +30,17 @@ func TestREADME(t *testing.T) {
 	t.Chdir("../..")
 	for _, ex := range examples {
 		t.Run(ex.line, func(t *testing.T) {
+			if ex.goRun != nil {
+				cmd := exec.Command("go", ex.goRun...)
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("go %s: %v", strings.Join(ex.goRun, " "), err)
+				}
+				if len(out) == 0 {
+					t.Fatalf("printed nothing")
+				}
+				return
+			}
 			var stdin []byte
 			if ex.producer != "" {
 				out, err := exec.Command("sh", "-c", ex.producer).Output()
@@ -57,6 +68,7 @@ type example struct {
 	line     string // the command as written
 	producer string // the part before "|", run by sh
 	args     []string
+	goRun    []string // "go run ./examples/..." examples: the go command's arguments
 	want     string
 	exact    bool
 }
@@ -104,6 +116,9 @@ func parseExamples(md string) []example {
 				words = words[1:]
 			case len(words) > 2 && words[0] == "go" && words[1] == "run" && words[2] == "./cmd/chrono":
 				words = words[3:]
+			case len(words) > 2 && words[0] == "go" && words[1] == "run" && strings.HasPrefix(words[2], "./examples/"):
+				cur = &example{line: cmd, goRun: words[1:]}
+				continue
 			default:
 				continue // not a chrono command
 			}
