@@ -82,13 +82,21 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	results := make([]*Result, k)
 	var n uint64
 	var fastest float64
+	pairs := make([]timerPair, k)
 	for i, c := range cases {
+		rep, err := rs[i].do(command{probe: true})
+		if err != nil {
+			finishAll()
+			return nil, fmt.Errorf("%w (case %s)", err, c.Name)
+		}
+		pairs[i] = rep.pair
 		ni, trials, err := calibrate(rs[i], s.goal)
 		if err != nil {
 			finishAll()
 			return nil, fmt.Errorf("%w (case %s)", err, c.Name)
 		}
 		results[i] = &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal, Calibration: trials}
+		results[i].Overhead.setTimerPair(pairs[i])
 		last := trials[len(trials)-1]
 		if i == 0 || ni < n {
 			n = ni
@@ -124,12 +132,6 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 		}
 	}
 	for i, r := range rs {
-		rep, err := r.do(command{probe: true})
-		if err != nil {
-			finishAll()
-			return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)
-		}
-		results[i].Overhead.TimerPairNs = rep.pairNs
 		if err := r.finish(); err != nil {
 			finishAll()
 			return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)

@@ -33,6 +33,23 @@
 //   - Optional modes: per-operation latency (Options.Latency), cold first
 //     calls (Options.Cold), parallel workers (Options.Parallel).
 //
+// A trap no harness removes: code placement. The same loop can run at very
+// different speeds depending on where its instructions land in memory
+// (branch predictor aliasing, fetch and µop-cache alignment). On the AMD
+// EPYC virtual machines this package was developed on, identical loops
+// differed by up to 2-4x with placement alone: a closure summing
+// data[:500] ran as slow as one summing all 1000 elements, under bench and
+// under testing.B alike. The measurement is right; the code is really that
+// fast or slow where it was placed, and an unrelated change elsewhere in
+// the binary can move it. So when a result surprises you (a case that does
+// half the work is not faster, or a tiny edit changes a figure a lot),
+// suspect placement before the harness: look at the hot loop's address
+// and alignment with go tool objdump, move the code (into another
+// function, behind //go:noinline, into another file) and measure again;
+// for decisions, compare in several builds. Result.Overhead shows
+// the effect on the empty loop (two placements, LoopNsPerOp and
+// LoopNsPerOpHigh).
+//
 // Compare runs several cases in interleaved rounds with one iteration count
 // and reports paired ratios with a confidence interval and a p-value.
 // Testing runs a benchmark under bench from inside a testing.B benchmark and

@@ -57,8 +57,9 @@ func WriteTable(w io.Writer, results ...*Result) error {
 	}
 	for _, r := range results {
 		var lines []string
-		lines = append(lines, fmt.Sprintf("overhead: empty loop %s–%s/op (two code placements), StopTimer+StartTimer %s; clock %s (tick %s, read %s)",
-			unit.FormatDuration(r.Overhead.LoopNsPerOp, 0.001), unit.FormatDuration(r.Overhead.LoopNsPerOpHigh, 0.001), unit.FormatDuration(r.Overhead.TimerPairNs, 1),
+		lines = append(lines, fmt.Sprintf("overhead: empty loop %s–%s/op (two code placements), StopTimer+StartTimer %s (%s of it inside the timed region); clock %s (tick %s, read %s)",
+			unit.FormatDuration(r.Overhead.LoopNsPerOp, 0.001), unit.FormatDuration(r.Overhead.LoopNsPerOpHigh, 0.001),
+			unit.FormatDuration(r.Overhead.TimerPairNs, 1), unit.FormatDuration(r.Overhead.TimerPairInsideNs, 1),
 			r.Clock, unit.FormatDuration(r.Probe.TickNs, 0.1), unit.FormatDuration(r.Probe.ReadNs, 0.1)))
 		if r.Overhead.NetValid {
 			lines = append(lines, fmt.Sprintf("net of loop overhead: %s/op", unit.FormatDuration(r.Overhead.NetNsPerOp, r.resolution())))
@@ -185,8 +186,11 @@ func metric(name, unitName string, xs []float64) result.Metric {
 // Measurement returns r as a measurement of the result document: every
 // measured sample as metrics (iterations, wall ns/op, thread cpu ns/op
 // when available, allocs/op, bytes/op, GC cycles, context switches and page
-// faults; "<counter>/op" for Options.Counters), and the calibration,
-// warm-up, overhead, clock and modes in Details.
+// faults; "<counter>/op" for Options.Counters), and in Details every
+// measured sample as recorded (iterations, wall ns, clock ticks, thread
+// CPU ns, allocations, bytes, GC cycles, context switches, page faults,
+// StopTimer calls, raw counter counts: Sample), the calibration, warm-up,
+// overhead, clock and modes.
 func (r *Result) Measurement() result.Measurement {
 	m := result.Measurement{Name: r.Name, Parameters: r.Params, Primary: "wall", Incomplete: r.Incomplete}
 	col := func(f func(Sample) float64) []float64 {
@@ -253,6 +257,7 @@ func (r *Result) Measurement() result.Measurement {
 		"goal_ns":        r.GoalNs,
 		"iterations":     r.Iterations,
 		"jitter":         "0-20% more iterations per sample, uniform",
+		"samples":        r.Samples,
 		"calibration":    r.Calibration,
 		"warmup":         r.Warmup,
 		"overhead":       r.Overhead,

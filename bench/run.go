@@ -86,8 +86,18 @@ type Overhead struct {
 	NetNsPerOp float64 `json:"net_ns_per_op"`
 	NetValid   bool    `json:"net_valid"`
 	// TimerPairNs is the cost of one StopTimer/StartTimer pair on the
-	// benchmark's thread.
-	TimerPairNs float64 `json:"timer_pair_ns"`
+	// benchmark's thread, measured before calibration. TimerPairInsideNs
+	// is the part of it that falls inside the timed region (not
+	// subtracted from the wall time), and TimerPairCPUNs the thread CPU
+	// time a pair adds to the CPU reading beyond that part, which is
+	// subtracted from Sample.CPUNs per StopTimer call.
+	TimerPairNs       float64 `json:"timer_pair_ns"`
+	TimerPairInsideNs float64 `json:"timer_pair_inside_ns"`
+	TimerPairCPUNs    float64 `json:"timer_pair_cpu_ns"`
+}
+
+func (o *Overhead) setTimerPair(p timerPair) {
+	o.TimerPairNs, o.TimerPairInsideNs, o.TimerPairCPUNs = p.Total, p.Inside, p.CPUExcess
 }
 
 // Case is one benchmark of a sweep or a comparison.
@@ -248,6 +258,13 @@ func runCase(c Case, o *Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
+	// The StopTimer/StartTimer probe comes first, so that the samples'
+	// CPU times can be corrected for the pairs' own reads.
+	rep, err := r.do(command{probe: true})
+	if err != nil {
+		return fail(err)
+	}
+	res.Overhead.setTimerPair(rep.pair)
 	n, trials, err := calibrate(r, s.goal)
 	if err != nil {
 		return fail(err)
@@ -285,11 +302,6 @@ func runCase(c Case, o *Options) (*Result, error) {
 		}
 		res.Samples = append(res.Samples, smp)
 	}
-	rep, err := r.do(command{probe: true})
-	if err != nil {
-		return fail(err)
-	}
-	res.Overhead.TimerPairNs = rep.pairNs
 	if err := r.finish(); err != nil {
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
@@ -496,10 +508,12 @@ func (r *Result) analyze(s *setup) {
 		stops += smp.TimerStops
 	}
 	if stops > 0 && wall > 0 {
-		share := float64(stops) * r.Overhead.TimerPairNs / wall
+		// Only the part of a pair inside the timed region biases the
+		// figures; the rest lengthens the run.
+		share := float64(stops) * r.Overhead.TimerPairInsideNs / wall
 		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"StopTimer/StartTimer called %d times, %.3g ns per pair (~%.2g%% of the timed wall time): prefer Options.Setup/Teardown",
-			stops, r.Overhead.TimerPairNs, 100*share))
+			"StopTimer/StartTimer called %d times, %.3g ns per pair, of which %.3g ns fall inside the timed region (~%.2g%% of the timed wall time, not subtracted): prefer Options.Setup/Teardown",
+			stops, r.Overhead.TimerPairNs, r.Overhead.TimerPairInsideNs, 100*share))
 	}
 	r.Warnings = append(r.Warnings, envWarnings()...)
 }

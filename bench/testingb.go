@@ -50,7 +50,8 @@ var adapterCache sync.Map // *testing.B -> *Result
 // When opts.Target is zero and -benchtime is a duration d, the target is
 // d/Samples, so that the measured samples take about -benchtime, as
 // testing.B's final run does. An "Nx" -benchtime is ignored (bench
-// calibrates its own count). Warnings are logged with tb.Log, and an error
+// calibrates its own count). Warnings are logged with tb.Log (the
+// environment's once per process, on the first benchmark), and an error
 // fails the benchmark with tb.Fatal.
 func Testing(tb *testing.B, f func(*B), opts *Options) {
 	tb.Helper()
@@ -85,6 +86,17 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 	}
 	adapterCache.Store(tb, r)
 	report(tb, r, true)
+	logWarnings(tb, r, &envLogged)
+}
+
+// envLogged makes the adapter log the environment warnings once per
+// process (on the first benchmark), not once per benchmark.
+var envLogged sync.Once
+
+// logWarnings logs r's warnings and the unavailable counters, and the
+// environment warnings (frequency scaling, hypervisor, race detector) the
+// first time once is used.
+func logWarnings(tb interface{ Log(args ...any) }, r *Result, once *sync.Once) {
 	envw := map[string]bool{}
 	for _, m := range envWarnings() {
 		envw[m] = true
@@ -97,6 +109,11 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 	for _, l := range unavailableLines(r.CountersUnavailable) {
 		tb.Log("bench: counters: " + l)
 	}
+	once.Do(func() {
+		for _, m := range envWarnings() {
+			tb.Log("bench: environment: " + m)
+		}
+	})
 }
 
 func report(tb *testing.B, r *Result, setN bool) {
