@@ -227,11 +227,25 @@ func CommandCSV(w io.Writer, d *result.Document) error {
 // column each with the median, after hyperfine's columns.
 func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 	fs := make([]figures, len(d.Measurements))
+	// The unit fits the fastest command: its median, or its mean or
+	// maximum when the overhead correction clamped the median to 0 (a
+	// unit chosen from 0 would print every figure in ns).
 	fastest := -1.0
 	for i := range d.Measurements {
 		fs[i] = figuresOf(&d.Measurements[i])
-		if fs[i].ok && (fastest < 0 || fs[i].median < fastest) {
-			fastest = fs[i].median
+		f := fs[i]
+		if !f.ok {
+			continue
+		}
+		v := f.median
+		if v <= 0 {
+			v = f.mean
+		}
+		if v <= 0 {
+			v = f.max
+		}
+		if v > 0 && (fastest < 0 || v < fastest) {
+			fastest = v
 		}
 	}
 	if u.Nanos == 0 {

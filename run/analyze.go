@@ -288,7 +288,11 @@ func (r *Report) warnings(a *Analysis) []string {
 		w = append(w, fmt.Sprintf("max RSS (median %s) is not above chrono's own peak RSS (%s): Linux counts the parent's memory in the max RSS of a child started with vfork, so the command's own peak is at most this figure", unit.FormatBytes(a.MedianRSS), unit.FormatBytes(float64(p))))
 	}
 	if a.Failures > 0 {
-		w = append(w, fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, with -i)", a.Failures, len(a.Wall)))
+		if r.Options.IgnoreFailure {
+			w = append(w, fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, with -i)", a.Failures, len(a.Wall)))
+		} else {
+			w = append(w, fmt.Sprintf("%d of %d runs exited with a non-zero code, which stopped the benchmark: its figures include the failed run; fix the command, or give -i to record failures and go on", a.Failures, len(a.Wall)))
+		}
 	}
 	if a.TimedOut > 0 {
 		w = append(w, fmt.Sprintf("%d runs timed out after %s, were killed and are left out of the statistics: raise --timeout if they should count", a.TimedOut, r.Options.Timeout))

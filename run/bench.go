@@ -41,7 +41,7 @@ func ParseOrder(s string) (Order, error) {
 	case Sequential, Interleaved, Random:
 		return o, nil
 	}
-	return "", fmt.Errorf("run: unknown order %q: use sequential, interleaved or random", s)
+	return "", usagef("run: unknown order %q: use sequential, interleaved or random", s)
 }
 
 // Output says where a command's standard output goes.
@@ -62,7 +62,8 @@ type Options struct {
 	// Warmup runs per command, not measured.
 	Warmup int
 	// Runs, when positive, is the exact number of runs per command.
-	// Otherwise a command runs at least MinRuns times (default 10) and
+	// Otherwise a command runs at least MinRuns times (default 10, or
+	// MaxRuns when that is lower) and
 	// at most MaxRuns times (0: no limit), and stops once its runs took
 	// Budget (default 3 s) or, with Precision, once the confidence
 	// interval of its median is within Precision (a fraction: 0.01 = 1 %)
@@ -241,8 +242,11 @@ func (e *FailureError) Error() string {
 	if e.What == "command" {
 		msg += fmt.Sprintf(" (run %d)", e.Run+1)
 	}
-	if s := strings.TrimSpace(e.Stderr); s != "" {
-		msg += "; end of its stderr:\n" + s + "\n"
+	if s := strings.TrimRight(e.Stderr, " \t\r\n"); strings.TrimSpace(s) != "" {
+		msg += "; the end of its stderr:\n"
+		for _, line := range strings.Split(s, "\n") {
+			msg += "  | " + strings.TrimRight(line, "\r") + "\n"
+		}
 	} else {
 		msg += " with nothing on stderr; "
 	}
@@ -261,7 +265,7 @@ func (e *FailureError) Error() string {
 // per expanded command (-n); "{param}" in a name is substituted too.
 func Commands(lines, names []string, params []Param, opts Options) ([]Command, error) {
 	if len(lines) == 0 {
-		return nil, errors.New("run: no command given: name one or more commands to benchmark")
+		return nil, usagef("run: no command given: name one or more commands to benchmark")
 	}
 	combos, err := Product(params)
 	if err != nil {
@@ -273,12 +277,12 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 			used = used || strings.Contains(l, "{"+p.Name+"}")
 		}
 		if !used {
-			return nil, fmt.Errorf("run: parameter %s is not used: write {%s} in a command", p.Name, p.Name)
+			return nil, usagef("run: parameter %s is not used: write {%s} in a command", p.Name, p.Name)
 		}
 	}
 	total := len(lines) * len(combos)
 	if len(names) != 0 && len(names) != len(lines) && len(names) != total {
-		return nil, fmt.Errorf("run: %d command names for %d commands: give one -n per command", len(names), total)
+		return nil, usagef("run: %d command names for %d commands: give one -n per command", len(names), total)
 	}
 	shell, err := shellWords(opts)
 	if err != nil {
@@ -326,7 +330,7 @@ func shellWords(opts Options) ([]string, error) {
 	}
 	words, err := Split(sh)
 	if err != nil || len(words) == 0 {
-		return nil, fmt.Errorf("run: bad shell %q: give a shell name or command line such as \"bash --norc\"", opts.Shell)
+		return nil, usagef("run: bad shell %q: give a shell name or command line such as \"bash --norc\"", opts.Shell)
 	}
 	base := strings.ToLower(filepath.Base(words[0]))
 	if base == "cmd" || base == "cmd.exe" {
@@ -350,7 +354,7 @@ func resolve(line string, params map[string]string, shell []string) ([]string, s
 			return nil, "", err
 		}
 		if len(words) == 0 {
-			return nil, "", fmt.Errorf("run: empty command: give a program to run (with -N there is no shell to run an empty line)")
+			return nil, "", usagef("run: empty command: give a program to run (with -N there is no shell to run an empty line)")
 		}
 		for _, w := range words {
 			argv = append(argv, Substitute(w, params))
@@ -481,21 +485,26 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
 
 func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	if len(cmds) == 0 {
-		return nil, errors.New("run: no command given: name one or more commands to benchmark")
+		return nil, usagef("run: no command given: name one or more commands to benchmark")
 	}
 	if opts.MinRuns == 0 {
+		// As in hyperfine, a --max-runs below the default minimum lowers
+		// the minimum (only an explicit --min-runs above it is an error).
 		opts.MinRuns = 10
+		if opts.MaxRuns > 0 && opts.MaxRuns < opts.MinRuns {
+			opts.MinRuns = opts.MaxRuns
+		}
 	}
 	if opts.Budget == 0 {
 		opts.Budget = 3 * time.Second
 	}
 	switch {
 	case opts.Runs < 0 || opts.MinRuns < 0 || opts.MaxRuns < 0 || opts.Warmup < 0:
-		return nil, errors.New("run: run counts must not be negative")
+		return nil, usagef("run: run counts must not be negative: give --runs, --min-runs, --max-runs and --warmup as 0 or more")
 	case opts.MaxRuns > 0 && opts.MinRuns > opts.MaxRuns && opts.Runs == 0:
-		return nil, fmt.Errorf("run: --min-runs %d is larger than --max-runs %d", opts.MinRuns, opts.MaxRuns)
+		return nil, usagef("run: --min-runs %d is larger than --max-runs %d: lower --min-runs or raise --max-runs", opts.MinRuns, opts.MaxRuns)
 	case opts.Precision < 0 || opts.Precision >= 1:
-		return nil, fmt.Errorf("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
+		return nil, usagef("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
 	}
 	var notes []string
 	hasSetup := len(opts.Setup) > 0 || len(opts.Cleanup) > 0
@@ -525,7 +534,7 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 			n = max(n, c.Index+1)
 		}
 		if len(list.v) > 1 && len(list.v) != n {
-			return nil, fmt.Errorf("run: %d --%s commands for %d commands: give one for all, or one per command", len(list.v), list.name, n)
+			return nil, usagef("run: %d --%s commands for %d commands: give one for all, or one per command", len(list.v), list.name, n)
 		}
 	}
 	shell, err := shellWords(opts)

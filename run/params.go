@@ -32,27 +32,27 @@ func ScanParam(name, min, max, step string) (Param, error) {
 	}
 	lo, err := parseDecimal(min)
 	if err != nil {
-		return Param{}, fmt.Errorf("run: parameter %s: minimum %w", name, err)
+		return Param{}, usagef("run: parameter %s: minimum %w", name, err)
 	}
 	hi, err := parseDecimal(max)
 	if err != nil {
-		return Param{}, fmt.Errorf("run: parameter %s: maximum %w", name, err)
+		return Param{}, usagef("run: parameter %s: maximum %w", name, err)
 	}
 	d, err := parseDecimal(step)
 	if err != nil {
-		return Param{}, fmt.Errorf("run: parameter %s: step size %w", name, err)
+		return Param{}, usagef("run: parameter %s: step size %w", name, err)
 	}
 	if d.Sign() <= 0 {
-		return Param{}, fmt.Errorf("run: parameter %s: step size %s must be positive", name, step)
+		return Param{}, usagef("run: parameter %s: step size %s must be positive", name, step)
 	}
 	if lo.Cmp(hi) > 0 {
-		return Param{}, fmt.Errorf("run: parameter %s: minimum %s is larger than maximum %s: swap them", name, min, max)
+		return Param{}, usagef("run: parameter %s: minimum %s is larger than maximum %s: swap them", name, min, max)
 	}
 	decimals := max3(decimalsOf(min), decimalsOf(max), decimalsOf(step))
 	n := new(big.Rat).Quo(new(big.Rat).Sub(hi, lo), d)
 	count := new(big.Int).Quo(n.Num(), n.Denom()) // floor, n >= 0
 	if count.Cmp(big.NewInt(maxParamValues)) >= 0 {
-		return Param{}, fmt.Errorf("run: parameter %s: %s..%s in steps of %s gives more than %d values: use a larger step (-D)", name, min, max, step, maxParamValues)
+		return Param{}, usagef("run: parameter %s: %s..%s in steps of %s gives more than %d values: use a larger step (-D)", name, min, max, step, maxParamValues)
 	}
 	p := Param{Name: name}
 	for i := int64(0); i <= count.Int64(); i++ {
@@ -69,17 +69,17 @@ func ListParam(name, values string) (Param, error) {
 		return Param{}, err
 	}
 	if values == "" {
-		return Param{}, fmt.Errorf("run: parameter %s has an empty list of values: give them as a,b,c", name)
+		return Param{}, usagef("run: parameter %s has an empty list of values: give them as a,b,c", name)
 	}
 	return Param{Name: name, Values: strings.Split(values, ",")}, nil
 }
 
 func checkParamName(name string) error {
 	if name == "" {
-		return fmt.Errorf("run: a parameter needs a name, as in -L compiler gcc,clang")
+		return usagef("run: a parameter needs a name, as in -L compiler gcc,clang")
 	}
 	if strings.ContainsAny(name, "{}") {
-		return fmt.Errorf("run: parameter name %q must not contain braces: it is written without them (-L n 1,2) and used as {n}", name)
+		return usagef("run: parameter name %q must not contain braces: it is written without them (-L n 1,2) and used as {n}", name)
 	}
 	return nil
 }
@@ -108,17 +108,17 @@ func Product(params []Param) ([]map[string]string, error) {
 	total := 1
 	for _, p := range params {
 		if len(p.Values) == 0 {
-			return nil, fmt.Errorf("run: parameter %s has no values", p.Name)
+			return nil, usagef("run: parameter %s has no values", p.Name)
 		}
 		total *= len(p.Values)
 		if total > maxParamValues {
-			return nil, fmt.Errorf("run: the parameters give more than %d combinations: use fewer values", maxParamValues)
+			return nil, usagef("run: the parameters give more than %d combinations: use fewer values", maxParamValues)
 		}
 	}
 	seen := map[string]bool{}
 	for _, p := range params {
 		if seen[p.Name] {
-			return nil, fmt.Errorf("run: parameter %s is given twice: give each name once (-L takes a comma-separated list)", p.Name)
+			return nil, usagef("run: parameter %s is given twice: give each name once (-L takes a comma-separated list)", p.Name)
 		}
 		seen[p.Name] = true
 	}

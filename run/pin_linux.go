@@ -14,7 +14,7 @@ func pinThread(cpus []int) error {
 	var set unix.CPUSet
 	for _, c := range cpus {
 		if c < 0 || c >= len(set)*64 {
-			return fmt.Errorf("run: CPU %d is out of range", c)
+			return usagef("run: CPU %d is out of range: give CPU numbers from 0 to %d", c, len(set)*64-1)
 		}
 		set.Set(c)
 	}

@@ -2,8 +2,6 @@
 
 package run
 
-import "fmt"
-
 func pinThread(cpus []int) error {
-	return fmt.Errorf("run: --pin is only supported on Linux (this platform has no sched_setaffinity): drop --pin")
+	return usagef("run: --pin is only supported on Linux (this platform has no sched_setaffinity): drop --pin")
 }

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -39,7 +38,7 @@ func Split(s string) ([]string, error) {
 			}
 		case c == '\\':
 			if i+1 >= len(rs) {
-				return nil, fmt.Errorf("run: %q ends with a backslash: escape it as \\\\ or quote it", s)
+				return nil, usagef("run: %q ends with a backslash: escape it as \\\\ or quote it", s)
 			}
 			i++
 			if rs[i] == '\n' {
@@ -53,7 +52,7 @@ func Split(s string) ([]string, error) {
 				j++
 			}
 			if j >= len(rs) {
-				return nil, fmt.Errorf("run: unterminated single quote in %q: close it with '", s)
+				return nil, usagef("run: unterminated single quote in %q: close it with '", s)
 			}
 			cur.WriteString(string(rs[i+1 : j]))
 			inWord = true
@@ -81,12 +80,12 @@ func Split(s string) ([]string, error) {
 				cur.WriteRune(d)
 			}
 			if !closed {
-				return nil, fmt.Errorf("run: unterminated double quote in %q: close it with \"", s)
+				return nil, usagef("run: unterminated double quote in %q: close it with \"", s)
 			}
 			inWord = true
 			i = j
 		case strings.ContainsRune("|&;<>()$`", c):
-			return nil, fmt.Errorf("run: %q contains the unquoted shell operator %q, which is not interpreted without a shell: quote it to pass it literally, or drop -N to run the command through a shell", s, string(c))
+			return nil, usagef("run: %q contains the unquoted shell operator %q, which is not interpreted without a shell: quote it to pass it literally, or drop -N to run the command through a shell", s, string(c))
 		default:
 			cur.WriteRune(c)
 			inWord = true

@@ -166,10 +166,14 @@ func writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
 	if len(a.Wall) > 0 {
 		s := a.WallSummary
 		if u.Nanos == 0 {
-			u = unit.For(s.Median)
+			u = unitFor(s.Median, s.Mean, s.Max)
 		}
-		r := resolution(s.MADScaled)
-		if a.MedianCI != nil {
+		spread := s.MADScaled
+		if !(spread > 0) {
+			spread = s.StdDevSample // most runs equal (e.g. clamped to 0): the stddev still shows the noise
+		}
+		r := resolution(spread)
+		if a.MedianCI != nil && s.MADScaled > 0 {
 			r = resolution(math.Min(s.MADScaled, a.MedianCI.Hi-a.MedianCI.Lo))
 		}
 		ci := "(too few runs for a CI)"
@@ -180,7 +184,8 @@ func writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
 		fmt.Fprintf(b, "  mean ± σ:      %s ± %s   (σ = sample stddev, n-1)\n", fd(s.Mean, r, u), fd(s.StdDevSample, r, u))
 		fmt.Fprintf(b, "  min … max:     %s … %s   %s %s, %s %s (%s)\n", fd(s.Min, r, u), fd(s.Max, r, u),
 			stats.PercentileLabel(95), fd(a.P95, r, u), stats.PercentileLabel(99), fd(a.P99, r, u), PercentileMethod)
-		cr := resolution(math.Max(a.UserSummary.MADScaled, a.SysSummary.MADScaled))
+		// rusage CPU times come in microseconds: no finer digit than that.
+		cr := math.Max(1000, resolution(math.Max(a.UserSummary.MADScaled, a.SysSummary.MADScaled)))
 		line := fmt.Sprintf("  CPU:           user %s, sys %s (medians)", fd(a.UserSummary.Median, cr, u), fd(a.SysSummary.Median, cr, u))
 		if a.MaxRSS >= 0 {
 			line += fmt.Sprintf("   max RSS %s (median %s)", unit.FormatBytes(a.MaxRSS), unit.FormatBytes(a.MedianRSS))
@@ -269,4 +274,16 @@ func fcount(v, res float64) string {
 		d = min(3, int(math.Ceil(-math.Log10(r))))
 	}
 	return strconv.FormatFloat(v/scale, 'f', d, 64) + prefix
+}
+
+// unitFor returns the time unit for the first positive figure of xs (the
+// median, then the mean, then the maximum): a median clamped to 0 by the
+// overhead correction must not make every figure print in ns.
+func unitFor(xs ...float64) unit.Unit {
+	for _, x := range xs {
+		if x > 0 {
+			return unit.For(x)
+		}
+	}
+	return unit.Nanosecond
 }

@@ -40,7 +40,7 @@ type runFlags struct {
 	seed                                  uint64
 	subtractSpawn                         bool
 	counters                              string
-	countersSet                           bool
+	countersSet, minRunsSet               bool
 }
 
 // multiArgFlags are hyperfine's flags that take several values
@@ -137,6 +137,7 @@ what was measured (marked incomplete) and exits with 130.`,
 				return cmd.Help()
 			}
 			f.countersSet = cmd.Flags().Changed("counters")
+			f.minRunsSet = cmd.Flags().Changed("min-runs")
 			return runRun(cmd, cmd.Flags().Args(), f)
 		},
 	}
@@ -180,8 +181,29 @@ what was measured (marked incomplete) and exits with 130.`,
 }
 
 func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
+	params, err := parseParams(f)
+	if err != nil {
+		return err
+	}
 	if len(lines) == 0 {
 		return usagef("run: name a command to benchmark, e.g. chrono run 'sleep 0.1' (see --help)")
+	}
+	switch f.style {
+	case "auto", "basic", "full", "nocolor", "color", "none":
+	default:
+		return usagef("run: --style %q: use auto, basic, full, nocolor, color or none", f.style)
+	}
+	toStdout := 0
+	for _, p := range []string{f.exportJSON, f.exportCSV, f.exportMarkdown} {
+		if p == "-" {
+			toStdout++
+		}
+	}
+	if toStdout > 1 {
+		return usagef("run: only one export can go to stdout (-): write the others to files")
+	}
+	if !f.minRunsSet {
+		f.minRuns = 0 // the default: 10, or --max-runs when lower (as in hyperfine)
 	}
 	opts := run.Options{
 		Shell: f.shell, NoShell: f.noShell, Warmup: f.warmup, Runs: f.runs, MinRuns: f.minRuns, MaxRuns: f.maxRuns,
@@ -243,28 +265,11 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if f.sort != "command" && f.sort != "mean-time" && f.sort != "median" {
 		return usagef("run: --sort %q: use command or mean-time", f.sort)
 	}
-	var params []run.Param
-	for _, s := range f.scans {
-		v := strings.Split(s, sep)
-		p, err := run.ScanParam(v[0], v[1], v[2], f.step)
-		if err != nil {
-			return usageError{err}
-		}
-		params = append(params, p)
-	}
-	if f.step != "" && len(f.scans) == 0 {
-		return usagef("run: -D/--parameter-step-size needs -P/--parameter-scan")
-	}
-	for _, s := range f.lists {
-		v := strings.Split(s, sep)
-		p, err := run.ListParam(v[0], v[1])
-		if err != nil {
-			return usageError{err}
-		}
-		params = append(params, p)
-	}
 	cmds, err := run.Commands(lines, f.names, params, opts)
 	if err != nil {
+		return runError(err)
+	}
+	if cmds, err = withReference(cmds, f, params, opts); err != nil {
 		return err
 	}
 
@@ -298,7 +303,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	stop()
 	pl.clear()
 	if err != nil {
-		return err
+		return runError(err)
 	}
 	mu.Lock()
 	err = writeExports(rep, f, u, tool, argv, host, stdout, true)
@@ -323,6 +328,12 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	case rep.Interrupted:
 		return exitError{code: exitInterrupted, err: errors.New("run: interrupted: killed the running command; the exports hold the runs measured so far (marked incomplete)")}
 	case rep.Err != nil:
+		var fe *run.FailureError
+		if errors.As(rep.Err, &fe) {
+			// Keep the lines of its stderr apart (main joins the lines
+			// of other errors into one).
+			return exitError{code: exitFailure, err: rep.Err}
+		}
 		return rep.Err
 	case exportErr != nil:
 		return exportErr
@@ -436,3 +447,74 @@ func parseCPUList(s string) ([]int, error) {
 }
 
 var _ = context.Background
+
+// parseParams parses the -P and -L parameters.
+func parseParams(f runFlags) ([]run.Param, error) {
+	var params []run.Param
+	for _, s := range f.scans {
+		v := strings.Split(s, sep)
+		p, err := run.ScanParam(v[0], v[1], v[2], f.step)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		params = append(params, p)
+	}
+	if f.step != "" && len(f.scans) == 0 {
+		return nil, usagef("run: -D/--parameter-step-size needs -P/--parameter-scan")
+	}
+	for _, s := range f.lists {
+		v := strings.Split(s, sep)
+		p, err := run.ListParam(v[0], v[1])
+		if err != nil {
+			return nil, usageError{err}
+		}
+		params = append(params, p)
+	}
+	return params, nil
+}
+
+// runError marks the run package's usage errors as usage errors (exit 2).
+func runError(err error) error {
+	var ue *run.UsageError
+	if errors.As(err, &ue) {
+		return usageError{err}
+	}
+	return err
+}
+
+// withReference adds the --reference command in front of the commands,
+// as hyperfine does, unless it is one of them already (by command line,
+// after parameter substitution, or by -n name). The reference is run as
+// written, once, not for every parameter value.
+func withReference(cmds []run.Command, f runFlags, params []run.Param, opts run.Options) ([]run.Command, error) {
+	ref := f.reference
+	if ref == "" {
+		return cmds, nil
+	}
+	for _, c := range cmds {
+		if c.Name == ref || c.Line == ref {
+			return cmds, nil // the first match is the reference
+		}
+	}
+	for _, p := range params {
+		if strings.Contains(ref, "{"+p.Name+"}") {
+			return nil, usagef("run: --reference %q matches none of the benchmarked commands: with parameters, give one substituted command line (e.g. 'sleep 0.1' for 'sleep {t}'), or a command of its own without {%s}", ref, p.Name)
+		}
+	}
+	for _, list := range []struct {
+		name string
+		v    []string
+	}{{"setup", f.setup}, {"prepare", f.prepare}, {"conclude", f.conclude}, {"cleanup", f.cleanup}} {
+		if len(list.v) > 1 {
+			return nil, usagef("run: --reference %q adds a command, so one --%s per command no longer matches: list the reference among the commands and give it its own --%s there", ref, list.name, list.name)
+		}
+	}
+	rc, err := run.Commands([]string{ref}, nil, nil, opts)
+	if err != nil {
+		return nil, runError(err)
+	}
+	for i := range cmds {
+		cmds[i].Index++
+	}
+	return append(rc, cmds...), nil
+}

@@ -59,7 +59,16 @@ func TestRunCLIErrors(t *testing.T) {
 		{[]string{"run"}, exitUsage, "name a command"},
 		{[]string{"run", "-N", "no-such-program-xyz"}, exitFailure, "cannot run"},
 		{[]string{"run", "no-such-program-xyz --x"}, exitFailure, "cannot run"},
-		{[]string{"run", "-N", "echo 'unterminated"}, exitFailure, "unterminated"},
+		{[]string{"run", "-N", "echo 'unterminated"}, exitUsage, "unterminated"},
+		{[]string{"run", "-N", "-m", "7", "-M", "5", "true"}, exitUsage, "lower --min-runs"},
+		{[]string{"run", "-N", "-r", "-1", "true"}, exitUsage, "must not be negative"},
+		{[]string{"run", "-N", "-n", "a", "-n", "b", "true"}, exitUsage, "command names"},
+		{[]string{"run", "-N", "-L", "x", "1,2", "true"}, exitUsage, "is not used"},
+		{[]string{"run", "-N", "-P", "n", "1", "echo {n}"}, exitUsage, "is not a decimal number"},
+		{[]string{"run", "--style", "fancy", "true"}, exitUsage, "--style"},
+		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "only one export"},
+		{[]string{"run", "-N", "-P", "t", "1", "2", "--reference", "echo {t}", "echo {t}"}, exitUsage, "--reference"},
+		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "--reference"},
 		{[]string{"run", "--order", "sideways", "true"}, exitUsage, "unknown order"},
 		{[]string{"run", "-P", "n", "1"}, exitUsage, "needs 3 values"},
 		{[]string{"run", "--precision", "abc", "true"}, exitUsage, "precision"},
@@ -73,8 +82,14 @@ func TestRunCLIErrors(t *testing.T) {
 			t.Errorf("chrono %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.want)
 		}
 	}
+	// Without -i, the stderr tail keeps its lines, and the summary does
+	// not claim -i was given.
+	stdout, stderr, code := runChrono(t, "", "run", "--runs", "3", "echo first >&2; echo second >&2; exit 3")
+	if code != exitFailure || !strings.Contains(stderr, "\n  | first\n  | second\n") || strings.Contains(stdout, "with -i") {
+		t.Errorf("failure: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	// -i records the failures and succeeds.
-	stdout, stderr, code := runChrono(t, "", "run", "-i", "--runs", "3", "exit 3")
+	stdout, stderr, code = runChrono(t, "", "run", "-i", "--runs", "3", "exit 3")
 	if code != 0 || !strings.Contains(stdout, "3 failed") {
 		t.Errorf("-i: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -251,5 +266,60 @@ func TestRunCounters(t *testing.T) {
 	_, stderr, code = runChrono(t, "", "run", "--counters=", "true")
 	if code != exitUsage || !strings.Contains(stderr, "empty event list") {
 		t.Errorf("empty list: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRunMaxRunsLowersDefaultMin checks hyperfine's rule: -M below the
+// default minimum of 10 runs lowers the minimum instead of failing.
+func TestRunMaxRunsLowersDefaultMin(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses POSIX programs")
+	}
+	js := filepath.Join(t.TempDir(), "r.json")
+	_, stderr, code := runChrono(t, "", "run", "-N", "-M", "3", "--style", "none", "--export-json", js, "true")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	d, err := result.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.Measurements[0].Metric("wall").Values); n != 3 {
+		t.Errorf("%d runs, want 3", n)
+	}
+}
+
+// TestRunReference checks hyperfine's --reference: a command that is not
+// among the others is benchmarked too, first, and is the reference; one
+// that is (after parameter substitution) is not run twice.
+func TestRunReference(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses POSIX programs")
+	}
+	dir := t.TempDir()
+	js := filepath.Join(dir, "r.json")
+	stdout, stderr, code := runChrono(t, "", "run", "-N", "-r", "6", "--reference", "echo ref", "--export-json", js, "echo a")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "Command 1: echo ref") || !strings.Contains(stdout, "Comparison with the reference, \"echo ref\"") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	d, err := result.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Measurements) != 2 || d.Measurements[0].Name != "echo ref" {
+		t.Errorf("measurements %d, first %q", len(d.Measurements), d.Measurements[0].Name)
+	}
+	_, stderr, code = runChrono(t, "", "run", "-N", "-r", "6", "-L", "x", "a,b", "--reference", "echo b", "--export-json", js, "echo {x}")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if d, err = result.ReadFile(js); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Measurements) != 2 {
+		t.Errorf("%d measurements, want 2 (the reference is one of them)", len(d.Measurements))
 	}
 }
