@@ -162,7 +162,7 @@ what was measured (marked incomplete) and exits with 130.`,
 	fl.StringVar(&f.output, "output", "null", "where the commands' stdout goes: null, pipe, inherit or a FILE")
 	fl.BoolVar(&f.showOutput, "show-output", false, "show the commands' output (same as --output inherit)")
 	fl.StringArrayVarP(&f.names, "command-name", "n", nil, "name of a command in the reports (once per command; {VAR} allowed)")
-	fl.StringVar(&f.reference, "reference", "", "compare the other commands with this one (default: the fastest)")
+	fl.StringVar(&f.reference, "reference", "", "compare the other commands with CMD, benchmarked first unless it is one of them (by command line or -n name; default: compare with the fastest)")
 	fl.StringVarP(&f.timeUnit, "time-unit", "u", "", "time unit of the text and Markdown output: ns, us, ms, s, millisecond, second")
 	fl.StringVar(&f.sort, "sort", "command", "order of the summaries: command (as given) or mean-time (fastest first)")
 	fl.StringVar(&f.style, "style", "auto", "auto, basic (no progress line), full, nocolor, color, or none (no text summary)")
