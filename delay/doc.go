@@ -33,6 +33,20 @@
 // wait falls back to clock_nanosleep on the caller's thread (default slack,
 // absorbed by the margin).
 //
+// This replaces an earlier design that locked the waiting goroutine to its
+// thread, set that thread's timer slack to 1 ns and blocked in
+// clock_nanosleep(TIMER_ABSTIME) (still measured, as
+// "clock_nanosleep(ABS)+slack1ns", by Study and chrono sleep): on a noisy
+// 2-vCPU VM the two woke about equally late (their medians within tens of
+// µs of each other, either one ahead from run to run), and the timerfd wait
+// cost far less process CPU (figures above). The price is
+// that the wake-up goes through the Go scheduler: the resumed goroutine
+// needs a P, so in a process whose GOMAXPROCS Ps are all busy running
+// other goroutines it waits its turn (up to the scheduler's 10 ms
+// preemption slice) - as a goroutine returning from a blocking system call
+// would. Keep a P free (GOMAXPROCS above the number of busy goroutines)
+// where waits must be precise.
+//
 // The margin adapts: every wait records how late the caller actually resumed
 // relative to its planned wake-up time, and the margin is a high quantile
 // (Options.Quantile, p99 by default) of the recent lateness, tracked by a

@@ -71,12 +71,18 @@ var LatencyPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 func (r *LatencyResult) Measurements() []result.Measurement {
 	var out []result.Measurement
 	add := func(name string, h *stats.Histogram, th *ThreadLatency) {
+		overflows, mean := r.Overflows(), r.Mean()
+		if th != nil {
+			overflows, mean = th.Overflows, math.NaN()
+			if th.Count > 0 {
+				mean = float64(th.Sum) / float64(th.Count)
+			}
+		}
 		d := map[string]any{
 			"count":          h.Count(),
-			"overflows":      h.Overflows(),
+			"overflows":      overflows,
 			"min_ns":         h.Min(),
 			"max_ns":         h.Max(),
-			"mean_ns":        h.Mean(),
 			"histogram":      h,
 			"percentile_def": "hdrhistogram (value at quantile, 3 significant digits)",
 		}
@@ -85,6 +91,12 @@ func (r *LatencyResult) Measurements() []result.Measurement {
 			ps[stats.PercentileLabel(p)] = h.Quantile(p / 100)
 		}
 		d["percentiles_ns"] = ps
+		if !math.IsNaN(mean) {
+			d["mean_ns"] = mean // exact, from the raw latencies
+		}
+		if r.HistogramMax > 0 {
+			d["overflow_limit_ns"] = int64(r.HistogramMax)
+		}
 		params := map[string]string{}
 		if th != nil {
 			params["thread"] = strconv.Itoa(th.Thread)

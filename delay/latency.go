@@ -27,10 +27,18 @@ type LatencyOptions struct {
 	Priority int
 	// Affinity pins thread i to Affinity[i % len(Affinity)] (cyclictest -a).
 	Affinity []int
-	// HistogramMax is the highest latency the histograms track (cyclictest
-	// -h); larger latencies are counted as overflows. 0 means 10 s.
+	// HistogramMax is cyclictest's -h limit: latencies at or above it are
+	// counted as overflows (ThreadLatency.Overflows). It does not clip the
+	// HDR histograms, which track every latency up to at least
+	// DefaultHistogramRange, so percentiles and the mean stay right
+	// whatever the limit. 0 means DefaultHistogramRange.
 	HistogramMax time.Duration
 }
+
+// DefaultHistogramRange is the highest latency a LatencyTest's HDR
+// histograms track (or HistogramMax, when that is larger); latencies above
+// it are recorded at it, counted as overflows.
+const DefaultHistogramRange = 10 * time.Second
 
 // ThreadLatency is the live state of one measuring thread, in ns.
 type ThreadLatency struct {
@@ -42,6 +50,11 @@ type ThreadLatency struct {
 	Count         int64
 	Min, Act, Max time.Duration
 	Avg           time.Duration
+	// Sum is the exact sum of the latencies (Sum/Count is the exact mean).
+	Sum time.Duration
+	// Overflows counts latencies at or above LatencyOptions.HistogramMax
+	// (exact, from the raw values).
+	Overflows int64
 	// Overruns counts wake-ups so late that whole intervals were skipped.
 	Overruns int64
 }
@@ -54,6 +67,32 @@ type LatencyResult struct {
 	All        *stats.Histogram
 	// Interrupted is set when the context ended the test before its loops.
 	Interrupted bool
+	// HistogramMax is the overflow limit the test ran with.
+	HistogramMax time.Duration
+}
+
+// Overflows returns the latencies of all threads at or above
+// LatencyOptions.HistogramMax.
+func (r *LatencyResult) Overflows() int64 {
+	var n int64
+	for _, th := range r.Threads {
+		n += th.Overflows
+	}
+	return n
+}
+
+// Mean returns the exact mean latency of all threads (NaN when none was
+// recorded).
+func (r *LatencyResult) Mean() float64 {
+	var sum, n int64
+	for _, th := range r.Threads {
+		sum += int64(th.Sum)
+		n += th.Count
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return float64(sum) / float64(n)
 }
 
 // LatencyTest measures wake-up latency as cyclictest does: each thread
@@ -69,7 +108,8 @@ type latThread struct {
 	ThreadLatency
 	hist                      *stats.Histogram
 	count, min, act, max, sum atomic.Int64
-	overruns                  atomic.Int64
+	overruns, overflows       atomic.Int64
+	limit                     int64 // HistogramMax in ns
 	tid                       atomic.Int64
 }
 
@@ -82,7 +122,7 @@ func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
 		opts.Threads = 1
 	}
 	if opts.HistogramMax == 0 {
-		opts.HistogramMax = 10 * time.Second
+		opts.HistogramMax = DefaultHistogramRange
 	}
 	switch {
 	case opts.Interval < time.Microsecond || opts.Interval > time.Hour:
@@ -104,11 +144,11 @@ func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
 	}
 	t := &LatencyTest{opts: opts}
 	for i := 0; i < opts.Threads; i++ {
-		h, err := stats.NewHistogram(1, int64(opts.HistogramMax), 3)
+		h, err := stats.NewHistogram(1, opts.histogramRange(), 3)
 		if err != nil {
 			return nil, fmt.Errorf("delay: latency histogram: %w", err)
 		}
-		th := &latThread{hist: h}
+		th := &latThread{hist: h, limit: int64(opts.HistogramMax)}
 		th.Thread, th.CPU, th.Priority, th.Interval = i, -1, opts.Priority, opts.Interval
 		if len(opts.Affinity) > 0 {
 			th.CPU = opts.Affinity[i%len(opts.Affinity)]
@@ -117,6 +157,11 @@ func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
 		t.threads = append(t.threads, th)
 	}
 	return t, nil
+}
+
+// histogramRange is the highest value the HDR histograms track.
+func (o LatencyOptions) histogramRange() int64 {
+	return int64(max(o.HistogramMax, DefaultHistogramRange))
 }
 
 // Snapshot returns the live state of every thread (safe to call while Run
@@ -131,9 +176,11 @@ func (t *LatencyTest) Snapshot() []ThreadLatency {
 			s.Min = time.Duration(th.min.Load())
 			s.Act = time.Duration(th.act.Load())
 			s.Max = time.Duration(th.max.Load())
-			s.Avg = time.Duration(th.sum.Load() / s.Count)
+			s.Sum = time.Duration(th.sum.Load())
+			s.Avg = s.Sum / time.Duration(s.Count)
 		}
 		s.Overruns = th.overruns.Load()
+		s.Overflows = th.overflows.Load()
 		out[i] = s
 	}
 	return out
@@ -183,8 +230,8 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	res := &LatencyResult{Threads: t.Snapshot(), Interrupted: interrupted}
-	all, _ := stats.NewHistogram(1, int64(t.opts.HistogramMax), 3)
+	res := &LatencyResult{Threads: t.Snapshot(), Interrupted: interrupted, HistogramMax: t.opts.HistogramMax}
+	all, _ := stats.NewHistogram(1, t.opts.histogramRange(), 3)
 	for _, th := range t.threads {
 		res.Histograms = append(res.Histograms, th.hist)
 		all.Merge(th.hist)
@@ -199,6 +246,9 @@ func (th *latThread) record(lat int64) {
 	th.act.Store(lat)
 	th.sum.Add(lat)
 	th.count.Add(1)
+	if lat >= th.limit {
+		th.overflows.Add(1)
+	}
 	if lat < th.min.Load() {
 		th.min.Store(lat)
 	}

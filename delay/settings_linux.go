@@ -131,6 +131,12 @@ func setProcessTimerSlack(ns int64) (restore func(), err error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // the thread exited meanwhile
 			}
+			if errors.Is(err, fs.ErrPermission) {
+				// Another thread's timer slack can be read (and set)
+				// only with CAP_SYS_NICE.
+				return nil, &PermissionError{Setting: "timer slack of the Go runtime's threads", Err: err,
+					Fix: "run as root or grant CAP_SYS_NICE"}
+			}
 			return nil, fmt.Errorf("delay: reading %s: %w", p, err)
 		}
 		if err := os.WriteFile(p, []byte(strconv.FormatInt(ns, 10)), 0); err != nil {

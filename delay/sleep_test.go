@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/stats"
 )
 
 func TestEstimatorBuckets(t *testing.T) {
@@ -164,5 +166,34 @@ func TestConcurrentSleeps(t *testing.T) {
 		if over := <-done; over < 0 {
 			t.Errorf("concurrent sleep returned %v early", -over)
 		}
+	}
+}
+
+// TestLatencyOverflowLimitDoesNotClip: cyclictest's -h limit counts
+// overflows but must not clip the HDR histogram, or every percentile and
+// the mean above the limit would read as the limit.
+func TestLatencyOverflowLimitDoesNotClip(t *testing.T) {
+	lt, err := NewLatencyTest(LatencyOptions{HistogramMax: 100 * time.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := lt.threads[0]
+	for _, v := range []int64{50e3, 99_999, 100e3, 3e6, 3e6} { // ns
+		th.record(v)
+	}
+	snap := lt.Snapshot()[0]
+	if snap.Overflows != 3 {
+		t.Errorf("overflows %d, want 3 (values at or above 100 µs)", snap.Overflows)
+	}
+	if q := th.hist.Quantile(0.9); q < 2.99e6 {
+		t.Errorf("p90 %d ns, want about 3 ms (not clipped at the -h limit)", q)
+	}
+	res := &LatencyResult{Threads: []ThreadLatency{snap}, Histograms: []*stats.Histogram{th.hist}, All: th.hist, HistogramMax: 100 * time.Microsecond}
+	if got, want := res.Mean(), (50e3+99_999+100e3+6e6)/5.0; got != want {
+		t.Errorf("mean %v, want exact %v", got, want)
+	}
+	d := res.Measurements()[0].Details
+	if d["overflows"] != int64(3) || d["mean_ns"] != res.Mean() {
+		t.Errorf("exported overflows %v mean %v", d["overflows"], d["mean_ns"])
 	}
 }

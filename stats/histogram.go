@@ -173,11 +173,16 @@ func (h *Histogram) Merge(o *Histogram) {
 	if o == nil || o.Count() == 0 {
 		return
 	}
+	// recordN moves the extremes to bucket bounds; keep the exact ones.
+	lo, hi := o.min, o.max
+	if h.Count() > 0 {
+		lo, hi = min(h.min, lo), max(h.max, hi)
+	}
 	for _, b := range o.Buckets() {
 		h.recordN(b.Lo, b.Count)
 	}
 	// The exact extremes and flow counts of o carry over.
-	h.min, h.max = min(h.min, o.min), max(h.max, o.max)
+	h.min, h.max = lo, hi
 	h.underflows += o.underflows
 	// o's overflows sit in its top bucket; if that bucket fit in h they
 	// were not counted as overflows by recordN.

@@ -223,3 +223,23 @@ func TestLinearBins(t *testing.T) {
 		t.Errorf("bins hold %d of %d values", total, len(xs))
 	}
 }
+
+// TestMergeIntoEmptyKeepsExactExtremes: merging into an empty histogram
+// (as a per-thread total is built) must keep o's exact min and max, not
+// the bounds of the buckets they fell in.
+func TestMergeIntoEmptyKeepsExactExtremes(t *testing.T) {
+	o, _ := NewHistogram(1, 10_000_000_000, 3)
+	o.Record(25_026)
+	o.Record(476_777)
+	all, _ := NewHistogram(1, 10_000_000_000, 3)
+	all.Merge(o)
+	if all.Min() != 25_026 || all.Max() != 476_777 {
+		t.Errorf("merged into empty: min %d max %d, want 25026 476777", all.Min(), all.Max())
+	}
+	p, _ := NewHistogram(1, 10_000_000_000, 3)
+	p.Record(30_529)
+	all.Merge(p)
+	if all.Min() != 25_026 || all.Max() != 476_777 || all.Count() != 3 {
+		t.Errorf("second merge: min %d max %d count %d", all.Min(), all.Max(), all.Count())
+	}
+}

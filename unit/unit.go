@@ -78,14 +78,21 @@ func Decimals(u Unit, resolution float64) int {
 // justifies: FormatDuration(812345, 1000) is "812 µs",
 // FormatDuration(812345, 1) is "812.345 µs".
 func FormatDuration(ns, resolution float64) string {
-	return FormatIn(ns, For(ns), resolution)
+	u := For(ns)
+	return Number(ns/u.Nanos, Decimals(u, resolution)) + " " + u.Name
 }
 
-// FormatIn formats ns nanoseconds in unit u with no more decimals than
-// resolution justifies, except that a non-zero value is never printed as
+// FormatIn formats ns nanoseconds in the fixed unit u (one the user chose)
+// with the decimals resolution justifies, up to 9 (so 850 µs with a 1 µs
+// resolution is "0.000850 s" in seconds, not a rounded "0.0008 s"; an
+// unknown resolution gets 3), and a non-zero value is never printed as
 // zero: it gets the decimals it needs to show its first significant digit.
 func FormatIn(ns float64, u Unit, resolution float64) string {
-	return Number(ns/u.Nanos, Decimals(u, resolution)) + " " + u.Name
+	d := 3
+	if resolution > 0 && !math.IsInf(resolution, 0) {
+		d = max(0, min(9, int(math.Floor(math.Log10(u.Nanos/resolution)+1e-9))))
+	}
+	return Number(ns/u.Nanos, d) + " " + u.Name
 }
 
 // Number formats v with d decimals, adding decimals (up to 9) when a

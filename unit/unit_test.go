@@ -104,3 +104,25 @@ func TestSigAndBytes(t *testing.T) {
 		t.Errorf("FormatBytes = %q", got)
 	}
 }
+
+// TestFormatInKeepsResolvedDigits: in a unit the user chose, every digit
+// the resolution supports is printed; the 3-decimal cap of the automatic
+// unit once rounded 850 µs to "0.0008 s".
+func TestFormatInKeepsResolvedDigits(t *testing.T) {
+	for _, tt := range []struct {
+		ns, res float64
+		u       Unit
+		want    string
+	}{
+		{850e3, 1e3, Second, "0.000850 s"},
+		{1e6, 1e3, Second, "0.001000 s"},
+		{850e3, 100, Second, "0.0008500 s"},
+		{1234567, 1, Millisecond, "1.234567 ms"},
+		{1.5e9, 0, Second, "1.500 s"}, // unknown resolution: 3 decimals
+		{1.5e9, 1e9, Second, "2 s"},
+	} {
+		if got := FormatIn(tt.ns, tt.u, tt.res); got != tt.want {
+			t.Errorf("FormatIn(%g, %s, %g) = %q, want %q", tt.ns, tt.u.Name, tt.res, got, tt.want)
+		}
+	}
+}

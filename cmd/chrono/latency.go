@@ -171,7 +171,7 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 	set := delay.ThreadSettings{Priority: f.priority}
 	held, err := delay.Acquire(delay.Conditions{MLock: f.mlockall, DMALatency: f.dmaLatency, Settings: set, BestEffort: f.bestEffort})
 	if err != nil {
-		return err
+		return bestEffortHint(err)
 	}
 	defer held.Release()
 	for _, warn := range held.Warnings {
@@ -184,7 +184,7 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 		for _, c := range cpus {
 			if err := (delay.ThreadSettings{Pin: true, CPU: c}).Check(); err != nil {
 				if !f.bestEffort {
-					return err
+					return bestEffortHint(err)
 				}
 				fmt.Fprintf(errw, "chrono: warning: %v; continuing without pinning (--best-effort)\n", err)
 				held.Warnings = append(held.Warnings, err.Error())
@@ -277,7 +277,7 @@ func writeLatencyReport(w io.Writer, res *delay.LatencyResult, held *delay.Held,
 		conds = append(conds, fmt.Sprintf("cpu_dma_latency %d µs", held.DMALatency))
 	}
 	fmt.Fprintf(w, "Wake-up latency: %d thread(s), interval %s, clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME); %s\n",
-		len(res.Threads), unit.FormatDuration(float64(opts.Interval), 1000), strings.Join(conds, ", "))
+		len(res.Threads), formatExact(opts.Interval), strings.Join(conds, ", "))
 	for _, s := range res.Threads {
 		fmt.Fprintln(w, cyclictestLine(s))
 	}
@@ -292,29 +292,39 @@ func writeLatencyReport(w io.Writer, res *delay.LatencyResult, held *delay.Held,
 	}
 	header = append(header, "max", "mean", "overflows", "overruns")
 	rows := [][]string{header}
-	row := func(name string, h *stats.Histogram, overruns string) {
+	row := func(name string, h *stats.Histogram, mean float64, overflows, overruns int64) {
 		if h.Count() == 0 {
-			rows = append(rows, []string{name, "0", "-", "-", "-", "-", "-", "-", "-", "-", "0", overruns})
+			rows = append(rows, []string{name, "0", "-", "-", "-", "-", "-", "-", "-", "-", "0", strconv.FormatInt(overruns, 10)})
 			return
 		}
 		r := []string{name, strconv.FormatInt(h.Count(), 10), unit.FormatDuration(float64(h.Min()), 1)}
 		for _, p := range delay.LatencyPercentiles {
-			r = append(r, unit.FormatDuration(float64(h.Quantile(p/100)), 1))
+			r = append(r, formatHDR(h.Quantile(p/100)))
 		}
-		r = append(r, unit.FormatDuration(float64(h.Max()), 1), unit.FormatDuration(math.Round(h.Mean()), 1),
-			strconv.FormatInt(h.Overflows(), 10), overruns)
+		r = append(r, unit.FormatDuration(float64(h.Max()), 1), unit.FormatDuration(math.Round(mean), 1),
+			strconv.FormatInt(overflows, 10), strconv.FormatInt(overruns, 10))
 		rows = append(rows, r)
 	}
 	var totalOverruns int64
 	for i, h := range res.Histograms {
-		totalOverruns += res.Threads[i].Overruns
-		row(strconv.Itoa(i), h, strconv.FormatInt(res.Threads[i].Overruns, 10))
+		th := res.Threads[i]
+		totalOverruns += th.Overruns
+		mean := math.NaN()
+		if th.Count > 0 {
+			mean = float64(th.Sum) / float64(th.Count)
+		}
+		row(strconv.Itoa(i), h, mean, th.Overflows, th.Overruns)
 	}
 	if len(res.Histograms) > 1 {
-		row("all", res.All, strconv.FormatInt(totalOverruns, 10))
+		row("all", res.All, res.Mean(), res.Overflows(), totalOverruns)
 	}
 	writeColumns(w, rows, 1)
-	fmt.Fprintln(w, "percentiles: HdrHistogram value at quantile (3 significant digits); min, max and mean exact")
+	fmt.Fprintln(w, "percentiles: HdrHistogram value at quantile, to its 3 significant digits; min, max and mean exact")
+	if histMaxUS > 0 {
+		fmt.Fprintf(w, "overflows: latencies of %d µs or more (-h)\n", histMaxUS)
+	} else {
+		fmt.Fprintf(w, "overflows: latencies of %s or more (beyond the histogram's range)\n", unit.FormatDuration(float64(res.HistogramMax), 1e9))
+	}
 	fmt.Fprintln(w)
 	if histMaxUS > 0 {
 		writeMicrosecondHistogram(w, res, histMaxUS)
@@ -324,21 +334,20 @@ func writeLatencyReport(w io.Writer, res *delay.LatencyResult, held *delay.Held,
 }
 
 // writeMicrosecondHistogram prints cyclictest's -h view: one line per µs
-// with a non-zero count, a column per thread.
+// below maxUS with a non-zero count, a column per thread, then the
+// overflows (latencies of maxUS µs or more) per thread, as cyclictest does.
 func writeMicrosecondHistogram(w io.Writer, res *delay.LatencyResult, maxUS int) {
 	counts := make([][]int64, len(res.Histograms))
 	for i, h := range res.Histograms {
-		counts[i] = make([]int64, maxUS+1)
+		counts[i] = make([]int64, maxUS)
 		for _, b := range h.Buckets() {
-			us := b.Lo / 1000
-			if us > int64(maxUS) {
-				us = int64(maxUS)
+			if us := b.Lo / 1000; us < int64(maxUS) {
+				counts[i][us] += b.Count
 			}
-			counts[i][us] += b.Count
 		}
 	}
-	fmt.Fprintln(w, "# Histogram (µs, count per thread; the last line also holds overflows, see above)")
-	for us := 0; us <= maxUS; us++ {
+	fmt.Fprintln(w, "# Histogram (µs, count per thread)")
+	for us := 0; us < maxUS; us++ {
 		var line strings.Builder
 		nonzero := false
 		fmt.Fprintf(&line, "%06d", us)
@@ -350,6 +359,18 @@ func writeMicrosecondHistogram(w io.Writer, res *delay.LatencyResult, maxUS int)
 			fmt.Fprintln(w, line.String())
 		}
 	}
+	var line strings.Builder
+	line.WriteString("# Histogram Overflows:")
+	for _, th := range res.Threads {
+		fmt.Fprintf(&line, " %05d", th.Overflows)
+	}
+	fmt.Fprintln(w, line.String())
+}
+
+// formatHDR formats a value read from an HDR histogram with its 3
+// significant digits, no more.
+func formatHDR(ns int64) string {
+	return unit.FormatDuration(float64(ns), float64(ns)/1000)
 }
 
 // writeLogHistogram prints a compact histogram with power-of-two bins.

@@ -77,6 +77,21 @@ result document and read back by the other subcommands.`,
 	for _, newCmd := range subcommands {
 		root.AddCommand(newCmd())
 	}
+	// cobra's completion command prints its help and succeeds for a shell
+	// it does not know (chrono completion tcsh); make that bad usage.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return usagef("no completion for shell %q: use bash, zsh, fish or powershell", args[0])
+				}
+				return cmd.Help()
+			}
+			c.Example = "  chrono completion bash > /etc/bash_completion.d/chrono\n  chrono completion zsh > \"${fpath[1]}/_chrono\"\n  chrono completion fish > ~/.config/fish/completions/chrono.fish"
+		}
+	}
 	return root
 }
 
@@ -101,9 +116,15 @@ func executeWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "chrono: %s\n", oneLine(err.Error()))
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsageError(err) {
+	if !errors.As(err, &ue) && isCobraUsageError(err) {
+		// cobra's own usage errors (wrong argument count, unknown
+		// command) do not say where to look.
+		fmt.Fprintf(stderr, "chrono: %s (see --help)\n", oneLine(err.Error()))
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "chrono: %s\n", oneLine(err.Error()))
+	if errors.As(err, &ue) {
 		return exitUsage
 	}
 	return exitFailure

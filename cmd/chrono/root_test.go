@@ -23,6 +23,9 @@ func TestExitCodesAndHelp(t *testing.T) {
 		{"completion zsh", []string{"completion", "zsh"}, exitOK, "compdef", ""},
 		{"completion fish", []string{"completion", "fish"}, exitOK, "complete -c chrono", ""},
 		{"help has examples", []string{"stats", "--help"}, exitOK, "Examples:", ""},
+		{"completion unknown shell", []string{"completion", "tcsh"}, exitUsage, "", `no completion for shell "tcsh"`},
+		{"completion help has examples", []string{"completion", "--help"}, exitOK, "chrono completion bash >", ""},
+		{"too many args names the fix", []string{"stats", "a", "b"}, exitUsage, "", "(see --help)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,5 +40,18 @@ func TestExitCodesAndHelp(t *testing.T) {
 				t.Errorf("error %q does not start with chrono:", errs)
 			}
 		})
+	}
+}
+
+// TestEveryCommandHasExamples: every command's --help shows examples.
+func TestEveryCommandHasExamples(t *testing.T) {
+	root := newRootCmd(nil, nil)
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			continue
+		}
+		if c.Example == "" {
+			t.Errorf("chrono %s --help has no examples", c.Name())
+		}
 	}
 }

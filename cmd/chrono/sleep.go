@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -75,7 +76,7 @@ overshoot.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.durations, "durations", "1us,10us,100us,1ms,10ms,100ms,1s", "comma-separated requested durations, each with a unit, up to 10s")
-	fl.StringVar(&f.mechanisms, "mechanisms", "", "comma-separated mechanisms to measure (default all; see --list)")
+	fl.StringVar(&f.mechanisms, "mechanisms", "", "comma-separated mechanisms to measure (default all; see --list; case and parentheses optional: clock_nanosleep, delay.sleep-nospin)")
 	fl.DurationVar(&f.budget, "budget", delay.DefaultStudyBudget, "total time budget, split evenly between cells (each cell takes at least one sample)")
 	fl.IntVar(&f.maxSamples, "max-samples", delay.DefaultMaxSamples, "maximum samples per cell")
 	fl.IntVar(&f.priority, "priority", 0, "run the kernel-waiting threads SCHED_FIFO at this priority (1-99)")
@@ -133,11 +134,11 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 	if f.mechanisms != "" {
 		known := delay.Mechanisms()
 		for _, m := range strings.Split(f.mechanisms, ",") {
-			m = strings.TrimSpace(m)
-			if !containsString(known, m) {
-				return usagef("--mechanisms: unknown mechanism %q (available: %s)", m, strings.Join(known, ", "))
+			name, ok := resolveMechanism(known, strings.TrimSpace(m))
+			if !ok {
+				return usagef("--mechanisms: unknown mechanism %q (available: %s)", strings.TrimSpace(m), strings.Join(known, ", "))
 			}
-			mechs = append(mechs, m)
+			mechs = append(mechs, name)
 		}
 	}
 	if f.budget <= 0 {
@@ -160,7 +161,7 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 	}
 	held, err := delay.Acquire(delay.Conditions{MLock: f.mlock, DMALatency: f.dmaLatency, Settings: set, BestEffort: f.bestEffort})
 	if err != nil {
-		return err
+		return bestEffortHint(err)
 	}
 	defer held.Release()
 	errw := cmd.ErrOrStderr()
@@ -264,7 +265,7 @@ func writeSleepTable(w io.Writer, res *delay.StudyResult, held *delay.Held) {
 		if i >= len(res.Cells) {
 			break
 		}
-		fmt.Fprintf(w, "\nrequested %s\n", unit.FormatDuration(float64(d), 1))
+		fmt.Fprintf(w, "\nrequested %s\n", formatExact(d))
 		rows := [][]string{{"", "mechanism", "n", "achieved", "over med", "over p99", "over max", "error", "CPU/wait"}}
 		for ; i < len(res.Cells) && res.Cells[i].Requested == d; i++ {
 			c := res.Cells[i]
@@ -290,7 +291,7 @@ func writeSleepTable(w io.Writer, res *delay.StudyResult, held *delay.Held) {
 	}
 	fmt.Fprintf(w, "\n* most accurate (smallest median overshoot)   + most accurate with CPU/wait ≤ 10 %% of the request\n")
 	fmt.Fprintf(w, "over p99: linear percentile of the overshoot; CPU/wait: median, thread CPU (own-thread mechanisms) or process CPU\n")
-	fmt.Fprintf(w, "delay.Sleep spin margin at the end: %s\n", unit.FormatDuration(float64(res.SpinMargin), 1))
+	fmt.Fprintf(w, "delay.Sleep spin margin at the end: %s\n", formatExact(res.SpinMargin))
 	for _, c := range res.Cells {
 		if c.Unavailable != "" {
 			fmt.Fprintf(w, "unavailable: %s at %v: %s\n", c.Mechanism, c.Requested, c.Unavailable)
@@ -346,4 +347,45 @@ func writeColumns(w io.Writer, rows [][]string, left int) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+}
+
+// bestEffortHint adds the other way out to a refused setting: measuring
+// without it.
+func bestEffortHint(err error) error {
+	var pe *delay.PermissionError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%w; or pass --best-effort to measure without it", err)
+	}
+	return err
+}
+
+// resolveMechanism finds the mechanism the user means by m: its exact
+// name, or the same name typed without the shell-hostile parentheses, in
+// any case, with or without '-' (clock_nanosleep, delay.sleep-nospin,
+// busyspin).
+func resolveMechanism(known []string, m string) (string, bool) {
+	if containsString(known, m) {
+		return m, true
+	}
+	key := func(s string) string {
+		s = strings.ToLower(s)
+		s = strings.ReplaceAll(s, "(abs)", "")
+		return strings.NewReplacer("(", "", ")", "", "-", "", " ", "").Replace(s)
+	}
+	for _, k := range known {
+		if key(k) == key(m) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// formatExact formats d with the digits it has and no trailing zeros:
+// 100µs is "100 µs", 1.5ms "1.5 ms", 123456ns "123.456 µs".
+func formatExact(d time.Duration) string {
+	res := 1.0
+	for n := int64(d); n != 0 && n%10 == 0 && res < 1e9; n /= 10 {
+		res *= 10
+	}
+	return unit.FormatDuration(float64(d), res)
 }

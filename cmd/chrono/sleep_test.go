@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chronograph/chronograph/result"
 )
@@ -76,5 +77,44 @@ func TestSleepList(t *testing.T) {
 	out, _, code := runChrono(t, "", "sleep", "--list")
 	if code != 0 || !strings.Contains(out, "delay.Sleep\n") || !strings.Contains(out, "time.Sleep\n") {
 		t.Errorf("exit %d, list:\n%s", code, out)
+	}
+}
+
+// TestResolveMechanism: names as a user types them in a shell (no
+// parentheses, any case) find the mechanism; unknown ones do not.
+func TestResolveMechanism(t *testing.T) {
+	known := []string{"time.Sleep", "clock_nanosleep(ABS)", "clock_nanosleep(ABS)+slack1ns", "busy-spin", "delay.Sleep", "delay.Sleep(NoSpin)"}
+	for in, want := range map[string]string{
+		"time.Sleep":               "time.Sleep",
+		"clock_nanosleep":          "clock_nanosleep(ABS)",
+		"CLOCK_NANOSLEEP+slack1ns": "clock_nanosleep(ABS)+slack1ns",
+		"clock_nanosleep(ABS)":     "clock_nanosleep(ABS)",
+		"busyspin":                 "busy-spin",
+		"delay.sleep":              "delay.Sleep",
+		"delay.Sleep-NoSpin":       "delay.Sleep(NoSpin)",
+		"delay.sleepnospin":        "delay.Sleep(NoSpin)",
+	} {
+		if got, ok := resolveMechanism(known, in); !ok || got != want {
+			t.Errorf("resolveMechanism(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"sundial", "delay", "time.sleepx"} {
+		if got, ok := resolveMechanism(known, in); ok {
+			t.Errorf("resolveMechanism(%q) = %q, want unknown", in, got)
+		}
+	}
+}
+
+func TestFormatExact(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		100 * time.Microsecond:  "100 µs",
+		1500 * time.Microsecond: "1.5 ms",
+		123456:                  "123.456 µs",
+		time.Second:             "1 s",
+		time.Microsecond:        "1 µs",
+	} {
+		if got := formatExact(d); got != want {
+			t.Errorf("formatExact(%v) = %q, want %q", d, got, want)
+		}
 	}
 }

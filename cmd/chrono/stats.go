@@ -146,16 +146,19 @@ type description struct {
 	medianCIErr error
 	tukey       stats.Outliers
 	modZ        []int
+	confidence  float64
 }
 
 func describe(data *numbers.Data, method stats.Method, ps []float64, confidence float64) *description {
 	sorted := slices.Clone(data.Values)
 	slices.Sort(sorted)
-	d := &description{data: data, method: method, ps: ps}
+	d := &description{data: data, method: method, ps: ps, confidence: confidence}
 	d.summary = stats.Summarize(data.Values)
-	if data.Durations && data.Quantum > 0 {
+	if data.Durations && data.Quantum > 0 && d.summary.Median < stats.ResolutionFactor*data.Quantum {
 		// The input's own precision is the resolution of these durations.
-		d.summary.CheckResolution(data.Quantum)
+		d.summary.Warnings = append(d.summary.Warnings, stats.Warning{Code: stats.WarnResolution, Message: fmt.Sprintf(
+			"values are close to the input's precision: the median %s is less than %d steps of %s (the last written digit), so rounding is part of the spread: record more digits",
+			unit.FormatDuration(d.summary.Median, data.Quantum/10), stats.ResolutionFactor, unit.FormatDuration(data.Quantum, data.Quantum))})
 	}
 	d.pvals = make([]float64, len(ps))
 	for i, p := range ps {
@@ -177,11 +180,13 @@ func (d *description) measurement(name string) result.Measurement {
 		pm[stats.PercentileLabel(p)] = d.pvals[i]
 	}
 	details := map[string]any{
-		"tukey_outliers":       d.tukey,
 		"modified_z_outliers":  d.modZ,
 		"modified_z_threshold": stats.DefaultModifiedZThreshold,
 		"input_quantum":        d.data.Quantum,
 		"lines":                d.data.Lines,
+	}
+	if d.summary.N >= 4 { // Tukey's fences need 4 values (NaN below, which JSON cannot hold)
+		details["tukey_outliers"] = d.tukey
 	}
 	if d.medianCIErr == nil {
 		details["median_ci"] = d.medianCI
@@ -204,13 +209,27 @@ func (d *description) measurement(name string) result.Measurement {
 	return m
 }
 
+// tooFewSaysCI reports whether the summary's too-few-samples warning
+// already names the median interval's minimum (it does for 95 %).
+func (d *description) tooFewSaysCI() bool {
+	if d.confidence != 0.95 {
+		return false
+	}
+	for _, w := range d.summary.Warnings {
+		if w.Code == stats.WarnTooFewSamples {
+			return true
+		}
+	}
+	return false
+}
+
 // warnings collects the summary's warnings and chrono stats' own.
 func (d *description) warnings() []string {
 	var ws []string
 	for _, w := range d.summary.Warnings {
 		ws = append(ws, w.Message)
 	}
-	if d.medianCIErr != nil {
+	if d.medianCIErr != nil && !d.tooFewSaysCI() {
 		ws = append(ws, d.medianCIErr.Error())
 	}
 	if d.data.Skipped > 0 {
@@ -242,6 +261,9 @@ func (d *description) writeText(w io.Writer, name string, display *unit.Unit, f 
 	}
 	var b strings.Builder
 	row := func(label, value string) { fmt.Fprintf(&b, "%-13s %s\n", label, value) }
+	if s.N == 1 {
+		kind = strings.TrimSuffix(kind, "s")
+	}
 	row("n", fmt.Sprintf("%d %s from %s", s.N, kind, name))
 	row("min", exact(s.Min))
 	if d.medianCIErr == nil {
@@ -251,10 +273,14 @@ func (d *description) writeText(w io.Writer, name string, display *unit.Unit, f 
 	}
 	row("mean", format(s.Mean))
 	row("max", exact(s.Max))
-	row("stddev", fmt.Sprintf("%s (sample, n-1)   %s (population, n)", format(s.StdDevSample), format(s.StdDevPopulation)))
+	if s.N < 2 {
+		row("stddev", fmt.Sprintf("undefined (sample, n-1: one value)   %s (population, n)", format(s.StdDevPopulation)))
+	} else {
+		row("stddev", fmt.Sprintf("%s (sample, n-1)   %s (population, n)", format(s.StdDevSample), format(s.StdDevPopulation)))
+	}
 	row("MAD", fmt.Sprintf("%s (raw)   %s (scaled ×%g)", format(s.MAD), format(s.MADScaled), stats.MADScale))
 	row("IQR", fmt.Sprintf("%s (Q1 %s, Q3 %s, linear)", format(s.IQR), format(s.Q1), format(s.Q3)))
-	if s.Mean != 0 {
+	if s.Mean != 0 && s.N >= 2 {
 		row("CV", unit.Sig(s.CV*100, 3)+" %")
 	}
 	fmt.Fprintf(&b, "percentiles (%s):\n", d.method)
@@ -262,8 +288,12 @@ func (d *description) writeText(w io.Writer, name string, display *unit.Unit, f 
 		fmt.Fprintf(&b, "  %-11s %s\n", stats.PercentileLabel(p), format(d.pvals[i]))
 	}
 	t := d.tukey
-	fmt.Fprintf(&b, "outliers      %d by Tukey's fences (%d low severe, %d low mild, %d high mild, %d high severe); %d by modified z-score > %g\n",
-		t.Count(), len(t.LowSevere), len(t.LowMild), len(t.HighMild), len(t.HighSevere), len(d.modZ), stats.DefaultModifiedZThreshold)
+	if s.N >= 4 {
+		fmt.Fprintf(&b, "outliers      %d by Tukey's fences (%d low severe, %d low mild, %d high mild, %d high severe); %d by modified z-score > %g\n",
+			t.Count(), len(t.LowSevere), len(t.LowMild), len(t.HighMild), len(t.HighSevere), len(d.modZ), stats.DefaultModifiedZThreshold)
+	} else {
+		fmt.Fprintf(&b, "outliers      Tukey's fences need at least 4 values; %d by modified z-score > %g\n", len(d.modZ), stats.DefaultModifiedZThreshold)
+	}
 	if f.histogram {
 		fmt.Fprintf(&b, "histogram (%d bins):\n", f.bins)
 		writeBars(&b, stats.LinearBins(d.data.Values, f.bins), format)

@@ -111,3 +111,44 @@ func TestStatsJSON(t *testing.T) {
 		t.Errorf("file form: %v", err)
 	}
 }
+
+// TestStatsSmallSamples: one to three values have no Tukey fences (NaN),
+// which once made --json fail; the text says what is undefined instead of
+// printing zeros, and the too-few warning is not repeated.
+func TestStatsSmallSamples(t *testing.T) {
+	for _, in := range []string{"5\n", "5 6\n", "1 2 3\n"} {
+		out, errs, code := runChrono(t, in, "stats", "--json", "-p", "0,50,100")
+		if code != exitOK {
+			t.Fatalf("%q --json: exit %d: %s", in, code, errs)
+		}
+		if _, err := result.Unmarshal([]byte(out)); err != nil {
+			t.Errorf("%q --json: %v", in, err)
+		}
+	}
+	out, _, code := runChrono(t, "5\n", "stats")
+	if code != exitOK || !strings.Contains(out, "undefined (sample, n-1") || !strings.Contains(out, "1 plain number from") ||
+		!strings.Contains(out, "Tukey's fences need at least 4 values") {
+		t.Errorf("n=1 text:\n%s", out)
+	}
+	if n := strings.Count(out, "confidence interval of the median"); n != 1 {
+		t.Errorf("the median-interval minimum is said %d times, want once:\n%s", n, out)
+	}
+}
+
+// TestStatsResolutionWarningReadable: the warning about values near the
+// input's precision speaks in durations, not raw nanoseconds in e-notation.
+func TestStatsResolutionWarningReadable(t *testing.T) {
+	out, _, _ := runChrono(t, "0.7 0.8 0.9 0.8 0.7 0.9\n", "stats", "--unit", "ms")
+	if !strings.Contains(out, "median 800 µs is less than 10 steps of 100 µs") || strings.Contains(out, "e+05") {
+		t.Errorf("resolution warning:\n%s", out)
+	}
+}
+
+// TestStatsFixedUnitDigits: --unit s shows the digits the input has
+// (850 µs is 0.0008500 s, not a rounded 0.0008 s).
+func TestStatsFixedUnitDigits(t *testing.T) {
+	out, _, _ := runChrono(t, "800us 900us 700us 1ms 850us\n", "stats", "--unit", "s")
+	if !strings.Contains(out, "median        0.0008500 s") {
+		t.Errorf("--unit s:\n%s", out)
+	}
+}

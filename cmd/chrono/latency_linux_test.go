@@ -1,0 +1,90 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestLatencyPermissionDenied runs chrono as an unprivileged user (uid
+// 65534): SCHED_FIFO and /dev/cpu_dma_latency are refused, chrono stops
+// before measuring and names the fix; with --best-effort it measures
+// without them and warns.
+func TestLatencyPermissionDenied(t *testing.T) {
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("needs root on Linux to drop to an unprivileged user")
+	}
+	dir, err := os.MkdirTemp("", "chrono-perm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "chrono.test")
+	src, err := os.Open(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	src.Close()
+	dst.Close()
+	run := func(args string) (string, int) {
+		cmd := exec.Command(bin, "-test.run=^TestLatencyHelperProcess$")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CHRONO_LATENCY_HELPER=1", "CHRONO_ARGS="+args, "HOME="+dir)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), code
+	}
+	tests := []struct {
+		args     string
+		want     []string
+		measured string // in the output of a run that measured
+	}{
+		{"latency -p 80 -l 10 -i 200 -q", []string{"SCHED_FIFO priority 80 refused", "CAP_SYS_NICE", "RLIMIT_RTPRIO", "or pass --best-effort"}, "p99.99"},
+		{"latency --dma-latency 0 -l 10 -i 200 -q", []string{"/dev/cpu_dma_latency refused", "root", "or pass --best-effort"}, "p99.99"},
+		{"sleep --mlock --durations 10us --budget 10ms -q --mechanisms time.Sleep+slack1ns,delay.Sleep", []string{"mlockall refused", "RLIMIT_MEMLOCK", "or pass --best-effort"}, "over p99"},
+	}
+	for _, tt := range tests {
+		out, code := run(tt.args)
+		if code != exitFailure || strings.Contains(out, tt.measured) {
+			t.Errorf("%s: exit %d (want 1, nothing measured):\n%s", tt.args, code, out)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: output lacks %q:\n%s", tt.args, w, out)
+			}
+		}
+		out, code = run(tt.args + " --best-effort")
+		if code != 0 || !strings.Contains(out, "continuing without it (--best-effort)") || !strings.Contains(out, tt.measured) {
+			t.Errorf("%s --best-effort: exit %d:\n%s", tt.args, code, out)
+		}
+		if strings.Contains(tt.args, "slack1ns") && !strings.Contains(out, "grant CAP_SYS_NICE") {
+			t.Errorf("%s: the slack1ns variant's reason lacks the fix:\n%s", tt.args, out)
+		}
+	}
+}

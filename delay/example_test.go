@@ -1,0 +1,89 @@
+package delay_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chronograph/chronograph/delay"
+)
+
+// Sleep waits for a duration far more precisely than time.Sleep (which
+// takes about 1 ms for any request below a millisecond on Linux).
+func ExampleSleep() {
+	start := time.Now()
+	delay.Sleep(100 * time.Microsecond)
+	fmt.Println(time.Since(start) >= 100*time.Microsecond)
+	// Output: true
+}
+
+// SleepUntil waits for an absolute time: compute deadlines from a start,
+// not from the last wake-up, and lateness never adds up.
+func ExampleSleepUntil() {
+	start := time.Now()
+	for k := 1; k <= 3; k++ {
+		delay.SleepUntil(start.Add(time.Duration(k) * 200 * time.Microsecond))
+	}
+	fmt.Println(time.Since(start) >= 600*time.Microsecond)
+	// Output: true
+}
+
+// A Sleeper with its own Options trades accuracy for CPU: NoSpin never
+// busy-waits (waits end when the kernel wakes the thread, a few to tens of
+// µs late); MaxSpin bounds the busy-wait per call. Sleep returns how late
+// it returned.
+func ExampleNewSleeper() {
+	frugal := delay.NewSleeper(delay.Options{NoSpin: true})
+	late := frugal.Sleep(200 * time.Microsecond)
+	fmt.Println(late >= 0)
+	// Output: true
+}
+
+// A Ticker delivers ticks at start + k*period with their lateness; with
+// Skip, deadlines the consumer misses are dropped and counted.
+func ExampleNewTicker() {
+	t, err := delay.NewTicker(500*time.Microsecond, delay.Skip)
+	if err != nil {
+		panic(err)
+	}
+	for range 3 {
+		tick := <-t.C
+		_ = tick.Lateness // how late the ticker woke for tick.Deadline
+		fmt.Println(tick.K+tick.Missed >= 1)
+	}
+	t.Stop()
+	st := t.Stats()
+	fmt.Println(st.Ticks >= 3, st.Max >= st.Min)
+	// Output:
+	// true
+	// true
+	// true
+	// true true
+}
+
+// At runs a function at a precise time on its own goroutine; cancel stops
+// it if it has not started.
+func ExampleAt() {
+	done := make(chan time.Time, 1)
+	due := time.Now().Add(300 * time.Microsecond)
+	cancel := delay.At(due, func() { done <- time.Now() })
+	ran := <-done
+	fmt.Println(!ran.Before(due), cancel()) // too late to cancel: it ran
+	// Output: true false
+}
+
+// A Pacer paces a loop at a rate (here 2000 iterations per second) on the
+// caller's goroutine, without drift; Missed counts slots the loop was too
+// slow for.
+func ExampleNewPacer() {
+	p, err := delay.NewPacer(2000)
+	if err != nil {
+		panic(err)
+	}
+	start := time.Now()
+	for range 4 {
+		p.Wait() // returns at start + k/2000 s
+		// ... send one packet, sample one signal ...
+	}
+	fmt.Println(time.Since(start) >= 1500*time.Microsecond)
+	// Output: true
+}
