@@ -1,0 +1,109 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// doc builds a deterministic document: two measurements whose primary
+// metric is wall time, one of which also has a count metric.
+func doc(scale float64) *result.Document {
+	d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	d.End = d.Start.Add(time.Second)
+	var fast, slow, faults []float64
+	for i := range 20 {
+		jitter := float64(i%5) * 1e4
+		fast = append(fast, scale*(1e6+jitter))
+		slow = append(slow, 2e6+jitter)
+		faults = append(faults, float64(70+i%3))
+	}
+	d.Measurements = []result.Measurement{
+		{Name: "fast", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: fast}, {Name: "minor_faults", Unit: "count", Values: faults}}},
+		{Name: "slow", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: slow}, {Name: "minor_faults", Unit: "count", Values: faults}}, Warnings: []string{"a warning with the next step"}},
+		{Name: "probe", Metrics: []result.Metric{}},
+	}
+	d.Comparisons = []result.Comparison{{A: "slow", B: "fast", Metric: "wall", Statistic: "median", Ratio: 2, Lo: 1.9, Hi: 2.1, Confidence: 0.95, Test: "mann-whitney-u", P: 1e-8, Verdict: "slow is 2x as slow as fast"}}
+	return d
+}
+
+func TestRenderGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		render func(*bytes.Buffer) error
+	}{
+		{"doc.txt", func(b *bytes.Buffer) error { return Text(b, doc(1), Options{}) }},
+		{"doc-all.md", func(b *bytes.Buffer) error { return Markdown(b, doc(1), Options{All: true}) }},
+		{"doc.csv", func(b *bytes.Buffer) error { return CSV(b, doc(1), Options{Percentiles: []float64{50, 90}}) }},
+		{"diff.txt", func(b *bytes.Buffer) error { return DiffText(b, doc(1), doc(1.5), Options{}) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tt.render(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.name, b.Bytes())
+		})
+	}
+}
+
+func TestDiffVerdicts(t *testing.T) {
+	tests := []struct {
+		scale float64
+		want  string
+	}{
+		{1.5, "1.5x slower"},
+		{0.5, "2x faster"},
+		{1, "no significant change"},
+	}
+	for _, tt := range tests {
+		changes, onlyOld, onlyNew := Diff(doc(1), doc(tt.scale), Options{})
+		if len(onlyOld) != 0 || len(onlyNew) != 0 {
+			t.Errorf("scale %g: only in one document: %v %v", tt.scale, onlyOld, onlyNew)
+		}
+		var fast *Change
+		for i := range changes {
+			if changes[i].Measurement == "fast" {
+				fast = &changes[i]
+			}
+		}
+		if fast == nil || !strings.Contains(fast.Verdict(), tt.want) {
+			t.Errorf("scale %g: changes %+v, want fast's verdict to say %q", tt.scale, changes, tt.want)
+		}
+	}
+	// Measurements in one document only are named, not compared.
+	b := doc(1)
+	b.Measurements[0].Name = "renamed"
+	_, onlyOld, onlyNew := Diff(doc(1), b, Options{})
+	if strings.Join(onlyOld, ",") != "fast" || strings.Join(onlyNew, ",") != "renamed" {
+		t.Errorf("onlyOld %v onlyNew %v", onlyOld, onlyNew)
+	}
+}

@@ -1,0 +1,39 @@
+package stats
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func TestCompareMedians(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sample := func(n int, center float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = center + rng.NormFloat64()
+		}
+		return xs
+	}
+	slow, fast := sample(30, 20), sample(30, 10)
+	r, err := CompareMedians(slow, fast, 0.95, 0.05, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Significant || r.Ratio < 1.8 || r.Ratio > 2.2 || !r.CI.Contains(r.Ratio) || r.CI.Lo <= 1 {
+		t.Errorf("20 vs 10: %+v, want a significant ratio near 2 with its interval above 1", r)
+	}
+	same, err := CompareMedians(sample(30, 10), sample(30, 10), 0.95, 0.05, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same.Significant || !same.CI.Contains(1) {
+		t.Errorf("equal samples: %+v, want not significant and an interval holding 1", same)
+	}
+	again, _ := CompareMedians(slow, fast, 0.95, 0.05, 7)
+	if again.CI != r.CI {
+		t.Errorf("same seed gave %v then %v", r.CI, again.CI)
+	}
+	if _, err := CompareMedians([]float64{1}, nil, 0.95, 0.05, 1); err == nil {
+		t.Error("empty sample: want the test's error")
+	}
+}
