@@ -39,6 +39,11 @@ type figures struct {
 
 func figuresOf(m *result.Measurement) figures {
 	f := figures{ciLo: nan, ciHi: nan, p95: nan, p99: nan, maxRSS: nan}
+	// The counts are known even when no run gave a timing (every run
+	// timed out).
+	f.runs = intOf(m.Details["runs"])
+	f.failures = intOf(m.Details["failures"])
+	f.timeouts = intOf(m.Details["timeouts"])
 	w := m.Metric("wall")
 	if w == nil || w.Summary == nil || w.Summary.N == 0 {
 		return f
@@ -65,9 +70,6 @@ func figuresOf(m *result.Measurement) figures {
 		lo, hi := intervalOf(ci)
 		f.ciLo, f.ciHi = lo, hi
 	}
-	f.runs = intOf(m.Details["runs"])
-	f.failures = intOf(m.Details["failures"])
-	f.timeouts = intOf(m.Details["timeouts"])
 	return f
 }
 
@@ -251,6 +253,12 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 	if u.Nanos == 0 {
 		u = unit.For(max(fastest, 1))
 	}
+	measured := 0 // measurements with figures
+	for _, f := range fs {
+		if f.ok {
+			measured++
+		}
+	}
 	ref := ""
 	rel := map[string]result.Comparison{}
 	for _, c := range d.Comparisons {
@@ -283,7 +291,9 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 		relative := "1.00"
 		if c, ok := rel[m.Name]; ok {
 			relative = fmt.Sprintf("%s [%s, %s]", unit.Sig(c.Ratio, 3), unit.Sig(c.Lo, 3), unit.Sig(c.Hi, 3))
-		} else if m.Name != ref && len(d.Comparisons) > 0 {
+		} else if m.Name != ref && (len(d.Comparisons) > 0 || measured > 1) {
+			// Not compared (e.g. a median lost in the overhead
+			// correction: the document's warnings say why).
 			relative = "–"
 		}
 		// σ with as many decimals as the mean, as hyperfine prints it.

@@ -73,7 +73,10 @@ type Analysis struct {
 	Outliers          stats.Outliers
 	Failures          int
 	TimedOut          int
-	Warnings          []string
+	// Clamped counts the runs whose wall time was not longer than the
+	// subtracted overhead, so that their corrected time is 0.
+	Clamped  int
+	Warnings []string
 	// Metrics are the probe figures (counters) recorded in every run, in
 	// the order of Report.extraNames; Derived are figures derived from
 	// their means (IPC, miss rates, CPUs utilized), as perf stat does.
@@ -202,8 +205,14 @@ func (r *Report) AnalyzeOverhead() *OverheadAnalysis {
 	}
 }
 
-// Analyze computes the statistics and warnings of res.
-func (r *Report) Analyze(res *Result) *Analysis {
+// Analyze computes the statistics and warnings of res, with the figures
+// in the warnings formatted as the text summary prints them with an
+// automatic unit.
+func (r *Report) Analyze(res *Result) *Analysis { return r.analyze(res, unit.Unit{}) }
+
+// analyze is Analyze with the warnings' figures in unit u (the zero Unit:
+// automatic), as WriteText prints the summary with TextOptions.Unit u.
+func (r *Report) analyze(res *Result, u unit.Unit) *Analysis {
 	a := &Analysis{Result: res, TimedOut: len(res.TimedOut), MaxRSS: -1, MedianRSS: -1}
 	ow, ou, os_, sub := r.overheadMedians()
 	a.RawWall = series(res.Samples, func(s Sample) float64 { return float64(s.Wall) })
@@ -212,6 +221,11 @@ func (r *Report) Analyze(res *Result) *Analysis {
 	a.Wall = correct(slices.Clone(a.RawWall), ow, sub)
 	a.User = correct(slices.Clone(a.RawUser), ou, sub)
 	a.Sys = correct(slices.Clone(a.RawSys), os_, sub)
+	for i, w := range a.Wall {
+		if sub && w == 0 && a.RawWall[i] > 0 {
+			a.Clamped++
+		}
+	}
 	for _, s := range res.Samples {
 		if s.ExitCode != 0 {
 			a.Failures++
@@ -223,9 +237,10 @@ func (r *Report) Analyze(res *Result) *Analysis {
 	}
 	n := len(a.Wall)
 	if n == 0 {
-		a.Warnings = append(a.Warnings, "no completed runs: nothing to summarize")
 		if a.TimedOut > 0 {
-			a.Warnings = append(a.Warnings, fmt.Sprintf("all %d runs timed out: raise --timeout", a.TimedOut))
+			a.Warnings = append(a.Warnings, fmt.Sprintf("no timing: all %d runs timed out after %s and were killed: raise --timeout", a.TimedOut, r.Options.Timeout))
+		} else {
+			a.Warnings = append(a.Warnings, "no completed runs: nothing to summarize")
 		}
 		return a
 	}
@@ -238,14 +253,59 @@ func (r *Report) Analyze(res *Result) *Analysis {
 	a.P95 = stats.Percentile(a.Wall, 95, PercentileMethod)
 	a.P99 = stats.Percentile(a.Wall, 99, PercentileMethod)
 	a.Outliers = stats.Tukey(a.Wall)
-	a.Warnings = r.warnings(a)
+	a.Warnings = r.warnings(a, u)
 	r.analyzeMetrics(a, r.extraNames())
 	return a
 }
 
-func (r *Report) warnings(a *Analysis) []string {
+// wallFormat returns the unit and resolution (ns) with which the summary
+// prints a's wall times, given the -u unit u (zero: automatic).
+func (a *Analysis) wallFormat(u unit.Unit) (unit.Unit, float64) {
+	s := a.WallSummary
+	if u.Nanos == 0 {
+		u = unitFor(s.Median, s.Mean, s.Max, stats.Median(a.RawWall)) // every run clamped to 0: the raw median's unit
+	}
+	spread := s.MADScaled
+	if !(spread > 0) {
+		spread = s.StdDevSample // most runs equal (e.g. clamped to 0): the stddev still shows the noise
+	}
+	res := resolution(spread)
+	if a.MedianCI != nil && s.MADScaled > 0 {
+		res = resolution(math.Min(s.MADScaled, a.MedianCI.Hi-a.MedianCI.Lo))
+	}
+	return u, res
+}
+
+// cpuRes returns the resolution (ns) with which the summary prints a's CPU
+// times: rusage CPU times come in microseconds, no finer digit than that.
+func (a *Analysis) cpuRes() float64 {
+	return math.Max(1000, resolution(math.Max(a.UserSummary.MADScaled, a.SysSummary.MADScaled)))
+}
+
+// overheadText returns the overhead's median and scaled MAD as the
+// summary's overhead line prints them (unit u, zero: automatic), and
+// what the overhead is called.
+func (r *Report) overheadText(u unit.Unit) (median, mad, what string) {
+	oa := r.AnalyzeOverhead()
+	if oa == nil {
+		return "", "", ""
+	}
+	res := resolution(oa.Wall.MADScaled)
+	what = "shell start-up overhead"
+	if oa.Kind == "spawn" {
+		what = "spawn overhead (start and reap `true`)"
+	}
+	return fd(oa.Wall.Median, res, u), fd(oa.Wall.MADScaled, res, u), what
+}
+
+// warnings returns the warnings of a; the figures they quote are those of
+// the summary (corrected for the overhead when it is subtracted, in unit u
+// and with the summary's digits).
+func (r *Report) warnings(a *Analysis, u unit.Unit) []string {
 	var w []string
 	res, sum := a.Result, a.WallSummary
+	wu, wres := a.wallFormat(u)
+	wall := func(ns float64) string { return fd(ns, wres, wu) }
 	if res.Samples != nil && !res.Complete {
 		w = append(w, fmt.Sprintf("incomplete: only %d runs were made before the benchmark stopped", len(a.Wall)))
 	}
@@ -269,20 +329,41 @@ func (r *Report) warnings(a *Analysis) []string {
 	ov := r.Overhead
 	if ov != nil && ov.Unavailable == "" && len(ov.Samples) > 0 {
 		ovs := stats.Summarize(series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) }))
+		om, omad, what := r.overheadText(u)
+		med := wall(sum.Median)
+		if sum.Median == 0 {
+			med = "clamped to 0"
+		}
+		clamped := ""
+		if a.Clamped > 0 {
+			clamped = fmt.Sprintf("; %d of %d runs were not longer than it and are clamped to 0 (raw median %s)", a.Clamped, len(a.Wall), wall(stats.Median(a.RawWall)))
+		}
 		switch {
+		case ov.Subtracted && r.belowResolution("wall", sum.Median):
+			// The corrected median is within the overhead's noise: the
+			// command's own time cannot be told from the overhead's.
+			fix := "use -N to run it without a shell"
+			if ov.Kind == "spawn" {
+				fix = "leave out --subtract-spawn, or batch more work into one run"
+			}
+			w = append(w, fmt.Sprintf("runs shorter than the %s resolution: the corrected median (%s) is within the spread of the %s subtracted from it (%s ± %s)%s: the figures cannot tell the command's own time from the overhead's; %s",
+				strings.Fields(what)[0]+"-overhead", med, what, om, omad, clamped, fix))
 		case ov.Kind == "shell" && sum.Median < 2*ovs.Median:
-			w = append(w, fmt.Sprintf("the command takes %s, less than twice the shell start-up overhead subtracted from it (%s ± %s): the figure is dominated by the correction; use -N to run it without a shell",
-				unit.FormatDuration(sum.Median, 1000), unit.FormatDuration(ovs.Median, 1000), unit.FormatDuration(ovs.MADScaled, 1000)))
+			w = append(w, fmt.Sprintf("the command takes %s, less than twice the shell start-up overhead subtracted from it (%s ± %s)%s: the figure is dominated by the correction; use -N to run it without a shell",
+				wall(sum.Median), om, omad, clamped))
 		case ov.Kind == "spawn" && !ov.Subtracted && sum.Median < 2*ovs.Median:
-			w = append(w, fmt.Sprintf("the command takes %s, less than twice the time to start a trivial program (true: %s): the figure is mostly process start-up cost", unit.FormatDuration(sum.Median, 1000), unit.FormatDuration(ovs.Median, 1000)))
+			w = append(w, fmt.Sprintf("the command takes %s, less than twice the time to start a trivial program (true: %s): the figure is mostly process start-up cost", wall(sum.Median), om))
 		}
 	}
-	cpu := stats.Median(a.RawUser) + stats.Median(a.RawSys)
-	if cpu < 4e6 && len(a.RawUser) > 0 {
+	if cpu := stats.Median(a.RawUser) + stats.Median(a.RawSys); cpu < 4e6 && len(a.RawUser) > 0 {
+		// Judged on the raw times: the kernel's apportioning applies to
+		// what it measured, before any correction.
 		w = append(w, "the split of short runs' CPU time into user and system time is apportioned by the kernel from scheduler-tick samples and is coarse (their sum is accurate): compare wall times")
 	}
-	if med := stats.Median(a.RawWall); med > 10e6 && med > 3*cpu {
-		w = append(w, fmt.Sprintf("wall time (%s) is much larger than CPU time (%s): the command mostly waits (I/O, sleep, other processes), so its wall time measures the waits", unit.FormatDuration(med, med/1000), unit.FormatDuration(cpu, med/1000)))
+	if med, cpu := sum.Median, a.UserSummary.Median+a.SysSummary.Median; med > 10e6 && med > 3*cpu {
+		cr := a.cpuRes()
+		w = append(w, fmt.Sprintf("wall time (median %s) is much larger than CPU time (user %s + sys %s, medians): the command mostly waits (I/O, sleep, other processes), so its wall time measures the waits",
+			wall(med), fd(a.UserSummary.Median, cr, wu), fd(a.SysSummary.Median, cr, wu)))
 	}
 	if p := r.ParentPeakRSSBytes; p > 0 && a.MedianRSS >= 0 && a.MedianRSS <= 1.05*float64(p) {
 		w = append(w, fmt.Sprintf("max RSS (median %s) is not above chrono's own peak RSS (%s): Linux counts the parent's memory in the max RSS of a child started with vfork, so the command's own peak is at most this figure", unit.FormatBytes(a.MedianRSS), unit.FormatBytes(float64(p))))
@@ -301,6 +382,37 @@ func (r *Report) warnings(a *Analysis) []string {
 		w = append(w, fmt.Sprintf("the requested precision (±%s%%) was not reached within the run limits: raise --max-runs or the time budget", unit.Sig(r.Options.Precision*100, 3)))
 	}
 	return w
+}
+
+// NoTimingError reports the commands of which no run gave a timing: every
+// run timed out. It is a failure of the benchmark even though the
+// summary and the exports hold what was measured.
+type NoTimingError struct {
+	// Lines holds one message per such command.
+	Lines []string
+}
+
+func (e *NoTimingError) Error() string { return strings.Join(e.Lines, "\n") }
+
+// NoTiming returns a *NoTimingError naming every command that ran but has
+// no timed run (all its runs timed out), or nil. Runs that exited with a
+// non-zero code under -i are timed runs: they count. An interrupted or
+// failed benchmark is not judged (its own error says what happened).
+func (r *Report) NoTiming() error {
+	if r.Interrupted || r.Err != nil {
+		return nil
+	}
+	var lines []string
+	for _, res := range r.Results {
+		if res.noTiming() {
+			lines = append(lines, fmt.Sprintf("run: %q has no timing: all %d of its runs timed out after %s and were killed; raise --timeout above the command's run time (the summary and exports hold the timeouts)",
+				res.Command.Name, len(res.TimedOut), r.Options.Timeout))
+		}
+	}
+	if lines == nil {
+		return nil
+	}
+	return &NoTimingError{Lines: lines}
 }
 
 // Comparison compares one command with the reference.
@@ -368,6 +480,19 @@ func (r *Report) Compare(as []*Analysis, ref string) (int, []Comparison, error) 
 // interval, Mann-Whitney U test, verdict.
 func (r *Report) compare(a, ref *Result, metric string, xs, ys []float64, ma, mb float64) Comparison {
 	c := Comparison{Command: a, Reference: ref, Metric: metric}
+	if low := r.belowResolution(metric, mb); low || r.belowResolution(metric, ma) {
+		// A median clamped to 0, or lost in the noise of the overhead
+		// subtracted from it: a ratio with it would be 0, +Inf or
+		// arbitrary, with an interval reaching NaN.
+		c.Ratio, c.CI = math.NaN(), stats.Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: Confidence}
+		c.MannWhitney, c.MWErr = stats.MannWhitneyU(xs, ys)
+		which := a
+		if low {
+			which = ref
+		}
+		c.Verdict = fmt.Sprintf("no ratio: the corrected median of %q is below the resolution of the overhead correction (see its warning); time both with -N to compare them", which.Command.Name)
+		return c
+	}
 	c.Ratio = ma / mb
 	resamples := max(1000, min(stats.DefaultResamples, 4_000_000/(len(xs)+len(ys))))
 	c.CI = stats.BootstrapRatioCI(xs, ys, stats.Median, Confidence, resamples, r.Seed)
@@ -375,6 +500,20 @@ func (r *Report) compare(a, ref *Result, metric string, xs, ys []float64, ma, mb
 	c.Significant = c.MWErr == nil && c.MannWhitney.P < Alpha && !c.CI.Contains(1)
 	c.Verdict = verdict(c)
 	return c
+}
+
+// belowResolution reports whether a corrected median of the metric is
+// not positive or, when the overhead is subtracted from wall times, within
+// the spread (scaled MAD) of the overhead: too small to divide by.
+func (r *Report) belowResolution(metric string, median float64) bool {
+	if !(median > 0) {
+		return true
+	}
+	if metric != "wall" {
+		return false
+	}
+	oa := r.AnalyzeOverhead()
+	return oa != nil && oa.Subtracted && oa.Unavailable == "" && median <= oa.Wall.MADScaled
 }
 
 // CompareMetrics compares the probe figures (counters) of every command

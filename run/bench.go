@@ -166,6 +166,10 @@ type Result struct {
 	Spent time.Duration
 }
 
+// noTiming reports whether the command ran but no run gave a timing
+// (every run timed out).
+func (res *Result) noTiming() bool { return len(res.Samples) == 0 && len(res.TimedOut) > 0 }
+
 // Overhead is the measured start-up cost of the shell (with a shell) or
 // of a trivial executable (-N).
 type Overhead struct {
@@ -213,10 +217,11 @@ type Report struct {
 	Processes int
 }
 
-// Incomplete reports whether some command lacks runs.
+// Incomplete reports whether some command lacks runs, or has no timed
+// run at all (every run timed out).
 func (r *Report) Incomplete() bool {
 	for _, res := range r.Results {
-		if !res.Complete {
+		if !res.Complete || res.noTiming() {
 			return true
 		}
 	}

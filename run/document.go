@@ -81,7 +81,7 @@ func metric(name, unit string, xs []float64, summarize bool) result.Metric {
 func (r *Report) measurement(a *Analysis) result.Measurement {
 	res := a.Result
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
-		Warnings: a.Warnings, Incomplete: !res.Complete}
+		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
 	wall := metric("wall", "ns", a.Wall, true)
 	if len(a.Wall) > 0 {
 		wall.PercentileMethod = string(PercentileMethod)

@@ -38,7 +38,7 @@ func resolution(spread float64) float64 {
 func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 	var as []*Analysis
 	for _, res := range r.Results {
-		as = append(as, r.Analyze(res))
+		as = append(as, r.analyze(res, o.Unit))
 	}
 	order := make([]int, len(as))
 	for i := range order {
@@ -53,7 +53,7 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 		if k > 0 {
 			b.WriteString("\n")
 		}
-		writeAnalysis(&b, i+1, a, o.Unit)
+		r.writeAnalysis(&b, i+1, a, o.Unit)
 	}
 	if oa := r.AnalyzeOverhead(); oa != nil {
 		res := resolution(oa.Wall.MADScaled)
@@ -88,6 +88,10 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 			}
 			fmt.Fprintf(&b, "\nComparison with %s, %q (ratio of medians with %.0f%% bootstrap CI; two-sided Mann-Whitney U p-value):\n", how, as[refIdx].Result.Command.Name, Confidence*100)
 			for _, c := range cmps {
+				if math.IsNaN(c.Ratio) {
+					fmt.Fprintf(&b, "  %-24s p = %s  %s\n", quoteName(c.Command.Command.Name), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
+					continue
+				}
 				fmt.Fprintf(&b, "  %-24s %sx [%s, %s]  p = %s  %s\n", quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
 					unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
 			}
@@ -157,7 +161,7 @@ func fd(ns, res float64, u unit.Unit) string {
 	return unit.FormatIn(ns, u, res)
 }
 
-func writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
+func (r *Report) writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
 	res := a.Result
 	fmt.Fprintf(b, "Command %d: %s\n", n, res.Command.Name)
 	if res.Command.Line != res.Command.Name {
@@ -165,27 +169,30 @@ func writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Unit) {
 	}
 	if len(a.Wall) > 0 {
 		s := a.WallSummary
-		if u.Nanos == 0 {
-			u = unitFor(s.Median, s.Mean, s.Max)
-		}
-		spread := s.MADScaled
-		if !(spread > 0) {
-			spread = s.StdDevSample // most runs equal (e.g. clamped to 0): the stddev still shows the noise
-		}
-		r := resolution(spread)
-		if a.MedianCI != nil && s.MADScaled > 0 {
-			r = resolution(math.Min(s.MADScaled, a.MedianCI.Hi-a.MedianCI.Lo))
-		}
+		ou := u // the overhead is printed as its own line prints it
+		u, r0 := a.wallFormat(u)
 		ci := "(too few runs for a CI)"
 		if a.MedianCI != nil {
-			ci = fmt.Sprintf("%.0f%% CI [%s, %s]", a.MedianCI.Confidence*100, fd(a.MedianCI.Lo, r, u), fd(a.MedianCI.Hi, r, u))
+			ci = fmt.Sprintf("%.0f%% CI [%s, %s]", a.MedianCI.Confidence*100, fd(a.MedianCI.Lo, r0, u), fd(a.MedianCI.Hi, r0, u))
 		}
-		fmt.Fprintf(b, "  wall median:   %s   %s\n", fd(s.Median, r, u), ci)
-		fmt.Fprintf(b, "  mean ± σ:      %s ± %s   (σ = sample stddev, n-1)\n", fd(s.Mean, r, u), fd(s.StdDevSample, r, u))
-		fmt.Fprintf(b, "  min … max:     %s … %s   %s %s, %s %s (%s)\n", fd(s.Min, r, u), fd(s.Max, r, u),
-			stats.PercentileLabel(95), fd(a.P95, r, u), stats.PercentileLabel(99), fd(a.P99, r, u), PercentileMethod)
-		// rusage CPU times come in microseconds: no finer digit than that.
-		cr := math.Max(1000, resolution(math.Max(a.UserSummary.MADScaled, a.SysSummary.MADScaled)))
+		median := fd(s.Median, r0, u)
+		if s.Median == 0 && a.Clamped > 0 {
+			// A bare 0 would read as a measured zero: say where it
+			// comes from.
+			om, _, what := r.overheadText(ou)
+			median = fmt.Sprintf("0 (clamped: raw median %s minus the %s %s; see the warnings)", fd(stats.Median(a.RawWall), r0, u), what, om)
+		}
+		fmt.Fprintf(b, "  wall median:   %s   %s\n", median, ci)
+		if a.Clamped < len(a.Wall) { // all clamped: nothing but zeros to show
+			fmt.Fprintf(b, "  mean ± σ:      %s ± %s   (σ = sample stddev, n-1)\n", fd(s.Mean, r0, u), fd(s.StdDevSample, r0, u))
+			lo := fd(s.Min, r0, u)
+			if s.Min == 0 && a.Clamped > 0 {
+				lo = fmt.Sprintf("0 (%d clamped)", a.Clamped)
+			}
+			fmt.Fprintf(b, "  min … max:     %s … %s   %s %s, %s %s (%s)\n", lo, fd(s.Max, r0, u),
+				stats.PercentileLabel(95), fd(a.P95, r0, u), stats.PercentileLabel(99), fd(a.P99, r0, u), PercentileMethod)
+		}
+		cr := a.cpuRes()
 		line := fmt.Sprintf("  CPU:           user %s, sys %s (medians)", fd(a.UserSummary.Median, cr, u), fd(a.SysSummary.Median, cr, u))
 		if a.MaxRSS >= 0 {
 			line += fmt.Sprintf("   max RSS %s (median %s)", unit.FormatBytes(a.MaxRSS), unit.FormatBytes(a.MedianRSS))

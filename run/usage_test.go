@@ -104,7 +104,7 @@ func TestTextUnitWithZeroMedian(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(out, "wall median:   0 ms") {
+	if !strings.Contains(out, "wall median:   0 (clamped: raw median 1 ms") {
 		t.Errorf("summary:\n%s", out)
 	}
 }

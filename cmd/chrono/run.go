@@ -117,7 +117,21 @@ run in sequence unless --order interleaved is given, in which case every
 setup runs before the first timing run (and a note says so).
 
 Ctrl-C kills the running command's process group, writes the exports with
-what was measured (marked incomplete) and exits with 130.`,
+what was measured (marked incomplete) and exits with 130.
+
+Exit status: 0 when every command has timings; 1 when a command cannot be
+started, exits non-zero (without -i), or has no timing at all because
+every one of its runs timed out (--timeout): the summary and the exports
+still hold everything measured, that command marked incomplete, and one
+line on stderr names it and says to raise --timeout; 2 for a usage
+mistake; 130 on Ctrl-C. With -i a run that exits non-zero is timed and
+counted like any other, as in hyperfine (for commands such as grep whose
+non-zero exit is expected): its exit code is recorded and counted under
+"failed", and -i runs never make chrono fail by themselves. A run that
+times out has no time, with or without -i: when only some runs of a
+command time out, chrono exits 0 and a warning says they are left out of
+the statistics. With a shell, a command not longer than the shell's
+start-up has its corrected times clamped to 0, said so in the summary.`,
 		Example: `  chrono run 'sleep 0.1'
   chrono run -N --warmup 3 'grep -c foo big.txt' 'rg -c foo big.txt'
   chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
@@ -335,10 +349,13 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 			return exitError{code: exitFailure, err: rep.Err}
 		}
 		return rep.Err
-	case exportErr != nil:
-		return exportErr
 	}
-	return nil
+	if err := rep.NoTiming(); err != nil {
+		// A command without a single timing is a failure, though its
+		// timeouts are printed and exported (marked incomplete).
+		return exitError{code: exitFailure, err: errors.Join(err, exportErr)}
+	}
+	return exportErr
 }
 
 // writeExports writes the requested exports of the report so far; "-"

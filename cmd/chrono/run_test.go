@@ -323,3 +323,34 @@ func TestRunReference(t *testing.T) {
 		t.Errorf("%d measurements, want 2 (the reference is one of them)", len(d.Measurements))
 	}
 }
+
+// TestRunNoTiming: every run timed out: the summary and the export are
+// written (marked incomplete), and chrono exits 1 with one line naming
+// the command and the fix. With -i, runs that exit non-zero are timings:
+// exit 0.
+func TestRunNoTiming(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses POSIX programs")
+	}
+	js := filepath.Join(t.TempDir(), "r.json")
+	stdout, stderr, code := runChrono(t, "", "run", "-N", "--timeout", "20ms", "--runs", "2", "--export-json", js, "sleep 5")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitFailure, stderr)
+	}
+	if !strings.Contains(stderr, `"sleep 5" has no timing: all 2 of its runs timed out after 20ms`) || !strings.Contains(stderr, "raise --timeout") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	if !strings.Contains(stdout, "2 timed out") {
+		t.Errorf("stdout: %s", stdout)
+	}
+	d, err := result.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Incomplete || !d.Measurements[0].Incomplete {
+		t.Errorf("export not marked incomplete")
+	}
+	if _, stderr, code := runChrono(t, "", "run", "-N", "-i", "--runs", "2", "false"); code != 0 {
+		t.Errorf("-i with failing runs: exit %d, stderr %s", code, stderr)
+	}
+}
