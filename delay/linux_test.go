@@ -353,3 +353,33 @@ func TestStudy(t *testing.T) {
 		}
 	}
 }
+
+// The latency loop's raw sleep retries EINTR (yielding to the runtime in
+// between) and reports other errors.
+func TestRawSleepAbsRetriesEINTR(t *testing.T) {
+	defer func(f func(*unix.Timespec) unix.Errno) { rawClockNanosleep = f }(rawClockNanosleep)
+	calls := 0
+	var got unix.Timespec
+	rawClockNanosleep = func(ts *unix.Timespec) unix.Errno {
+		calls++
+		got = *ts
+		if calls < 3 {
+			return unix.EINTR
+		}
+		return 0
+	}
+	before := eintrRetries.Load()
+	if err := rawSleepAbs(1_500_000_123); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 || eintrRetries.Load()-before != 2 {
+		t.Errorf("%d calls, %d retries; want 3 calls, 2 retries", calls, eintrRetries.Load()-before)
+	}
+	if got.Sec != 1 || got.Nsec != 500_000_123 {
+		t.Errorf("deadline %+v, want the same absolute deadline on every retry", got)
+	}
+	rawClockNanosleep = func(*unix.Timespec) unix.Errno { return unix.EINVAL }
+	if err := rawSleepAbs(1); err != unix.EINVAL {
+		t.Errorf("err = %v, want EINVAL", err)
+	}
+}
