@@ -1,5 +1,7 @@
 // Package report renders result documents for people and spreadsheets:
-// CSV and Markdown tables of command benchmarks, with the columns of
+// any document as text, Markdown or CSV (Text, Markdown, CSV), the
+// comparison of a document with a baseline (Diff, DiffText), and the CSV
+// and Markdown exports of command benchmarks, with the columns of
 // hyperfine's exports so that existing scripts keep working.
 package report
 
