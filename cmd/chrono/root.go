@@ -104,6 +104,9 @@ func execute(args []string, stdout, stderr io.Writer) int {
 func executeWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd(stdout, stderr)
 	root.SetIn(stdin)
+	if args == nil {
+		args = []string{} // cobra reads os.Args for a nil slice
+	}
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
