@@ -3,16 +3,14 @@ package counters
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"flag"
 	"fmt"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // groupBuf builds a group read buffer in byte order bo.
 func groupBuf(bo binary.ByteOrder, enabled, running uint64, vals ...uint64) []byte {
@@ -136,19 +134,7 @@ func TestGroupReadGolden(t *testing.T) {
 			for _, d := range r.Derived(0) {
 				fmt.Fprintf(&sb, "derived %s = %.6g %s\n", d.Name, d.Value, d.Unit)
 			}
-			golden := strings.TrimSuffix(f, ".hex") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(sb.String()), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if sb.String() != string(want) {
-				t.Errorf("decoded %s:\n%s\nwant:\n%s", f, sb.String(), want)
-			}
+			golden_.Check(t, strings.TrimSuffix(f, ".hex")+".golden", []byte(sb.String()))
 		})
 	}
 }

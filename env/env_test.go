@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"flag"
-	"os"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
@@ -13,25 +12,10 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./env -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update if the change is intended):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden_.Check(t, filepath.Join("testdata", name), got)
 }
 
 // fakeCPUID answers CPUID like a KVM guest.

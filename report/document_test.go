@@ -2,8 +2,7 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,24 +11,9 @@ import (
 	"github.com/chronograph/chronograph/result"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden_.Check(t, filepath.Join("testdata", name), got)
 }
 
 // doc builds a deterministic document: two measurements whose primary

@@ -2,9 +2,8 @@ package run
 
 import (
 	"bytes"
-	"flag"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,25 +15,9 @@ import (
 	"github.com/chronograph/chronograph/unit"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./run -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run with -update if intended):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden_.Check(t, filepath.Join("testdata", name), got)
 }
 
 // fixedReport is a deterministic report: two commands with parameter n,

@@ -1,18 +1,14 @@
 package stats
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func TestNewHistogramErrors(t *testing.T) {
 	for _, c := range []struct {
@@ -173,19 +169,7 @@ func TestHistogramJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "histogram.golden.json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./stats -run Golden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("histogram JSON changed:\n%s\nwant:\n%s", got, want)
-	}
+	golden_.Check(t, filepath.Join("testdata", "histogram.golden.json"), got)
 }
 
 func TestLinearBins(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -190,19 +189,7 @@ func TestStatTextGolden(t *testing.T) {
 	ri := &counters.ReadInfo{Cost: 1450 * time.Nanosecond, UserReadReason: "cap_user_rdpmc is 0 in the perf mmap page; read(2) is used"}
 	var buf bytes.Buffer
 	writeStatText(&buf, []string{"gzip", "-k", "big file.log"}, sum, ri, 3, false)
-	golden := filepath.Join("testdata", "stat-text.golden")
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if buf.String() != string(want) {
-		t.Errorf("text output:\n%s\nwant:\n%s", buf.String(), want)
-	}
+	golden(t, "stat-text.golden", buf.Bytes())
 }
 
 // The command's own output never mixes with the results on stdout.
