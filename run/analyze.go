@@ -493,11 +493,9 @@ func (r *Report) compare(a, ref *Result, metric string, xs, ys []float64, ma, mb
 		c.Verdict = fmt.Sprintf("no ratio: the corrected median of %q is below the resolution of the overhead correction (see its warning); time both with -N to compare them", which.Command.Name)
 		return c
 	}
-	c.Ratio = ma / mb
-	resamples := max(1000, min(stats.DefaultResamples, 4_000_000/(len(xs)+len(ys))))
-	c.CI = stats.BootstrapRatioCI(xs, ys, stats.Median, Confidence, resamples, r.Seed)
-	c.MannWhitney, c.MWErr = stats.MannWhitneyU(xs, ys)
-	c.Significant = c.MWErr == nil && c.MannWhitney.P < Alpha && !c.CI.Contains(1)
+	mr, err := stats.CompareMedians(xs, ys, Confidence, Alpha, r.Seed)
+	c.Ratio = ma / mb // the medians the summary shows (those of xs and ys)
+	c.CI, c.MannWhitney, c.MWErr, c.Significant = mr.CI, mr.MannWhitney, err, mr.Significant
 	c.Verdict = verdict(c)
 	return c
 }
