@@ -61,9 +61,10 @@ func readError(p string, err error) error {
 	return fmt.Errorf("%s: %v", p, err)
 }
 
-// parseCPUList parses a kernel CPU list such as "0-3,8,10-11" into sorted
-// CPU numbers. The empty string is the empty list.
-func parseCPUList(s string) ([]int, error) {
+// ParseCPUList parses a CPU list in the kernel's format (as in sysfs,
+// isolcpus= and taskset -c), such as "2", "0,2" or "0-3,8,10-11", into
+// sorted, distinct CPU numbers. The empty string is the empty list.
+func ParseCPUList(s string) ([]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "(null)" {
 		return nil, nil
@@ -74,12 +75,12 @@ func parseCPUList(s string) ([]int, error) {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.Atoi(lo)
 		if err != nil || a < 0 {
-			return nil, fmt.Errorf("bad CPU list %q", s)
+			return nil, fmt.Errorf("env: bad CPU list %q: write CPUs like 2, 0,2 or 0-3", s)
 		}
 		b := a
 		if isRange {
 			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, fmt.Errorf("bad CPU list %q", s)
+				return nil, fmt.Errorf("env: bad CPU list %q: write CPUs like 2, 0,2 or 0-3", s)
 			}
 		}
 		for c := a; c <= b; c++ {

@@ -23,9 +23,9 @@ func TestParseCPUList(t *testing.T) {
 		{"-1", nil, true, ""},
 	}
 	for _, tt := range tests {
-		got, err := parseCPUList(tt.in)
+		got, err := ParseCPUList(tt.in)
 		if (err != nil) != tt.wantErr || !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("parseCPUList(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+			t.Errorf("ParseCPUList(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
 		if err == nil {
 			if f := formatCPUList(got); f != tt.format {

@@ -153,7 +153,7 @@ func onlineCPUs(f fsys) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseCPUList(s)
+	return ParseCPUList(s)
 }
 
 // topology counts distinct cores and packages among the online CPUs, and

@@ -81,8 +81,8 @@ func Warnings(h *Host) []Warning {
 	}
 
 	// Notes: conditions that add noise to some measurements.
-	if iso, err := parseCPUList(h.Scheduler.IsolatedCPUs); err == nil && len(iso) > 0 && h.Process.Affinity != "" {
-		if aff, err := parseCPUList(h.Process.Affinity); err == nil && !subset(aff, iso) {
+	if iso, err := ParseCPUList(h.Scheduler.IsolatedCPUs); err == nil && len(iso) > 0 && h.Process.Affinity != "" {
+		if aff, err := ParseCPUList(h.Process.Affinity); err == nil && !subset(aff, iso) {
 			add(Note, "isolation", "CPUs %s are isolated but this process may run on CPUs %s: pin the measurement to the isolated CPUs, e.g. `taskset -c %s chrono ...`", h.Scheduler.IsolatedCPUs, h.Process.Affinity, h.Scheduler.IsolatedCPUs)
 		}
 	}

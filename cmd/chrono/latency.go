@@ -89,32 +89,6 @@ the histogram, as in cyclictest).`,
 	return cmd
 }
 
-// parseAffinityList parses "0,2" or "0-3" or "0-1,4".
-func parseAffinityList(s string) ([]int, error) {
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return nil, usagef("--affinity: bad CPU %q (use e.g. 0,1 or 0-3)", part)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, usagef("--affinity: bad CPU range %q (use e.g. 0-3)", part)
-			}
-		}
-		for c := a; c <= b; c++ {
-			out = append(out, c)
-		}
-	}
-	return out, nil
-}
-
 func runLatency(cmd *cobra.Command, f latencyFlags) error {
 	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.interval < 1 {
@@ -157,8 +131,8 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 	var cpus []int
 	if f.affinity != "" {
 		var err error
-		if cpus, err = parseAffinityList(f.affinity); err != nil {
-			return err
+		if cpus, err = env.ParseCPUList(f.affinity); err != nil || len(cpus) == 0 {
+			return usagef("--affinity %q is not a CPU list: write CPUs like 0,1 or 0-3", f.affinity)
 		}
 	}
 	opts := delay.LatencyOptions{

@@ -55,3 +55,18 @@ func TestEveryCommandHasExamples(t *testing.T) {
 		}
 	}
 }
+
+// --pin and --affinity take the kernel's CPU list format (one parser,
+// env.ParseCPUList) and name the flag when it is wrong.
+func TestCPUListFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--pin", "x", "true"},
+		{"latency", "-a", "3-1", "-l", "1"},
+		{"latency", "--affinity", "a,b", "-l", "1"},
+	} {
+		_, errs, code := runChrono(t, "", args...)
+		if code != exitUsage || !strings.Contains(errs, "is not a CPU list") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error naming the CPU list", args, code, errs)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -257,9 +256,9 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		opts.Counters = evs
 	}
 	if f.pin != "" {
-		cpus, err := parseCPUList(f.pin)
-		if err != nil {
-			return usageError{err}
+		cpus, err := env.ParseCPUList(f.pin)
+		if err != nil || len(cpus) == 0 {
+			return usagef("--pin %q is not a CPU list: write CPUs like 2 or 0,2-3", f.pin)
 		}
 		opts.Pin = cpus
 	}
@@ -441,29 +440,6 @@ func parseCounters(list string) ([]counters.Event, error) {
 	}
 	return evs, nil
 }
-
-// parseCPUList parses a CPU list such as "2" or "0,2-3".
-func parseCPUList(s string) ([]int, error) {
-	var cpus []int
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err1 := strconv.Atoi(lo)
-		b := a
-		var err2 error
-		if isRange {
-			b, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil || a < 0 || b < a {
-			return nil, fmt.Errorf("run: --pin %q is not a CPU list (e.g. 2 or 0,2-3)", s)
-		}
-		for c := a; c <= b; c++ {
-			cpus = append(cpus, c)
-		}
-	}
-	return cpus, nil
-}
-
-var _ = context.Background
 
 // parseParams parses the -P and -L parameters.
 func parseParams(f runFlags) ([]run.Param, error) {
