@@ -70,3 +70,13 @@ func TestCPUListFlags(t *testing.T) {
 		}
 	}
 }
+
+// An explicit zero run count is a usage error, not "run without limit".
+func TestRunZeroRuns(t *testing.T) {
+	for _, flag := range []string{"--runs", "-r", "--min-runs", "--max-runs", "-M"} {
+		_, errs, code := runChrono(t, "", "run", "-N", flag, "0", "true")
+		if code != exitUsage || !strings.Contains(errs, "give at least 1 run") {
+			t.Errorf("%s 0: exit %d, stderr %q; want a usage error", flag, code, errs)
+		}
+	}
+}

@@ -151,6 +151,13 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			}
 			f.countersSet = cmd.Flags().Changed("counters")
 			f.minRunsSet = cmd.Flags().Changed("min-runs")
+			// 0 means "not set" to the run package; given explicitly it
+			// is a mistake, not a request for an unbounded run.
+			for _, name := range []string{"runs", "min-runs", "max-runs"} {
+				if v, _ := cmd.Flags().GetInt(name); v == 0 && cmd.Flags().Changed(name) {
+					return usagef("--%s 0: give at least 1 run (or leave the flag out)", name)
+				}
+			}
 			return runRun(cmd, cmd.Flags().Args(), f)
 		},
 	}
@@ -159,7 +166,7 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.IntVarP(&f.warmup, "warmup", "w", 0, "warm-up runs of each command before the timing runs")
 	fl.IntVarP(&f.runs, "runs", "r", 0, "exact number of runs of each command (default: by --min-runs, --max-runs and the time budget)")
 	fl.IntVarP(&f.minRuns, "min-runs", "m", 10, "at least this many runs of each command")
-	fl.IntVarP(&f.maxRuns, "max-runs", "M", 0, "at most this many runs of each command (0: no limit)")
+	fl.IntVarP(&f.maxRuns, "max-runs", "M", 0, "at most this many runs of each command (default: no limit)")
 	fl.DurationVar(&f.budget, "time-budget", 3*time.Second, "stop a command's runs after they took this long (once --min-runs are done)")
 	fl.StringArrayVarP(&f.setup, "setup", "s", nil, "run CMD once before the runs of each command (once, or once per command)")
 	fl.StringArrayVarP(&f.prepare, "prepare", "p", nil, "run CMD before each run (once, or once per command)")
