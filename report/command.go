@@ -53,6 +53,9 @@ func figuresOf(m *result.Measurement) figures {
 	f.ok = true
 	s := w.Summary
 	f.mean, f.stddev, f.median, f.min, f.max = s.Mean, s.StdDevSample, s.Median, s.Min, s.Max
+	if s.N < 2 {
+		f.stddev = math.NaN() // undefined for one run: an empty field, not a measured 0
+	}
 	if u := m.Metric("user"); u != nil && u.Summary != nil {
 		f.user = u.Summary.Mean
 	}
@@ -211,7 +214,11 @@ func CommandCSV(w io.Writer, d *result.Document) error {
 			strconv.Itoa(f.runs), strconv.Itoa(f.failures), strconv.Itoa(f.timeouts))
 		for _, c := range cnames {
 			if cm := m.Metric(c); cm != nil && cm.Summary != nil && cm.Summary.N > 0 {
-				row = append(row, exact(cm.Summary.Median), exact(cm.Summary.Mean), exact(cm.Summary.StdDevSample))
+				sd := ""
+				if cm.Summary.N >= 2 {
+					sd = exact(cm.Summary.StdDevSample)
+				}
+				row = append(row, exact(cm.Summary.Median), exact(cm.Summary.Mean), sd)
 			} else {
 				row = append(row, "", "", "")
 			}
@@ -304,7 +311,7 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 		if i := strings.IndexByte(mean, '.'); i >= 0 {
 			d = len(mean) - i - 1
 		}
-		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |", name, mean, unit.Number(f.stddev/u.Nanos, d), num(f.median), num(f.min), num(f.max), relative)
+		fmt.Fprintf(&b, "| %s | %s ± %s | %s | %s | %s | %s |", name, mean, stddevText(f.stddev/u.Nanos, d), num(f.median), num(f.min), num(f.max), relative)
 		for _, c := range cnames {
 			cm := m.Metric(c)
 			switch {
@@ -320,4 +327,13 @@ func CommandMarkdown(w io.Writer, d *result.Document, u unit.Unit) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// stddevText formats a standard deviation, "–" when it is undefined (NaN:
+// fewer than two samples).
+func stddevText(v float64, d int) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return unit.Number(v, d)
 }

@@ -67,6 +67,15 @@ func rows(d *result.Document, o Options) []row {
 	return rs
 }
 
+// sd formats the row's sample standard deviation with f, or "–" when it
+// is undefined (fewer than two samples).
+func (r row) sd(f func(float64) string) string {
+	if r.summary.N < 2 {
+		return "–"
+	}
+	return f(r.summary.StdDevSample)
+}
+
 // format renders v of the given unit for people, with digits bounded by
 // res (in the same unit).
 func format(v float64, u string, res float64) string {
@@ -157,7 +166,7 @@ func Text(w io.Writer, d *result.Document, o Options) error {
 				name += " (incomplete)"
 			}
 			line := fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s ± %s\t%s … %s", name, r.metric, r.summary.N, f(r.summary.Median), ci,
-				f(r.summary.Mean), f(r.summary.StdDevSample), f(r.summary.Min), f(r.summary.Max))
+				f(r.summary.Mean), r.sd(f), f(r.summary.Min), f(r.summary.Max))
 			for _, p := range r.pcts {
 				line += "\t" + f(p)
 			}
@@ -225,7 +234,7 @@ func Markdown(w io.Writer, d *result.Document, o Options) error {
 			ci = "[" + f(r.ci.Lo) + ", " + f(r.ci.Hi) + "]"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %s ± %s | %s | %s |", strings.ReplaceAll(r.measurement, "|", "\\|"), r.metric, r.summary.N,
-			f(r.summary.Median), ci, f(r.summary.Mean), f(r.summary.StdDevSample), f(r.summary.Min), f(r.summary.Max))
+			f(r.summary.Median), ci, f(r.summary.Mean), r.sd(f), f(r.summary.Min), f(r.summary.Max))
 		for _, p := range r.pcts {
 			b.WriteString(" " + f(p) + " |")
 		}
@@ -251,7 +260,10 @@ func CSV(w io.Writer, d *result.Document, o Options) error {
 			lo, hi = num(r.ci.Lo), num(r.ci.Hi)
 		}
 		rec := []string{r.measurement, r.metric, r.unit, strconv.Itoa(r.summary.N), num(r.summary.Median), lo, hi,
-			num(r.summary.Mean), num(r.summary.StdDevSample), num(r.summary.Min), num(r.summary.Max)}
+			num(r.summary.Mean), "", num(r.summary.Min), num(r.summary.Max)}
+		if r.summary.N >= 2 {
+			rec[8] = num(r.summary.StdDevSample) // empty when undefined (one sample)
+		}
 		for _, p := range r.pcts {
 			rec = append(rec, num(p))
 		}

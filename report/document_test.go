@@ -91,3 +91,22 @@ func TestDiffVerdicts(t *testing.T) {
 		t.Errorf("onlyOld %v onlyNew %v", onlyOld, onlyNew)
 	}
 }
+
+// One sample has no sample standard deviation: it is never shown as 0.
+func TestOneSampleStdDevUndefined(t *testing.T) {
+	d := result.New("numbers", result.Tool{Name: "chrono", Version: "test"})
+	d.Measurements = []result.Measurement{{Name: "x", Primary: "v", Metrics: []result.Metric{{Name: "v", Unit: "ns", Values: []float64{1500}}}}}
+	var txt, csvb bytes.Buffer
+	if err := Text(&txt, d, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "1.500 µs ± –") {
+		t.Errorf("text:\n%s\nwant the stddev shown as undefined (–)", txt.String())
+	}
+	if err := CSV(&csvb, d, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csvb.String(), "x,v,ns,1,1500,,,1500,,1500,1500") {
+		t.Errorf("csv:\n%s\nwant an empty stddev field", csvb.String())
+	}
+}

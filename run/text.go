@@ -184,7 +184,7 @@ func (r *Report) writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Un
 		}
 		fmt.Fprintf(b, "  wall median:   %s   %s\n", median, ci)
 		if a.Clamped < len(a.Wall) { // all clamped: nothing but zeros to show
-			fmt.Fprintf(b, "  mean ± σ:      %s ± %s   (σ = sample stddev, n-1)\n", fd(s.Mean, r0, u), fd(s.StdDevSample, r0, u))
+			fmt.Fprintf(b, "  mean ± σ:      %s ± %s   (σ = sample stddev, n-1)\n", fd(s.Mean, r0, u), sampleSD(s, func(v float64) string { return fd(v, r0, u) }))
 			lo := fd(s.Min, r0, u)
 			if s.Min == 0 && a.Clamped > 0 {
 				lo = fmt.Sprintf("0 (%d clamped)", a.Clamped)
@@ -243,7 +243,7 @@ func writeMetrics(b *strings.Builder, a *Analysis, u unit.Unit) {
 		if m.MedianCI != nil {
 			ci = fmt.Sprintf("[%s, %s]", f(m.MedianCI.Lo), f(m.MedianCI.Hi))
 		}
-		line := fmt.Sprintf("    %-*s  %s %s   %s ± %s", w, m.Name, f(s.Median), ci, f(s.Mean), f(s.StdDevSample))
+		line := fmt.Sprintf("    %-*s  %s %s   %s ± %s", w, m.Name, f(s.Median), ci, f(s.Mean), sampleSD(s, f))
 		if m.Scaled {
 			line += fmt.Sprintf("   (scaled: multiplexed, counted at least %s%% of each run)", unit.Sig(100*m.MinRunningFraction, 2))
 		}
@@ -293,4 +293,13 @@ func unitFor(xs ...float64) unit.Unit {
 		}
 	}
 	return unit.Nanosecond
+}
+
+// sampleSD formats the sample standard deviation of s with f, or says it
+// is undefined (one run): never a measured-looking 0.
+func sampleSD(s stats.Summary, f func(float64) string) string {
+	if s.N < 2 {
+		return "undefined (one run)"
+	}
+	return f(s.StdDevSample)
 }

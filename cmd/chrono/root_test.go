@@ -80,3 +80,19 @@ func TestRunZeroRuns(t *testing.T) {
 		}
 	}
 }
+
+// With one run the sample standard deviation is undefined: the text says
+// so and hyperfine's CSV column stays empty (never a measured-looking 0).
+func TestRunOneRunStdDev(t *testing.T) {
+	out, errs, code := runChrono(t, "", "run", "-N", "-r", "1", "--export-csv", "-", "true")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "true,") || strings.Split(lines[1], ",")[2] != "" {
+		t.Errorf("csv:\n%s\nwant an empty stddev field", out)
+	}
+	if !strings.Contains(errs, "± undefined (one run)") {
+		t.Errorf("summary (stderr when exporting to -):\n%s\nwant the stddev said undefined", errs)
+	}
+}
