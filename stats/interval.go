@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 )
 
 // Interval is a confidence interval [Lo, Hi] for some statistic.
@@ -41,7 +42,22 @@ func Mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	return kahanSum(xs) / float64(len(xs))
+	m := kahanSum(xs) / float64(len(xs))
+	if math.IsInf(m, 0) { // finite values whose sum overflows: scale them down
+		scale := 0.0
+		for _, x := range xs {
+			scale = max(scale, math.Abs(x))
+		}
+		if math.IsInf(scale, 0) {
+			return m // an infinite value: the mean is infinite
+		}
+		scaled := make([]float64, len(xs))
+		for i, x := range xs {
+			scaled[i] = x / scale
+		}
+		m = kahanSum(scaled) / float64(len(xs)) * scale
+	}
+	return m
 }
 
 func checkConfidence(c float64) error {
@@ -88,8 +104,8 @@ func MedianCI(xs []float64, confidence float64) (Interval, error) {
 	}
 	n := len(sorted)
 	if need := MinSamplesForMedianCI(confidence); n < need {
-		return Interval{}, fmt.Errorf("stats: %d samples are too few for a %g%% confidence interval of the median: take at least %d",
-			n, confidence*100, need)
+		return Interval{}, fmt.Errorf("stats: %d samples are too few for a %s%% confidence interval of the median: take at least %d",
+			n, strconv.FormatFloat(confidence*100, 'g', 10, 64), need)
 	}
 	slices.Sort(sorted)
 	j, cov := medianCIRank(n, confidence)

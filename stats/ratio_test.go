@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -35,5 +36,27 @@ func TestCompareMedians(t *testing.T) {
 	}
 	if _, err := CompareMedians([]float64{1}, nil, 0.95, 0.05, 1); err == nil {
 		t.Error("empty sample: want the test's error")
+	}
+}
+
+// Finite values near the top of the float64 range do not overflow the
+// mean or the standard deviation.
+func TestSummarizeHugeValues(t *testing.T) {
+	s := Summarize([]float64{1e308, 1e308})
+	if s.Mean != 1e308 || s.StdDevSample != 0 || s.CV != 0 {
+		t.Errorf("[1e308 1e308]: mean %g sd %g cv %g; want 1e308, 0, 0", s.Mean, s.StdDevSample, s.CV)
+	}
+	s = Summarize([]float64{-1e308, 1e308})
+	if s.Mean != 0 || math.Abs(s.StdDevPopulation-1e308)/1e308 > 1e-15 {
+		t.Errorf("[-1e308 1e308]: mean %g, population sd %g; want 0 and 1e308", s.Mean, s.StdDevPopulation)
+	}
+}
+
+func TestMeanHugeValues(t *testing.T) {
+	if m := Mean([]float64{1e308, 1e308, 1e308}); m != 1e308 {
+		t.Errorf("Mean = %g, want 1e308", m)
+	}
+	if m := Mean([]float64{1, math.Inf(1)}); !math.IsInf(m, 1) {
+		t.Errorf("Mean with +Inf = %g, want +Inf", m)
 	}
 }

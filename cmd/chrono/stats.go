@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -245,6 +246,10 @@ func (d *description) writeText(w io.Writer, name string, display *unit.Unit, f 
 	// get one more digit, since averaging integers gives halves.
 	formatRes := func(v, res float64) string {
 		switch {
+		case !d.data.Durations && res > 0 && res < 1e-9:
+			// Finer than 9 decimals: significant digits, so that tiny
+			// values never print as 0.000000000.
+			return strconv.FormatFloat(v, 'g', 6, 64)
 		case !d.data.Durations:
 			return unit.Number(v, decimalsFor(res))
 		case display != nil:
@@ -288,11 +293,15 @@ func (d *description) writeText(w io.Writer, name string, display *unit.Unit, f 
 		fmt.Fprintf(&b, "  %-11s %s\n", stats.PercentileLabel(p), format(d.pvals[i]))
 	}
 	t := d.tukey
+	modZ := fmt.Sprintf("%d by modified z-score > %g", len(d.modZ), stats.DefaultModifiedZThreshold)
+	if s.MAD == 0 {
+		modZ = "modified z-score undefined (the MAD is 0)"
+	}
 	if s.N >= 4 {
-		fmt.Fprintf(&b, "outliers      %d by Tukey's fences (%d low severe, %d low mild, %d high mild, %d high severe); %d by modified z-score > %g\n",
-			t.Count(), len(t.LowSevere), len(t.LowMild), len(t.HighMild), len(t.HighSevere), len(d.modZ), stats.DefaultModifiedZThreshold)
+		fmt.Fprintf(&b, "outliers      %d by Tukey's fences (%d low severe, %d low mild, %d high mild, %d high severe); %s\n",
+			t.Count(), len(t.LowSevere), len(t.LowMild), len(t.HighMild), len(t.HighSevere), modZ)
 	} else {
-		fmt.Fprintf(&b, "outliers      Tukey's fences need at least 4 values; %d by modified z-score > %g\n", len(d.modZ), stats.DefaultModifiedZThreshold)
+		fmt.Fprintf(&b, "outliers      Tukey's fences need at least 4 values; %s\n", modZ)
 	}
 	if f.histogram {
 		fmt.Fprintf(&b, "histogram (%d bins):\n", f.bins)
