@@ -43,21 +43,28 @@ func Mean(xs []float64) float64 {
 		return math.NaN()
 	}
 	m := kahanSum(xs) / float64(len(xs))
-	if math.IsInf(m, 0) { // finite values whose sum overflows: scale them down
-		scale := 0.0
-		for _, x := range xs {
-			scale = max(scale, math.Abs(x))
-		}
-		if math.IsInf(scale, 0) {
-			return m // an infinite value: the mean is infinite
-		}
-		scaled := make([]float64, len(xs))
-		for i, x := range xs {
-			scaled[i] = x / scale
-		}
-		m = kahanSum(scaled) / float64(len(xs)) * scale
+	if !math.IsInf(m, 0) && !math.IsNaN(m) {
+		return m
 	}
-	return m
+	// An overflowing sum (or the compensation's Inf-Inf): NaN in, NaN
+	// out; an infinite value gives the plain sum's answer; finite values
+	// whose sum overflows are scaled down.
+	scale, plain := 0.0, 0.0
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			return math.NaN()
+		}
+		scale = max(scale, math.Abs(x))
+		plain += x
+	}
+	if math.IsInf(scale, 0) {
+		return plain / float64(len(xs))
+	}
+	scaled := make([]float64, len(xs))
+	for i, x := range xs {
+		scaled[i] = x / scale
+	}
+	return kahanSum(scaled) / float64(len(xs)) * scale
 }
 
 func checkConfidence(c float64) error {
