@@ -92,8 +92,8 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 					fmt.Fprintf(&b, "  %-24s p = %s  %s\n", quoteName(c.Command.Command.Name), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
 					continue
 				}
-				fmt.Fprintf(&b, "  %-24s %sx [%s, %s]  p = %s  %s\n", quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
-					unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
+				fmt.Fprintf(&b, "  %-24s %sx %s  p = %s  %s\n", quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
+					ratioCI(c), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
 			}
 			if mc := r.CompareMetrics(as, refIdx); len(mc) > 0 {
 				fmt.Fprintf(&b, "\nCounters compared with %q (ratio of medians with %.0f%% bootstrap CI; two-sided Mann-Whitney U p-value):\n", as[refIdx].Result.Command.Name, Confidence*100)
@@ -102,8 +102,8 @@ func (r *Report) WriteText(w io.Writer, o TextOptions) error {
 					w = max(w, len(c.Metric))
 				}
 				for _, c := range mc {
-					fmt.Fprintf(&b, "  %-*s  %-24s %sx [%s, %s]  p = %s  %s\n", w, c.Metric, quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
-						unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
+					fmt.Fprintf(&b, "  %-*s  %-24s %sx %s  p = %s  %s\n", w, c.Metric, quoteName(c.Command.Command.Name), unit.Sig(c.Ratio, 3),
+						ratioCI(c), formatP(c.MannWhitney.P, c.MWErr), c.Verdict)
 				}
 			}
 		}
@@ -302,4 +302,15 @@ func sampleSD(s stats.Summary, f func(float64) string) string {
 		return "undefined (one run)"
 	}
 	return f(s.StdDevSample)
+}
+
+// ratioCI formats the bootstrap interval of a comparison's ratio, unless
+// a side has fewer runs than a distribution-free interval of its median
+// needs: a bootstrap of two or three values only ever draws a handful of
+// medians, and its interval would claim a precision the runs do not have.
+func ratioCI(c Comparison) string {
+	if need := stats.MinSamplesForMedianCI(Confidence); c.MWErr == nil && min(c.MannWhitney.NA, c.MannWhitney.NB) < need {
+		return fmt.Sprintf("[no CI: fewer than %d runs]", need)
+	}
+	return fmt.Sprintf("[%s, %s]", unit.Sig(c.CI.Lo, 3), unit.Sig(c.CI.Hi, 3))
 }
