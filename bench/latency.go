@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/chronograph/chronograph/stats"
 )
@@ -122,13 +121,3 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 	return l, nil
 }
 
-// quantileSorted is the linear percentile of sorted xs (q in [0,1]).
-func quantileSorted(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	if !slices.IsSorted(xs) {
-		xs = sortedCopy(xs)
-	}
-	return stats.Quantile(xs, q, stats.Linear)
-}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sync"
 	"time"
 
@@ -526,9 +525,3 @@ func nsPerOps(ss []Sample) []float64 {
 	return xs
 }
 
-// sortedCopy returns xs sorted.
-func sortedCopy(xs []float64) []float64 {
-	c := slices.Clone(xs)
-	slices.Sort(c)
-	return c
-}

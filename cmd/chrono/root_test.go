@@ -79,6 +79,9 @@ func TestRunZeroRuns(t *testing.T) {
 			t.Errorf("%s 0: exit %d, stderr %q; want a usage error", flag, code, errs)
 		}
 	}
+	if _, errs, code := runChrono(t, "", "run", "-N", "--timeout", "-1s", "true"); code != exitUsage || !strings.Contains(errs, "--timeout -1s is negative") {
+		t.Errorf("--timeout -1s: exit %d, stderr %q; want a usage error", code, errs)
+	}
 }
 
 // With one run the sample standard deviation is undefined: the text says

@@ -158,6 +158,9 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 					return usagef("--%s 0: give at least 1 run (or leave the flag out)", name)
 				}
 			}
+			if f.timeout < 0 {
+				return usagef("--timeout %s is negative: give a positive duration such as 10s (or leave it out for no timeout)", f.timeout)
+			}
 			return runRun(cmd, cmd.Flags().Args(), f)
 		},
 	}
