@@ -120,4 +120,3 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 	}
 	return l, nil
 }
-

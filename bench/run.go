@@ -524,4 +524,3 @@ func nsPerOps(ss []Sample) []float64 {
 	}
 	return xs
 }
-
