@@ -202,10 +202,10 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	var wg sync.WaitGroup
 	for _, th := range t.threads {
 		wg.Add(1)
-		go func() {
+		goLocked(func() {
 			defer wg.Done()
 			t.runThread(th, ready, start, &stop)
-		}()
+		})
 	}
 	var firstErr error
 	for range t.threads {

@@ -96,7 +96,7 @@ func TestThreadSettingsStayOnTheirThread(t *testing.T) {
 				continue
 			}
 			if s, err := threadTimerSlack(tid); err == nil && s != want {
-				leaked = append(leaked, fmt.Sprintf("thread %d has timer slack %d ns", tid, s))
+				leaked = append(leaked, fmt.Sprintf("thread %d (pid %d) has timer slack %d ns", tid, os.Getpid(), s))
 			}
 		}
 		if len(leaked) == 0 {

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -63,10 +62,7 @@ func (s ThreadSettings) Check() error {
 		return err
 	}
 	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread exits with its settings
-		errc <- s.apply()
-	}()
+	goLocked(func() { errc <- s.apply() }) // the thread exits with its settings
 	return <-errc
 }
 

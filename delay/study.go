@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
@@ -204,11 +203,9 @@ func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN
 		err error
 	}
 	done := make(chan out, 1)
-	go func() {
+	measure := func() {
 		c := &Cell{Mechanism: m.name, Requested: d}
-		if m.locked {
-			// Never unlocked: the thread's settings die with it.
-			runtime.LockOSThread()
+		if m.locked { // on a thread of its own (goLocked): its settings die with it
 			if err := set.apply(); err != nil {
 				done <- out{nil, err}
 				return
@@ -232,7 +229,12 @@ func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN
 		}
 		c.sample(ctx, m, d, budget, maxN)
 		done <- out{c, nil}
-	}()
+	}
+	if m.locked {
+		goLocked(measure)
+	} else {
+		go measure()
+	}
 	o := <-done
 	return o.c, o.err
 }
