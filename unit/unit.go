@@ -79,6 +79,17 @@ func Decimals(u Unit, resolution float64) int {
 // FormatDuration(812345, 1) is "812.345 µs".
 func FormatDuration(ns, resolution float64) string {
 	u := For(ns)
+	// Rounding can carry a value into the next unit: 999.6 ns at a 1 ns
+	// resolution is "1.000 µs", not "1000 ns".
+	for i, c := range timeUnits[:len(timeUnits)-1] {
+		if c == u {
+			d := Decimals(u, resolution)
+			if r, err := strconv.ParseFloat(strconv.FormatFloat(math.Abs(ns)/u.Nanos, 'f', d, 64), 64); err == nil && r >= 1000 {
+				u = timeUnits[i+1]
+			}
+			break
+		}
+	}
 	return Number(ns/u.Nanos, Decimals(u, resolution)) + " " + u.Name
 }
 

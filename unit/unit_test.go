@@ -21,6 +21,9 @@ func TestFormatDuration(t *testing.T) {
 		{0, 1, "0 ns"},
 		{-2500, 1, "-2.500 µs"},
 		{3e12, 1e6, "3000.000 s"},
+		{999.6, 1, "1.000 µs"}, // rounding carries into the next unit
+		{999.4, 1, "999 ns"},
+		{999999.7, 1, "1.000 ms"},
 	}
 	for _, tt := range tests {
 		if got := FormatDuration(tt.ns, tt.res); got != tt.want {
