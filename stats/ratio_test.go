@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +60,20 @@ func TestMeanHugeValues(t *testing.T) {
 	}
 	if m := Mean([]float64{1, math.Inf(1)}); !math.IsInf(m, 1) {
 		t.Errorf("Mean with +Inf = %g, want +Inf", m)
+	}
+}
+
+func TestSummaryJSONUndefinedStdDev(t *testing.T) {
+	one, err := json.Marshal(Summarize([]float64{5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(one), `"stddev_sample":null`) || !strings.Contains(string(one), `"cv":null`) || !strings.Contains(string(one), `"stddev_population":0`) {
+		t.Errorf("n=1: %s; want stddev_sample and cv null", one)
+	}
+	two, _ := json.Marshal(Summarize([]float64{5, 7}))
+	var back Summary
+	if err := json.Unmarshal(two, &back); err != nil || back.StdDevSample != math.Sqrt2 || back.N != 2 || back.Median != 6 {
+		t.Errorf("n=2 round trip: %s -> %+v (%v)", two, back, err)
 	}
 }

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"slices"
 )
@@ -180,4 +182,39 @@ func linearQuantile(sorted []float64, q float64) float64 {
 		return sorted[n-1]
 	}
 	return lerp(sorted[i], sorted[i+1], h-lo)
+}
+
+// MarshalJSON writes the summary with "stddev_sample" and "cv" as null
+// when they are undefined (fewer than two values), so that a reader never
+// takes them for a measured 0. (Reading null back leaves them 0.)
+func (s Summary) MarshalJSON() ([]byte, error) {
+	var sd, cv *float64
+	if s.N >= 2 {
+		sd, cv = &s.StdDevSample, &s.CV
+	}
+	v := struct {
+		N                int       `json:"n"`
+		Min              float64   `json:"min"`
+		Max              float64   `json:"max"`
+		Mean             float64   `json:"mean"`
+		Median           float64   `json:"median"`
+		StdDevSample     *float64  `json:"stddev_sample"`
+		StdDevPopulation float64   `json:"stddev_population"`
+		MAD              float64   `json:"mad"`
+		MADScaled        float64   `json:"mad_scaled"`
+		Q1               float64   `json:"q1"`
+		Q3               float64   `json:"q3"`
+		IQR              float64   `json:"iqr"`
+		CV               *float64  `json:"cv"`
+		Warnings         []Warning `json:"warnings,omitempty"`
+	}{s.N, s.Min, s.Max, s.Mean, s.Median, sd, s.StdDevPopulation, s.MAD, s.MADScaled, s.Q1, s.Q3, s.IQR, cv, s.Warnings}
+	// Not json.Marshal: it would escape <, > and & in warning texts,
+	// which the document's writer deliberately leaves readable.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
