@@ -314,15 +314,26 @@ func TestRealClock(t *testing.T) {
 		xs[i] = uint64(i)
 	}
 	opts := &Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1}
-	empty, err := Run("empty", func(b *B) {
-		for b.Loop() {
+	// An empty body is within 2x of the empty loop measured beside it;
+	// on a loaded machine one run's median can stray past that, so the
+	// flag must show in one of three runs (the logic itself is tested
+	// deterministically in TestAnalyze).
+	var empty *Result
+	for try := 0; try < 3; try++ {
+		var err error
+		empty, err = Run("empty", func(b *B) {
+			for b.Loop() {
+			}
+		}, opts)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}, opts)
-	if err != nil {
-		t.Fatal(err)
+		if hasWarning(empty, "optimized away") {
+			break
+		}
 	}
 	if !hasWarning(empty, "optimized away") {
-		t.Errorf("empty body not flagged: %q", empty.Warnings)
+		t.Errorf("empty body not flagged in 3 runs: %q (median %v, loop %v..%v)", empty.Warnings, empty.NsPerOp.Median, empty.Overhead.LoopNsPerOp, empty.Overhead.LoopNsPerOpHigh)
 	}
 	sum, err := Run("sum", func(b *B) {
 		for b.Loop() {
