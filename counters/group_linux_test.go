@@ -421,17 +421,25 @@ func TestUserReadSoftware(t *testing.T) {
 	t.Logf("read cost of a 1-event software group: %v", cost)
 }
 
-// BenchmarkSoftwareGroupSample is the counting overhead per sample of a
-// 4-event software group: enable (reset + enable), disable, read.
-func BenchmarkSoftwareGroupSample(b *testing.B) {
+// openBenchGroup opens the 4-event software group of the counting-overhead
+// benchmarks on the benchmark's thread, locked for the benchmark, and
+// closes it (and unlocks) when the benchmark ends.
+func openBenchGroup(b *testing.B) *Group {
 	evs, _ := ParseEvents("task-clock,context-switches,page-faults,cpu-migrations")
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	b.Cleanup(runtime.UnlockOSThread)
 	g, err := OpenThread(evs, Options{})
 	if err != nil {
 		b.Skip(err)
 	}
-	defer g.Close()
+	b.Cleanup(func() { g.Close() })
+	return g
+}
+
+// BenchmarkSoftwareGroupSample is the counting overhead per sample of a
+// 4-event software group: enable (reset + enable), disable, read.
+func BenchmarkSoftwareGroupSample(b *testing.B) {
+	g := openBenchGroup(b)
 	var r Reading
 	for b.Loop() {
 		g.Enable()
@@ -444,14 +452,7 @@ func BenchmarkSoftwareGroupSample(b *testing.B) {
 
 // BenchmarkSoftwareGroupRead is the cost of one read of the same group.
 func BenchmarkSoftwareGroupRead(b *testing.B) {
-	evs, _ := ParseEvents("task-clock,context-switches,page-faults,cpu-migrations")
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	g, err := OpenThread(evs, Options{})
-	if err != nil {
-		b.Skip(err)
-	}
-	defer g.Close()
+	g := openBenchGroup(b)
 	var r Reading
 	for b.Loop() {
 		if err := g.ReadTo(&r); err != nil {
@@ -464,14 +465,7 @@ func BenchmarkSoftwareGroupRead(b *testing.B) {
 // group stays enabled and each sample boundary is one read (Diff gives
 // the sample's counts): the cheap path for in-process benchmarks.
 func BenchmarkSoftwareGroupDelta(b *testing.B) {
-	evs, _ := ParseEvents("task-clock,context-switches,page-faults,cpu-migrations")
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	g, err := OpenThread(evs, Options{})
-	if err != nil {
-		b.Skip(err)
-	}
-	defer g.Close()
+	g := openBenchGroup(b)
 	if err := g.Enable(); err != nil {
 		b.Fatal(err)
 	}

@@ -265,8 +265,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 //
 // The probe's warnings are the document's warnings.
 func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
-	bi := readBuildInfo()
-	d := result.New("clocks", result.Tool{Name: "chrono", Version: bi.Version, GoVersion: bi.GoVersion, Revision: bi.Revision})
+	d := result.New("clocks", toolInfo())
 	d.Start = start
 	d.Args = os.Args
 	for _, r := range rep.Results {

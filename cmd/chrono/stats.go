@@ -130,12 +130,6 @@ func runStats(cmd *cobra.Command, args []string, f statsFlags) error {
 	return d.writeText(cmd.OutOrStdout(), name, display, f)
 }
 
-// toolInfo describes chrono for result documents.
-func toolInfo() result.Tool {
-	bi := readBuildInfo()
-	return result.Tool{Name: "chrono", Version: bi.Version, GoVersion: bi.GoVersion, Revision: bi.Revision}
-}
-
 // description is everything chrono stats reports about a sample.
 type description struct {
 	data        *numbers.Data
@@ -154,7 +148,7 @@ func describe(data *numbers.Data, method stats.Method, ps []float64, confidence 
 	sorted := slices.Clone(data.Values)
 	slices.Sort(sorted)
 	d := &description{data: data, method: method, ps: ps, confidence: confidence}
-	d.summary = stats.Summarize(data.Values)
+	d.summary = stats.SummarizeSorted(sorted) // the sort above serves both
 	if data.Durations && data.Quantum > 0 && d.summary.Median < stats.ResolutionFactor*data.Quantum {
 		// The input's own precision is the resolution of these durations.
 		d.summary.Warnings = append(d.summary.Warnings, stats.Warning{Code: stats.WarnResolution, Message: fmt.Sprintf(

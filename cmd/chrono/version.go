@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/result"
 	"runtime"
 	"runtime/debug"
 
@@ -46,6 +47,12 @@ func readBuildInfo() buildInfo {
 		}
 	}
 	return bi
+}
+
+// toolInfo describes chrono for result documents.
+func toolInfo() result.Tool {
+	bi := readBuildInfo()
+	return result.Tool{Name: "chrono", Version: bi.Version, GoVersion: bi.GoVersion, Revision: bi.Revision}
 }
 
 func newVersionCmd() *cobra.Command {
