@@ -79,25 +79,15 @@ func summarizeSorted(sorted []float64) Summary {
 			"no samples: take at least %d", MinSamples)}}
 	}
 	s := Summary{N: n, Min: sorted[0], Max: sorted[n-1]}
-	// Values near the top of the float64 range would overflow the sum or
-	// the squared deviations although every value is finite: compute the
-	// moments of x/scale then, and scale back.
+	// Mean by compensated (Kahan-Babuska) summation (Mean rescales a sum
+	// that overflows). Values near the top of the float64 range would
+	// also overflow the squared deviations: compute those on x/scale.
+	s.Mean = Mean(sorted)
 	scale := 1.0
 	if a := max(math.Abs(s.Min), math.Abs(s.Max)); a > 1e150 && !math.IsInf(a, 0) {
 		scale = a
 	}
-	// Mean by compensated (Kahan-Babuska) summation, so long samples of
-	// similar values do not lose precision.
-	var mean float64
-	if scale == 1 {
-		mean = kahanSum(sorted) / float64(n)
-	} else {
-		scaled := make([]float64, n)
-		for i, x := range sorted {
-			scaled[i] = x / scale
-		}
-		mean = kahanSum(scaled) / float64(n)
-	}
+	mean := s.Mean / scale
 	var ss, c float64
 	for _, x := range sorted {
 		d := x/scale - mean
@@ -106,7 +96,6 @@ func summarizeSorted(sorted []float64) Summary {
 		c = (t - ss) - y
 		ss = t
 	}
-	s.Mean = mean * scale
 	s.StdDevPopulation = math.Sqrt(ss/float64(n)) * scale
 	if n > 1 {
 		s.StdDevSample = math.Sqrt(ss/float64(n-1)) * scale
