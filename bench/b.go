@@ -36,7 +36,6 @@ type B struct {
 	running  bool // inside a sample
 	finished bool // Loop returned false
 	timerOn  bool
-	gate     chan struct{}
 
 	// Accumulators of the current sample, while the timer is on.
 	t0, acc      uint64

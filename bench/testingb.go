@@ -122,6 +122,7 @@ func report(tb *testing.B, r *Result, setN bool) {
 		for _, s := range r.Samples {
 			iters += s.Iterations
 		}
+		//lint:ignore SA3001 the adapter reports bench's own iterations, so benchfmt's N is the count it measured
 		tb.N = int(min(iters, uint64(maxInt)))
 	}
 	p50, p99 := r.NsPerOp.Median, r.P99

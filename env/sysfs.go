@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -579,14 +578,4 @@ func parseCPUMax(s string) (quota, period int64, ok bool, err error) {
 		return 0, 0, false, fmt.Errorf("cpu.max holds %q, not \"QUOTA PERIOD\"", s)
 	}
 	return quota, period, true, nil
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

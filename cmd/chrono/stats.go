@@ -198,9 +198,7 @@ func (d *description) measurement(name string) result.Measurement {
 		}},
 		Details: details,
 	}
-	for _, w := range d.warnings() {
-		m.Warnings = append(m.Warnings, w)
-	}
+	m.Warnings = append(m.Warnings, d.warnings()...)
 	return m
 }
 
