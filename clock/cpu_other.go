@@ -1,0 +1,6 @@
+//go:build !linux
+
+package clock
+
+// currentCPU is unknown where getcpu(2) does not exist.
+func currentCPU() int { return -1 }
