@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	golden_ "github.com/chronograph/chronograph/internal/golden"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -335,4 +339,37 @@ func TestGoldenUnsupported(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "unsupported.txt", buf.Bytes())
+}
+
+// TestReasonOnlyForAbsence: "built without CONFIG_NO_HZ_FULL" explains a
+// missing file, not one that exists but cannot be read.
+func TestReasonOnlyForAbsence(t *testing.T) {
+	missing := captureFrom(t.TempDir(), probes{reason: "not probed in this test"})
+	hasReason(t, missing, "scheduler.nohz_full_cpus", "CONFIG_NO_HZ_FULL")
+	hasReason(t, missing, "scheduler.thp", "built without transparent huge pages")
+
+	// A directory where a file should be: reading it fails with EISDIR.
+	root := t.TempDir()
+	for _, p := range []string{"sys/devices/system/cpu/nohz_full", "sys/kernel/mm/transparent_hugepage/enabled"} {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := captureFrom(root, probes{reason: "not probed in this test"})
+	for _, key := range []string{"scheduler.nohz_full_cpus", "scheduler.thp"} {
+		r := h.Reason(key)
+		if r == "" || strings.Contains(r, "built without") {
+			t.Errorf("%s: reason %q: an unreadable file must keep its own reason", key, r)
+		}
+	}
+}
+
+func TestReadErrorWraps(t *testing.T) {
+	_, err := fsys{root: t.TempDir()}.read("/no/such/file")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("read error %v does not wrap fs.ErrNotExist", err)
+	}
+	if got, want := err.Error(), "/no/such/file does not exist"; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
 }

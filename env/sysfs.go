@@ -330,7 +330,7 @@ func captureScheduler(h *Host, f fsys, p probes) {
 		s.IsolatedCPUs = v
 	}
 	if v, err := f.read("/sys/devices/system/cpu/nohz_full"); err != nil {
-		h.setUnknown("scheduler.nohz_full_cpus", err.Error()+" (the kernel is built without CONFIG_NO_HZ_FULL)")
+		h.setUnknown("scheduler.nohz_full_cpus", absentBecause(err, "the kernel is built without CONFIG_NO_HZ_FULL"))
 	} else if v != "(null)" {
 		s.NohzFullCPUs = v
 	}
@@ -353,7 +353,7 @@ func captureScheduler(h *Host, f fsys, p probes) {
 	s.ASLR, s.PerfEventParanoid = toInt(aslr), toInt(paranoid)
 	const thp = "/sys/kernel/mm/transparent_hugepage/"
 	if v, err := f.read(thp + "enabled"); err != nil {
-		h.setUnknown("scheduler.thp", err.Error()+" (the kernel is built without transparent huge pages)")
+		h.setUnknown("scheduler.thp", absentBecause(err, "the kernel is built without transparent huge pages"))
 	} else {
 		s.THP = selectedMode(v)
 	}
