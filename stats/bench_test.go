@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -92,6 +93,16 @@ func BenchmarkCompareMedians(b *testing.B) {
 	xs, ys := benchSample(50), benchSample(50)
 	for b.Loop() {
 		CompareMedians(xs, ys, 0.95, 0.05, 1)
+	}
+}
+
+func BenchmarkMedianCIRanks(b *testing.B) {
+	for _, n := range []int{20, 200, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				medianCIRanks(n, 0.95)
+			}
+		})
 	}
 }
 

@@ -275,15 +275,52 @@ for df in [1.0, 2.5, 7.3, 30.0, 151.7, 1000.0]:
         special["t_sf"].append({"t": t, "df": df, "sf": float(st.t.sf(t, df))})
 for z in [-8.0, -3.0, -1.0, -0.3, 0.0, 0.3, 0.7071, 1.0, 1.96, 3.0, 8.0, 20.0]:
     special["norm_sf"].append({"z": z, "sf": float(st.norm.sf(z))})
-for conf in [0.9, 0.95, 0.99]:
-    for n in [5, 6, 7, 8, 9, 10, 11, 20, 21, 50, 100, 999, 1000, 1001, 10001, 100000]:
-        # largest 1-based rank j with P(j <= B <= n-j) >= conf, B ~ Binomial(n, 1/2)
-        js = [j for j in range(1, n // 2 + 1)
-              if st.binom.cdf(n - j, n, 0.5) - st.binom.cdf(j - 1, n, 0.5) >= conf]
-        if not js:
-            special["median_ci"].append({"n": n, "confidence": conf, "j": 0, "coverage": 0.0})
-            continue
-        j = max(js)
-        cov = float(st.binom.cdf(n - j, n, 0.5) - st.binom.cdf(j - 1, n, 0.5))
-        special["median_ci"].append({"n": n, "confidence": conf, "j": j, "coverage": cov})
+def median_ci(n, conf):
+    """MedianCI's ranks, in integers: go-moremath's QuantileCI walk for q=1/2.
+
+    [l, r) is a range of values of B ~ Binomial(n, 1/2), grown from n//2 by
+    the more likely neighbour, the lower one on ties, until P(l <= B < r)
+    >= conf; the interval is [x(l), x(r)]. Returns (l, r, coverage), or
+    (0, 0, 0.0) when it needs an infinite bound (l = 0 or r = n+1).
+    """
+    x = n // 2
+    mode = math.comb(n, x)
+    pm = {x: mode}
+
+    def pmf(k):  # 2^n P(B = k), exact
+        if k < 0 or k > n:
+            return 0
+        k = min(k, n - k)
+        if k not in pm:
+            j = max(i for i in pm if i >= k)
+            while j > k:
+                pm[j - 1] = pm[j] * j // (n - j + 1)
+                j -= 1
+        return pm[k]
+
+    target = Fraction(conf) * 2 ** n
+    l, r = x, x + 1
+    acc = pmf(x)
+    while acc < target:
+        lp, rp = pmf(l - 1), pmf(r)
+        if lp == 0 and rp == 0:
+            break
+        if lp >= rp:
+            acc += lp
+            l -= 1
+        else:
+            acc += rp
+            r += 1
+    if acc < target or l < 1 or r > n:
+        return 0, 0, 0.0
+    cov = Fraction(acc, 2 ** n)
+    # scipy's binomial agrees (a check of the integer arithmetic)
+    assert abs(float(st.binom.cdf(r - 1, n, 0.5) - st.binom.cdf(l - 1, n, 0.5)) - float(cov)) < 1e-9
+    return l, r, float(cov)
+
+
+for conf in [0.5, 0.8, 0.9, 0.95, 0.99, 0.999]:
+    for n in list(range(1, 201)) + [999, 1000, 1001, 10001, 100000]:
+        lo, hi, cov = median_ci(n, conf)
+        special["median_ci"].append({"n": n, "confidence": conf, "lo": lo, "hi": hi, "coverage": cov})
 dump("special.json", special)
