@@ -101,3 +101,42 @@ func BenchmarkToNanos(b *testing.B) {
 		t += 977
 	}
 }
+
+// The fast readers: on linux/amd64 each is one vDSO call, to be compared
+// with C's clock_gettime (scripts/clocks-vs-c.sh does it side by side).
+
+func benchElapsed(b *testing.B, read func() (time.Duration, error)) {
+	if _, err := read(); err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		sinkDur, _ = read()
+	}
+}
+
+func benchWall(b *testing.B, read func() (int64, error)) {
+	if _, err := read(); err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		sinkI64, _ = read()
+	}
+}
+
+func BenchmarkReaders(b *testing.B) {
+	b.Run("Monotonic", func(b *testing.B) { benchElapsed(b, Monotonic) })
+	b.Run("MonotonicRaw", func(b *testing.B) { benchElapsed(b, MonotonicRaw) })
+	b.Run("MonotonicCoarse", func(b *testing.B) { benchElapsed(b, MonotonicCoarse) })
+	b.Run("Boottime", func(b *testing.B) { benchElapsed(b, Boottime) })
+	b.Run("Realtime", func(b *testing.B) { benchWall(b, Realtime) })
+	b.Run("RealtimeCoarse", func(b *testing.B) { benchWall(b, RealtimeCoarse) })
+	b.Run("TAI", func(b *testing.B) { benchWall(b, TAI) })
+}
+
+func BenchmarkCPU(b *testing.B) {
+	var s int
+	for b.Loop() {
+		s += CPU()
+	}
+	sinkI64 = int64(s)
+}

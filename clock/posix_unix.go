@@ -40,3 +40,8 @@ func processCPU() (int64, error) {
 	}
 	return ns, nil
 }
+
+// errnoError turns clockCall's negated errno into an error.
+//
+//go:noinline
+func errnoError(e int32) error { return unix.Errno(-e) }
