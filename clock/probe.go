@@ -173,12 +173,6 @@ func Probe(opts ProbeOptions) Report {
 		rep.KernelError = err.Error()
 	} else {
 		rep.Kernel = &k
-		if rep.TSC != nil && k.Hz > 0 {
-			d := (float64(rep.TSC.Hz) - k.Hz) / k.Hz * 1e6
-			rep.DiffPPM = &d
-			a := kernelAgreement(*rep.TSC, k)
-			rep.Agreement = &a
-		}
 	}
 	if cs, err := ReadClocksource(); err != nil {
 		rep.ClocksourceError = err.Error()
@@ -201,11 +195,25 @@ func Probe(opts ProbeOptions) Report {
 		}
 		rep.Results = append(rep.Results, r)
 	}
-	rep.Recommendation = recommend(rep.Results, rep.TSC)
-	rep.Warnings = warnings(&rep)
-	rep.Notes = notes(&rep)
+	rep.Assess()
 	rep.Elapsed = Mono() - start
 	return rep
+}
+
+// Assess derives the conclusions of a report from its measured parts
+// (Results, TSC, Kernel, Clocksource): DiffPPM and Agreement, the
+// Recommendation, the Warnings and the Notes, replacing any there were.
+// Probe calls it; call it again after changing a report's measurements.
+func (rep *Report) Assess() {
+	rep.DiffPPM, rep.Agreement = nil, nil
+	if rep.TSC != nil && rep.Kernel != nil && rep.Kernel.Hz > 0 {
+		a := kernelAgreement(*rep.TSC, *rep.Kernel)
+		d := a.DiffPPM
+		rep.DiffPPM, rep.Agreement = &d, &a
+	}
+	rep.Recommendation = recommend(rep.Results, rep.TSC)
+	rep.Warnings = warnings(rep)
+	rep.Notes = notes(rep)
 }
 
 // toNs returns the function converting a reading difference of src to ns.
