@@ -4,6 +4,7 @@ package clock
 
 import (
 	"encoding/binary"
+	"errors"
 	"os"
 	"runtime"
 	"strings"
@@ -208,5 +209,12 @@ func TestPathCheckCounts(t *testing.T) {
 	}
 	if path, basis := checkPath(cpu, 500, "tsc", noCost); path != PathSyscall || !strings.Contains(basis, "falls back") {
 		t.Errorf("CLOCK_THREAD_CPUTIME_ID through the vDSO: %s (%s)", path, basis)
+	}
+}
+
+func TestReadError(t *testing.T) {
+	err := readError("CLOCK_TAI", -int32(unix.EINVAL))
+	if !errors.Is(err, unix.EINVAL) || err.Error() != "clock: reading CLOCK_TAI: invalid argument" {
+		t.Errorf("readError: %v", err)
 	}
 }
