@@ -295,7 +295,8 @@ func (e *errWriter) Write(p []byte) (int, error) {
 //   - a measurement "tsc" whose metric "segment_frequency" (unit "Hz")
 //     holds the calibration's per-segment frequencies (none when the
 //     frequency came from the hardware); Details holds clock.Info, the
-//     kernel's figure and the difference in ppm.
+//     kernel's figure, the difference in ppm and the verdict with its
+//     error bound (kernel_agreement).
 //   - a measurement "probe" without metrics; Details holds the
 //     clocksource, the recommendation, the notes and the probe's duration.
 //
@@ -344,6 +345,9 @@ func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
 	}
 	if rep.DiffPPM != nil {
 		tscDetails["diff_ppm"] = *rep.DiffPPM
+	}
+	if rep.Agreement != nil {
+		tscDetails["kernel_agreement"] = rep.Agreement
 	}
 	tsc.Details = tscDetails
 	d.Measurements = append(d.Measurements, tsc)
