@@ -18,8 +18,9 @@ import "fmt"
 //     labels the clock "syscall".
 //
 // On linux/arm64 (and other Linux architectures) they make the
-// clock_gettime system call: the arm64 vDSO call is not implemented (see
-// vdso_linux_other.go). On darwin the clocks darwin has are read through
+// clock_gettime system call: there the Go runtime's signal handler could
+// not find the goroutine of a signal arriving during a vDSO call made
+// outside the runtime (see vdso_linux_other.go). On darwin the clocks darwin has are read through
 // libc; the Linux-only clocks (COARSE, BOOTTIME, TAI) and every clock on
 // other systems return an error wrapping ErrUnavailable.
 //
