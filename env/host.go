@@ -49,9 +49,15 @@ type CPU struct {
 	Hypervisor *bool `json:"hypervisor,omitempty"`
 	// HypervisorVendor names the hypervisor (e.g. "KVM", "Xen",
 	// "Microsoft Hyper-V", "VMware"), and HypervisorSource where it came
-	// from (CPUID leaf 0x40000000, /sys/hypervisor/type, DMI).
+	// from: the most specific of the kernel log ("Hypervisor detected"),
+	// /sys/hypervisor/type, CPUID leaf 0x40000000 and DMI.
 	HypervisorVendor string `json:"hypervisor_vendor,omitempty"`
 	HypervisorSource string `json:"hypervisor_source,omitempty"`
+	// HypervisorOther lists the names that less specific sources gave
+	// when they disagree with HypervisorVendor, each as "NAME (from
+	// SOURCE)", e.g. "bhyve (from cpuid 0x40000000)" under a kernel log
+	// that says PVM.
+	HypervisorOther []string `json:"hypervisor_other,omitempty"`
 	// Product is the machine's vendor and product name from DMI.
 	Product string `json:"product,omitempty"`
 	// ReportedMHz is the frequency of CPU 0 as /proc/cpuinfo reports it

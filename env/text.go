@@ -42,7 +42,7 @@ func (h *Host) WriteText(w io.Writer) error {
 		if *c.Hypervisor {
 			hv = "yes"
 			if c.HypervisorVendor != "" {
-				hv += ", " + c.HypervisorVendor + " (from " + c.HypervisorSource + ")"
+				hv += ", " + c.HypervisorVendor + " (from " + c.HypervisorSource + ")" + hypervisorOtherText(c)
 			} else if r := h.Reason("cpu.hypervisor_vendor"); r != "" {
 				hv += ", vendor unknown: " + r
 			}
