@@ -17,6 +17,7 @@ func capture() *Host {
 		goInfo:     goInfo,
 		process:    processInfo,
 		kernelLog:  kernelLog,
+		cpuSpeed:   cpuSpeed,
 	})
 }
 
@@ -63,4 +64,13 @@ func affinity() ([]int, error) {
 		}
 	}
 	return cpus, nil
+}
+
+// cpuSpeed measures the speed of the CPUs this process may run on.
+func cpuSpeed() (*CPUSpeed, error) {
+	cpus, err := affinity()
+	if err != nil {
+		return nil, err
+	}
+	return measureCPUSpeed(cpus), nil
 }

@@ -11,6 +11,10 @@ type Host struct {
 	Go        Go        `json:"go"`
 	Process   Process   `json:"process"`
 
+	// CPUSpeed is the relative speed of the CPUs the process may run on,
+	// measured at capture (at most 50 ms; see CPUSpeed).
+	CPUSpeed *CPUSpeed `json:"cpu_speed,omitempty"`
+
 	// Counters says whether hardware and software performance counters
 	// can be read here. env does not open perf events itself (it stands
 	// alone); callers that can probe them (package counters) fill it in.

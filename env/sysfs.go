@@ -25,6 +25,8 @@ type probes struct {
 	process func() Process
 	// kernelLog returns the kernel log (syslog(2), as dmesg reads it).
 	kernelLog func() ([]byte, error)
+	// cpuSpeed measures the relative speed of the allowed CPUs.
+	cpuSpeed func() (*CPUSpeed, error)
 	// reason explains a nil probe.
 	reason string
 }
@@ -48,6 +50,7 @@ func captureFrom(root string, p probes) *Host {
 		h.setUnknown("go", p.reason)
 	}
 	captureProcess(h, f, p)
+	captureCPUSpeed(h, p)
 	h.Warnings = Warnings(h)
 	return h
 }
@@ -647,4 +650,25 @@ func parseCPUMax(s string) (quota, period int64, ok bool, err error) {
 		return 0, 0, false, fmt.Errorf("cpu.max holds %q, not \"QUOTA PERIOD\"", s)
 	}
 	return quota, period, true, nil
+}
+
+// captureCPUSpeed measures the CPUs' speed with the probe, or records why
+// it was not measured.
+func captureCPUSpeed(h *Host, p probes) {
+	if p.cpuSpeed == nil {
+		h.setUnknown("cpu_speed", p.reason)
+		return
+	}
+	s, err := p.cpuSpeed()
+	switch {
+	case err != nil:
+		h.setUnknown("cpu_speed", "the allowed CPUs could not be read: "+err.Error())
+	case s == nil || len(s.CPUs) == 0:
+		h.setUnknown("cpu_speed", "no CPU could be measured")
+		if s != nil && len(s.Unmeasured) > 0 {
+			h.CPUSpeed = s
+		}
+	default:
+		h.CPUSpeed = s
+	}
 }

@@ -186,6 +186,7 @@ func (h *Host) WriteText(w io.Writer) error {
 		aff = fmt.Sprintf("CPUs %s (%d)", p.Affinity, p.AffinityCount)
 	}
 	t.row("CPU affinity", aff, "process.affinity", "process")
+	t.row("CPU speed", speedText(h.CPUSpeed), "cpu_speed", "")
 	t.row("cgroup CPU quota", cgroupText(p.Cgroup), "process.cgroup", "process")
 
 	if c := h.Counters; c != nil {

@@ -56,6 +56,9 @@ func Warnings(h *Host) []Warning {
 			add(Warn, "load", "load average is %.2f on %d logical CPUs: other processes compete for the CPUs; stop them or wait until the machine is idle", l, n)
 		}
 	}
+	if m := speedWarning(h.CPUSpeed); m != "" {
+		add(Warn, "cpu-speed", "%s", m)
+	}
 	if p := h.System.Power; p != nil && p.OnBattery {
 		add(Warn, "battery", "running on battery: the CPU may be slowed down to save power; plug in the AC adapter")
 	}
