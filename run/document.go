@@ -166,6 +166,14 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	if a.MedianCI != nil {
 		details["median_ci"] = a.MedianCI
 	}
+	if len(res.CPUs) > 0 {
+		details["run_cpus"] = res.CPUs
+		details["pin_note"] = "each timing run was pinned to the CPU at its index (the run's iteration) in run_cpus"
+	}
+	if len(a.PerCPU) > 0 {
+		details["per_cpu"] = a.PerCPU
+		details["cpus_differ"] = a.CPUsDiffer
+	}
 	if len(a.Wall) >= 4 { // Tukey's fences need 4 values (NaN below)
 		details["outliers"] = a.Outliers
 	}
