@@ -403,8 +403,21 @@ func TestRealThread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if alloc.AllocsPerOp < 0.95 || alloc.AllocsPerOp > 1.05 || alloc.BytesPerOp < 60 {
-		t.Errorf("alloc: %v allocs/op, %v B/op, want ~1 and ~64", alloc.AllocsPerOp, alloc.BytesPerOp)
+	// The runtime publishes allocation counts when a span of the size
+	// class is handed back (8 KiB spans of 64-byte objects: 128 at a
+	// time), so each sample's count may be off by up to a span at each
+	// end; few iterations per sample (slow allocations under -race and
+	// load) make that a large fraction. Check the totals within that.
+	// (Counts are of the whole process: other goroutines' allocations
+	// can only add, so the upper bound is loose and the bytes are checked
+	// from below.)
+	var allocs, bytes, iters uint64
+	for _, s := range alloc.Samples {
+		allocs, bytes, iters = allocs+s.Allocs, bytes+s.Bytes, iters+s.Iterations
+	}
+	lag := float64(2 * 128 * len(alloc.Samples))
+	if n := float64(iters); float64(allocs) < n-lag || float64(allocs) > 1.25*n+lag || float64(bytes) < 64*(n-lag) {
+		t.Errorf("alloc: %d allocations, %d bytes in %d iterations (allowed lag %v objects); want one 64-byte allocation per iteration", allocs, bytes, iters, lag)
 	}
 	known := realPlatform.allowed() != nil
 	for _, s := range sum.Samples {
