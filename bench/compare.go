@@ -262,7 +262,7 @@ func verdictOf(p Pair) string {
 	if p.CIErr != "" {
 		return fmt.Sprintf("too few rounds for a verdict (median ratio %s): %s", unit.Sig(p.Median, 3), p.CIErr)
 	}
-	sig := p.P < Alpha
+	sig := p.P <= Alpha // benchstat's rule, as stats.MannWhitneyResult.Significant
 	switch {
 	case sig && p.CI.Lo > 1:
 		return fmt.Sprintf("%s is %sx faster than %s [%s, %s]", p.B, unit.Sig(p.Median, 3), p.A, unit.Sig(p.CI.Lo, 3), unit.Sig(p.CI.Hi, 3))
