@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -320,6 +321,6 @@ func (r *Result) Measurement() result.Measurement {
 		d["parallel"] = r.Parallel
 	}
 	m.Details = d
-	m.Warnings = r.Warnings
+	m.Warnings = warn.LegacyAll("bench", r.Warnings)
 	return m
 }

@@ -589,7 +589,7 @@ func (r *Result) analyze(s *setup) {
 			med, noiseFloorFactor, loop))
 	}
 	for _, w := range r.NsPerOp.Warnings {
-		r.Warnings = append(r.Warnings, w.Message)
+		r.Warnings = append(r.Warnings, w.String())
 	}
 	if r.CPUsDiffer {
 		var parts []string

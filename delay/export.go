@@ -2,6 +2,7 @@ package delay
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"math"
 	"strconv"
 
@@ -56,7 +57,7 @@ func (c *Cell) Measurement() result.Measurement {
 		m.Details["relative_error_pct"] = c.ErrorPct
 	}
 	if c.Unavailable != "" {
-		m.Warnings = append(m.Warnings, "unavailable: "+c.Unavailable)
+		m.Warnings = append(m.Warnings, warn.Legacy("unavailable", "unavailable: "+c.Unavailable))
 	}
 	return m
 }

@@ -202,6 +202,6 @@ func speedWarning(s *CPUSpeed) string {
 	}
 	ks := speedClasses(s.CPUs)
 	fast := ks[0].cpus[0]
-	return fmt.Sprintf("the CPUs differ in speed: at capture the same loop took up to %.0f%% longer on some (relative speed %s): a benchmark's figure depends on the CPU it lands on; pin measurements to one CPU and compare only results from the same one (e.g. `taskset -c %d`, `chrono run --pin %d`, bench Options.Pin); look for what slows the others (a busy SMT sibling, other guests on the host, efficiency cores of a hybrid CPU)",
+	return fmt.Sprintf("the CPUs differ in speed: at capture the same loop took up to %.0f%% longer on some (relative speed %s): a benchmark's figure depends on the CPU it lands on >> pin measurements to one CPU and compare only results from the same one (e.g. `taskset -c %d`, `chrono run --pin %d`, bench Options.Pin); look for what slows the others (a busy SMT sibling, other guests on the host, efficiency cores of a hybrid CPU)",
 		100*s.Spread, classesText(s.CPUs), fast, fast)
 }

@@ -269,8 +269,8 @@ func TestWarnings(t *testing.T) {
 				if w.Severity != Warn && w.Severity != Note {
 					t.Errorf("%s: severity %q", w.Code, w.Severity)
 				}
-				if !strings.Contains(w.Message, ": ") {
-					t.Errorf("%s: message %q does not say what to do after the condition", w.Code, w.Message)
+				if w.Message == "" || w.Next == "" {
+					t.Errorf("%s: message %q, next step %q: both must be said", w.Code, w.Message, w.Next)
 				}
 			}
 		})
@@ -281,7 +281,7 @@ func TestWarningText(t *testing.T) {
 	h := &Host{Frequency: Frequency{CPUs: []CPUFreq{{CPU: 0, Governor: "schedutil"}, {CPU: 1, Governor: "schedutil"}}}}
 	ws := Warnings(h)
 	want := "CPU frequency scaling is on (governor 'schedutil'): set the governor to 'performance' for stable results, e.g. `sudo cpupower frequency-set -g performance`"
-	if len(ws) != 1 || ws[0].Message != want {
+	if len(ws) != 1 || ws[0].String() != want {
 		t.Errorf("warnings = %v, want %q", ws, want)
 	}
 	h.Frequency.CPUs[1].Governor = "performance"

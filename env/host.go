@@ -1,5 +1,7 @@
 package env
 
+import "github.com/chronograph/chronograph/warn"
+
 // Host is the environment of one measurement. Fields that could not be
 // read are left empty (omitted from JSON) and listed in Unknown with the
 // reason, never guessed. Units are in the field names (FreqKHz, ...).
@@ -211,27 +213,20 @@ type Cgroup struct {
 	LimitCPUs   float64 `json:"limit_cpus,omitempty"`
 }
 
-// Severity grades a warning.
-type Severity string
+// Severity grades a warning (warn.Severity).
+type Severity = warn.Severity
 
 // Severities of warnings: a Warn spoils measurements; a Note is a
 // condition worth knowing that may add noise.
 const (
-	Warn Severity = "warning"
-	Note Severity = "note"
+	Warn = warn.Warn
+	Note = warn.Note
 )
 
-// Warning is a condition of the environment that spoils measurements.
-type Warning struct {
-	// Code is a stable identifier, e.g. "governor", "hypervisor", "race".
-	Code string `json:"code"`
-	// Severity is Warn or Note.
-	Severity Severity `json:"severity,omitempty"`
-	// Message says what is wrong and what to do about it.
-	Message string `json:"message"`
-}
-
-func (w Warning) Error() string { return w.Message }
+// Warning is a condition of the environment that spoils measurements:
+// chronograph's one warning type, warn.Warning (code, severity, message,
+// next step).
+type Warning = warn.Warning
 
 // setUnknown records that the field at path could not be read, and why.
 func (h *Host) setUnknown(path, reason string) {

@@ -206,7 +206,7 @@ func (h *Host) WriteText(w io.Writer) error {
 			if sev == "" {
 				sev = Warn
 			}
-			fmt.Fprintf(bw, "  %-8s %s\n", sev+":", wr.Message)
+			fmt.Fprintf(bw, "  %-8s %s\n", sev+":", wr.String())
 		}
 	}
 	return bw.Flush()

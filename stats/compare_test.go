@@ -80,7 +80,7 @@ func TestMinSamplesForSignificance(t *testing.T) {
 	if n := MinSamplesForSignificance(0); n != 0 {
 		t.Errorf("alpha 0 gave %d", n)
 	}
-	if w, ok := SignificanceWarning(3, 3, 0.05); !ok || w.Code != WarnNoSignificance || !strings.Contains(w.Message, "at least 4") {
+	if w, ok := SignificanceWarning(3, 3, 0.05); !ok || w.Code != WarnNoSignificance || !strings.Contains(w.Next, "at least 4") {
 		t.Errorf("3 vs 3: %v %v", w, ok)
 	}
 	if _, ok := SignificanceWarning(4, 4, 0.05); ok {

@@ -313,6 +313,6 @@ func SignificanceWarning(na, nb int, alpha float64) (Warning, bool) {
 		return Warning{}, false
 	}
 	return warnf(WarnNoSignificance,
-		"with %d and %d samples no difference can be significant at alpha=%g (the smallest possible p is %.3g): take at least %d samples of each",
+		"with %d and %d samples no difference can be significant at alpha=%g (the smallest possible p is %.3g) >> take at least %d samples of each",
 		na, nb, alpha, MinPValue(na, nb), MinSamplesForSignificance(alpha)), true
 }

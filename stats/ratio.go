@@ -1,5 +1,13 @@
 package stats
 
+// The one significance level and confidence level of chronograph's
+// comparisons (chrono run, bench.Compare, chrono report --baseline):
+// significant means p <= Alpha, and intervals are at Confidence.
+const (
+	Alpha      = 0.05
+	Confidence = 0.95
+)
+
 // MedianRatio compares two samples by the ratio of their medians: the
 // answer to "how many times slower is A than B".
 type MedianRatio struct {

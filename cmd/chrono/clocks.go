@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"os"
 	"strings"
@@ -359,7 +360,7 @@ func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
 		probe["clocksource_error"] = rep.ClocksourceError
 	}
 	d.Measurements = append(d.Measurements, result.Measurement{Name: "probe", Metrics: []result.Metric{}, Details: probe})
-	d.Warnings = rep.Warnings
+	d.Warnings = warn.LegacyAll("clocks", rep.Warnings)
 	d.End = time.Now()
 	return result.Encode(w, d)
 }

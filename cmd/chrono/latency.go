@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"math"
 	"os"
@@ -215,7 +216,7 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 	if f.json != "" {
 		doc.Environment = env.Capture()
 		doc.Incomplete = res.Interrupted
-		doc.Warnings = held.Warnings
+		doc.Warnings = warn.LegacyAll("conditions", held.Warnings)
 		doc.Measurements = res.Measurements()
 		if err := result.WriteFile(f.json, doc); err != nil {
 			return err

@@ -337,7 +337,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if f.style != "none" {
 		var envw []string
 		for _, w := range host.Warnings {
-			envw = append(envw, w.Message)
+			envw = append(envw, w.String())
 		}
 		out := stdout
 		if f.exportJSON == "-" || f.exportCSV == "-" || f.exportMarkdown == "-" {

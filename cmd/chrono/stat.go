@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"math"
 	"os"
@@ -336,7 +337,7 @@ func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, 
 		if !e.AllCounted() {
 			unavailable = append(unavailable, map[string]any{"event": e.Event.Name, "state": e.State.String(), "counted_runs": e.Counted, "reason": e.Reason})
 			if e.Counted > 0 {
-				m.Warnings = append(m.Warnings, fmt.Sprintf("%s was counted in %d of %d runs and is left out of the metrics; count fewer events so that the kernel need not multiplex them", e.Event.Name, e.Counted, e.Runs))
+				m.Warnings = append(m.Warnings, warn.New("not-counted", fmt.Sprintf("%s was counted in %d of %d runs and is left out of the metrics", e.Event.Name, e.Counted, e.Runs), "count fewer events so that the kernel need not multiplex them"))
 			}
 			continue
 		}
@@ -347,10 +348,10 @@ func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, 
 		}
 		if e.Scaled {
 			details["running_fraction."+e.Event.Name] = e.MeanRunningFraction
-			m.Warnings = append(m.Warnings, fmt.Sprintf("%s was multiplexed (counted %.1f%% of the time on average) and scaled up; count fewer events for exact counts", e.Event.Name, 100*e.MeanRunningFraction))
+			m.Warnings = append(m.Warnings, warn.New("multiplexed", fmt.Sprintf("%s was multiplexed (counted %.1f%% of the time on average) and scaled up", e.Event.Name, 100*e.MeanRunningFraction), "count fewer events for exact counts"))
 		}
 		if e.Note != "" {
-			m.Warnings = append(m.Warnings, e.Event.Name+": "+e.Note)
+			m.Warnings = append(m.Warnings, warn.Legacy("counter-note", e.Event.Name+": "+e.Note))
 		}
 	}
 	for _, t := range []struct {
@@ -372,7 +373,7 @@ func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, 
 		details["user_rdpmc_reason"] = ri.UserReadReason
 	}
 	if s.Failed > 0 {
-		m.Warnings = append(m.Warnings, fmt.Sprintf("the command exited non-zero in %d of %d runs", s.Failed, s.Runs))
+		m.Warnings = append(m.Warnings, warn.New("failed-runs", fmt.Sprintf("the command exited non-zero in %d of %d runs", s.Failed, s.Runs), "check the command runs cleanly on its own"))
 	}
 	m.Details = details
 	if m.Primary == "" {
