@@ -94,7 +94,7 @@ func TestCaptureCPUSpeed(t *testing.T) {
 		t.Errorf("no cpu-speed warning in %+v", h.Warnings)
 	}
 	var buf bytes.Buffer
-	if err := h.WriteText(&buf); err != nil {
+	if err := writeText(&buf, h); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "  CPU speed              differ: the slowest takes 36% longer; relative speed CPU 0 1.00, CPU 1 0.74 (best of 5 trials of a fixed loop per CPU, at most 50ms; 1ms)\n") {

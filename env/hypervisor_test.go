@@ -63,7 +63,7 @@ func TestHypervisorSources(t *testing.T) {
 				c.Hypervisor, c.HypervisorVendor, c.HypervisorSource, c.HypervisorOther, tt.vendor, tt.from, tt.other)
 		}
 		var buf bytes.Buffer
-		if err := h.WriteText(&buf); err != nil {
+		if err := writeText(&buf, h); err != nil {
 			t.Fatal(err)
 		}
 		if tt.text != "" && !strings.Contains(buf.String(), tt.text) {

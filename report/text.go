@@ -43,7 +43,11 @@ func writeText(w io.Writer, v *View, o Options) error {
 			b.WriteString(l + "\n")
 		}
 		if blk.Table != nil {
-			writeTextTable(&b, blk.Table)
+			indent := ""
+			if blk.Heading != "" {
+				indent = "  " // a table under a heading is indented, as its lines are not
+			}
+			writeTextTable(&b, blk.Table, indent)
 		}
 		for _, n := range blk.Notes {
 			b.WriteString(n + "\n")
@@ -76,10 +80,12 @@ func warningLine(x warn.Warning) string {
 
 // writeTextTable aligns a table in columns two spaces apart: text columns
 // left, numeric ones right; trailing spaces are trimmed.
-func writeTextTable(b *strings.Builder, t *Table) {
+func writeTextTable(b *strings.Builder, t *Table, indent string) {
 	width := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
-		width[i] = utf8.RuneCountInString(c.Name)
+		if !t.Headless {
+			width[i] = utf8.RuneCountInString(c.Name)
+		}
 	}
 	for _, r := range t.Rows {
 		for i, c := range r {
@@ -104,13 +110,15 @@ func writeTextTable(b *strings.Builder, t *Table) {
 				l.WriteString(s + pad)
 			}
 		}
-		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
+		b.WriteString(indent + strings.TrimRight(l.String(), " ") + "\n")
 	}
-	head := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		head[i] = c.Name
+	if !t.Headless {
+		head := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			head[i] = c.Name
+		}
+		line(head)
 	}
-	line(head)
 	for _, r := range t.Rows {
 		cells := make([]string, len(r))
 		for i, c := range r {

@@ -64,6 +64,9 @@ func (b Block) shownIn(f Formats) bool {
 type Table struct {
 	Columns []Column
 	Rows    [][]Cell
+	// Headless tables (label/value lists) print no header line in text;
+	// Markdown, which needs one, shows the column names.
+	Headless bool
 }
 
 // Column is a table column: its heading for people, its heading in CSV
@@ -98,8 +101,6 @@ type Viewer func(d *result.Document, o Options) (*View, error)
 var viewers = map[string]Viewer{}
 
 // register adds the Viewer of a kind (called from the kind's file).
-//
-//lint:ignore U1000 the kinds' views call it as they are ported
 func register(kind string, v Viewer) { viewers[kind] = v }
 
 // Layout returns the View of d: its kind's own layout, or the generic

@@ -45,12 +45,12 @@ func NewNote(code, message, next string) Warning {
 }
 
 // String is the warning as one line: the message, then the next step
-// after a colon.
+// after a semicolon.
 func (w Warning) String() string {
 	if w.Next == "" {
 		return w.Message
 	}
-	return w.Message + ": " + w.Next
+	return w.Message + "; " + w.Next
 }
 
 // Error returns String, so that a Warning can travel as an error.
