@@ -9,4 +9,3 @@ type ringLock struct{}
 
 func (*ringLock) lock()   {}
 func (*ringLock) unlock() {}
-

@@ -16,5 +16,4 @@ type ringLock struct{ mu sync.Mutex }
 func (l *ringLock) lock()   { l.mu.Lock() }
 func (l *ringLock) unlock() { l.mu.Unlock() }
 
-
 func publish(p *uint64, v uint64) { atomic.StoreUint64(p, v) }
