@@ -69,7 +69,8 @@ type timelineData struct {
 // Timeline lane with spans nested by containment, instants as ticks and
 // counters as step lines; the mouse wheel zooms around the pointer,
 // dragging pans, hovering shows an event's details and links the events
-// of its flow, and the keys +, -, arrows and 0 (reset) work too.
+// of its flow, and the keys +, -, arrows and 0 (reset) work too. A URL
+// fragment #view=FROM,TO (ns from the first event) opens on that stretch.
 func TimelineHTML(w io.Writer, tl Timeline) error {
 	d := timelineData{Title: tl.Title, Clock: tl.Clock, Lanes: tl.Lanes, Spans: [][5]any{}, Instants: [][5]any{}, Counters: [][3]any{}}
 	if d.Lanes == nil {
@@ -295,9 +296,12 @@ canvas.drag { cursor: grabbing; }
     return (ns / 1e9).toPrecision(4) + " s";
   }
   // Lanes: spans nested by containment (a stack of open ends per lane).
-  const lanes = D.lanes.map((name) => ({ name: name, spans: [], instants: [], depth: 1 }));
-  for (const s of D.spans) lanes[s[0]].spans.push({ lane: s[0], name: D.names[s[1]], start: s[2], dur: s[3], flow: s[4], kind: "span" });
-  for (const e of D.instants) lanes[e[0]].instants.push({ lane: e[0], name: D.names[e[1]], start: e[2], dur: 0, payload: e[3], flow: e[4], kind: "instant" });
+  const all = D.lanes.map((name) => ({ name: name, spans: [], instants: [], depth: 1 }));
+  for (const s of D.spans) all[s[0]].spans.push({ name: D.names[s[1]], start: s[2], dur: s[3], flow: s[4], kind: "span" });
+  for (const e of D.instants) all[e[0]].instants.push({ name: D.names[e[1]], start: e[2], dur: 0, payload: e[3], flow: e[4], kind: "instant" });
+  // Lanes that hold only counter values (drawn in the counter rows) are not shown.
+  const lanes = all.filter((l) => l.spans.length + l.instants.length > 0);
+  lanes.forEach((l, i) => { for (const e of l.spans.concat(l.instants)) e.lane = i; });
   let t0 = Infinity, t1 = -Infinity;
   for (const l of lanes) {
     l.spans.sort((a, b) => a.start - b.start || b.dur - a.dur);
@@ -323,10 +327,13 @@ canvas.drag { cursor: grabbing; }
   if (t1 <= t0) t1 = t0 + 1;
   const full = [t0, t1];
   let view = [t0 - (t1 - t0) * 0.01, t1 + (t1 - t0) * 0.01];
+  // #view=FROM,TO (ns from the first event) opens on that stretch.
+  const hv = /^#view=(-?[0-9.]+),(-?[0-9.]+)$/.exec(location.hash);
+  if (hv && +hv[2] > +hv[1]) view = [t0 + +hv[1], t0 + +hv[2]];
   const flows = new Map();
   for (const l of lanes) for (const e of l.spans.concat(l.instants)) if (e.flow) { if (!flows.has(e.flow)) flows.set(e.flow, []); flows.get(e.flow).push(e); }
   for (const f of flows.values()) f.sort((a, b) => a.start - b.start);
-  document.getElementById("meta").textContent = D.spans.length + " spans, " + D.instants.length + " instants, " + D.counters.length + " counter values on " + D.lanes.length + " lanes over " + fmt(t1 - t0) + (D.clock ? " · clock: " + D.clock : "");
+  document.getElementById("meta").textContent = D.spans.length + " spans, " + D.instants.length + " instants, " + D.counters.length + " counter values on " + lanes.length + " lanes over " + fmt(t1 - t0) + (D.clock ? " · clock: " + D.clock : "");
   // Vertical layout.
   let y = axisH;
   for (const l of lanes) { l.y = y; l.h = l.depth * rowH + 8; y += l.h + laneGap; }
@@ -359,10 +366,10 @@ canvas.drag { cursor: grabbing; }
     let step = Math.pow(10, Math.floor(Math.log10(span / 8)));
     if (span / step > 16) step *= 5; else if (span / step > 8) step *= 2;
     ctx.strokeStyle = "#eee"; ctx.fillStyle = "#555";
-    for (let t = Math.ceil(view[0] / step) * step; t <= view[1]; t += step) {
-      const x = X(t);
+    for (let r = Math.ceil((view[0] - full[0]) / step) * step; full[0] + r <= view[1]; r += step) {
+      const x = X(full[0] + r);
       ctx.beginPath(); ctx.moveTo(x, axisH - 4); ctx.lineTo(x, height); ctx.stroke();
-      ctx.fillText(fmt(t - full[0]), x + 2, axisH / 2);
+      ctx.fillText(fmt(Math.abs(r) < step / 2 ? 0 : r), x + 2, axisH / 2);
     }
     for (const l of lanes) {
       ctx.fillStyle = "#f6f6f6"; ctx.fillRect(gutter, l.y, width - gutter, l.h);

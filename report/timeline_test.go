@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,8 @@ import (
 var (
 	timelinePageFlag = flag.String("timeline.html", "", "TestTimelineInBrowser: load this timeline page instead of the test fixture")
 	screenshotFlag   = flag.String("timeline.screenshot", "", "TestTimelineInBrowser: save the screenshot here (PNG)")
+	viewFlag         = flag.String("timeline.view", "", "TestTimelineInBrowser: open the page on FROM,TO (ns from the first event)")
+	hoverFlag        = flag.String("timeline.hover", "", "TestTimelineInBrowser: hover the mouse at X,Y (CSS pixels) before the screenshot")
 )
 
 // fixture is a small timeline: two lanes with nested spans, a flow across
@@ -116,6 +119,16 @@ func TestTimelineInBrowser(t *testing.T) {
 		// (the gutter) over about a third of the width: hover its middle,
 		// then wheel-zoom there.
 		o.Mouse = []browser.Mouse{{Type: "mouseMoved", X: 300, Y: 62}, {Type: "mouseWheel", X: 300, Y: 62, DeltaY: -200}, {Type: "mouseMoved", X: 300, Y: 63}}
+	}
+	if *viewFlag != "" {
+		o.Fragment = "view=" + *viewFlag
+	}
+	if *hoverFlag != "" {
+		var x, y float64
+		if _, err := fmt.Sscanf(*hoverFlag, "%g,%g", &x, &y); err != nil {
+			t.Fatalf("-timeline.hover %q: want X,Y", *hoverFlag)
+		}
+		o.Mouse = append(o.Mouse, browser.Mouse{Type: "mouseMoved", X: x, Y: y})
 	}
 	res, err := browser.Load(chrome, page, o)
 	if err != nil {

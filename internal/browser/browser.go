@@ -57,6 +57,8 @@ type Options struct {
 	Mouse []Mouse
 	// Timeout bounds the whole run (default 60 s).
 	Timeout time.Duration
+	// Fragment is appended to the page's URL after a "#".
+	Fragment string
 }
 
 // Result is what Load saw.
@@ -316,7 +318,7 @@ func (c *conn) run(ctx context.Context, url string, o Options) (*Result, error) 
 					} `json:"request"`
 				}
 				json.Unmarshal(ev.Params, &p)
-				if p.Request.URL != url {
+				if u, _, _ := strings.Cut(p.Request.URL, "#"); u != url {
 					res.Requests = append(res.Requests, p.Request.URL)
 				}
 			}
@@ -334,7 +336,11 @@ func (c *conn) run(ctx context.Context, url string, o Options) (*Result, error) 
 	var nav struct {
 		ErrorText string `json:"errorText"`
 	}
-	if err := c.call(ctx, s, "Page.navigate", map[string]any{"url": url}, &nav); err != nil {
+	full := url
+	if o.Fragment != "" {
+		full += "#" + o.Fragment
+	}
+	if err := c.call(ctx, s, "Page.navigate", map[string]any{"url": full}, &nav); err != nil {
 		return nil, err
 	}
 	if nav.ErrorText != "" {
