@@ -198,8 +198,22 @@ func (t *Tracer) now() uint64 {
 //go:noinline
 func monoNow() uint64 { return uint64(clock.MonoNanos()) }
 
-// putP records an event into the ring of the calling goroutine's P.
-func (t *Tracer) putP(kind uint32, name Name, start, end, flow uint64) {
+// putP records an event into the ring of the calling goroutine's P,
+// reading the stamp while pinned, so each per-P ring is in stamp order.
+// (Instant, Counter and Span.End repeat its body to save a call.)
+func (t *Tracer) putP(kind uint32, name Name, end, flow uint64) {
+	pid := procPin()
+	if rs := *t.rings.Load(); uint(pid) < uint(len(rs)) {
+		rs[pid].put(kind, name, t.now(), end, flow)
+		procUnpin()
+		return
+	}
+	procUnpin()
+	t.putGrow(kind, name, t.now(), end, flow)
+}
+
+// putGrow is putP's slow path, after GOMAXPROCS grew since New.
+func (t *Tracer) putGrow(kind uint32, name Name, start, end, flow uint64) {
 	for {
 		pid := procPin()
 		rs := *t.rings.Load()
@@ -209,7 +223,7 @@ func (t *Tracer) putP(kind uint32, name Name, start, end, flow uint64) {
 			return
 		}
 		procUnpin()
-		t.grow(pid) // GOMAXPROCS grew since New
+		t.grow(pid)
 	}
 }
 
@@ -279,11 +293,20 @@ func (s Span) End() {
 	if t == nil {
 		return
 	}
-	end := t.now()
+	var end uint64
 	if s.r != nil {
+		end = t.now()
 		s.r.put(kindSpan, s.name, s.start, end, s.flow)
 	} else {
-		t.putP(kindSpan, s.name, s.start, end, s.flow)
+		pid := procPin()
+		end = t.now()
+		if rs := *t.rings.Load(); uint(pid) < uint(len(rs)) {
+			rs[pid].put(kindSpan, s.name, s.start, end, s.flow)
+			procUnpin()
+		} else {
+			procUnpin()
+			t.putGrow(kindSpan, s.name, s.start, end, s.flow)
+		}
 	}
 	if t.extras {
 		s.endExtras()
@@ -312,8 +335,14 @@ func (t *Tracer) InstantFlow(n Name, flow, payload uint64) {
 	if t == nil || n == 0 {
 		return
 	}
-	now := t.now()
-	t.putP(kindInstant, n, now, payload, flow)
+	pid := procPin()
+	if rs := *t.rings.Load(); uint(pid) < uint(len(rs)) {
+		rs[pid].put(kindInstant, n, t.now(), payload, flow)
+		procUnpin()
+		return
+	}
+	procUnpin()
+	t.putGrow(kindInstant, n, t.now(), payload, flow)
 }
 
 // Counter records the value of counter n (a queue length, bytes in use).
@@ -321,7 +350,7 @@ func (t *Tracer) Counter(n Name, value float64) {
 	if t == nil || n == 0 {
 		return
 	}
-	t.putP(kindCounter, n, t.now(), math.Float64bits(value), 0)
+	t.putP(kindCounter, n, math.Float64bits(value), 0)
 }
 
 // Lane is a ring owned by one goroutine at a time, shown as its own lane
