@@ -128,7 +128,7 @@ func TraceText(w io.Writer, d *result.Document) error {
 		return fmt.Errorf("report: TraceText renders trace documents, not %q ones: use Text", d.Kind)
 	}
 	var b strings.Builder
-	dur := func(v float64) string { return unit.FormatDuration(v, max(1, v/500)) }
+	dur := traceDuration
 	detail := func(m result.Measurement, k string) any { return m.Details[k] }
 	num := func(m result.Measurement, k string) float64 {
 		switch v := detail(m, k).(type) {
@@ -251,6 +251,20 @@ func TraceText(w io.Writer, d *result.Document) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// traceDuration formats ns with three significant digits (whole ns below
+// 1 µs: trace stamps are whole nanoseconds).
+func traceDuration(ns float64) string {
+	u := unit.For(ns)
+	if u.Nanos == 1 {
+		return unit.Number(ns, 0) + " " + u.Name
+	}
+	s := unit.Sig(ns/u.Nanos, 3)
+	if s == "1000" { // rounded up into the next unit
+		return traceDuration(u.Nanos * 1000 * 1.0000001)
+	}
+	return s + " " + u.Name
 }
 
 var timelinePage = template.Must(template.New("timeline").Parse(timelineHTML))
