@@ -34,11 +34,14 @@
 //
 // Cost per event, measured by BenchmarkEvent next to a bare TSC read plus
 // a store in the same run (scripts/trace-bench.sh prints the ratios): an
-// Instant or a span's End costs one TSC read (about 10 ns on the amd64
-// machines here, an out-of-line RDTSC) plus a few ns for the store, the
-// P pin and the head update. Tracy's 2.25 ns per zone comes from an
-// inlined RDTSC and a thread-local queue; Go cannot inline assembly, so
-// the call around RDTSC is most of our cost.
+// Instant costs one TSC read plus a few ns (about 10-12 ns, 1.1x the
+// anchor, on the 2-vCPU amd64 VMs here, where RDTSC alone costs about
+// 10 ns); a span (Begin + End) costs two TSC reads and one store, about
+// 30-37 ns (1.6-1.9x two reads and a store: the 48-byte Span value is
+// copied through memory between Begin and End). Tracy's 2.25 ns per zone
+// comes from an RDTSC inlined into the caller and a thread-local queue; Go
+// cannot inline assembly, so every stamp is a call, and a per-P ring needs
+// a P pin where a thread-local one needs none.
 //
 // Dumps (Snapshot) copy the rings without stopping the writers. Summaries
 // (Summarize: per-span distributions, A→B latencies optionally per flow,
