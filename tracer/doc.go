@@ -43,7 +43,8 @@
 // cannot inline assembly, so every stamp is a call, and a per-P ring needs
 // a P pin where a thread-local one needs none.
 //
-// Dumps (Snapshot) copy the rings without stopping the writers. Summaries
+// Dumps (Snapshot; Dump writes the trace-event JSON and its result
+// document) copy the rings without stopping the writers. Summaries
 // (Summarize: per-span distributions, A→B latencies optionally per flow,
 // the longest gaps per lane) and their result document (Document) are
 // what `chrono trace` prints; package report renders the HTML timeline.

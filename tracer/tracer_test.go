@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/result"
 )
 
 // fakeTracer returns a Tracer whose stamps are TSC ticks at hz, with its
@@ -623,9 +624,13 @@ func TestDumpAndFiles(t *testing.T) {
 	tr := fakeTracer(t, 8, 1e9, 0)
 	tr.Lane("a").r.put(kindInstant, nSend, 5, 1, 0)
 	dir := t.TempDir()
-	path, err := tr.Dump(dir)
+	path, docPath, err := tr.Dump(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	d, err := result.ReadFile(docPath)
+	if err != nil || d.Kind != "trace" || len(d.Measurements) != 1 || !strings.HasSuffix(d.Tool.Name, "(chronograph tracer)") {
+		t.Errorf("result document %s: %v %+v", docPath, err, d)
 	}
 	back, err := ReadChromeFile(path)
 	if err != nil {
@@ -634,7 +639,7 @@ func TestDumpAndFiles(t *testing.T) {
 	if len(back.Events) != 1 || back.Events[0].Name != "send" || back.Events[0].TS != 5 {
 		t.Errorf("dumped %+v", back.Events)
 	}
-	if _, err := tr.Dump(filepath.Join(dir, "missing")); err == nil {
+	if _, _, err := tr.Dump(filepath.Join(dir, "missing")); err == nil {
 		t.Error("dump into a missing directory succeeded")
 	}
 	if _, err := tr.DumpOnSignal(filepath.Join(dir, "missing"), nil, os.Interrupt); err == nil || !strings.Contains(err.Error(), "not a directory") {
