@@ -64,7 +64,10 @@ func (t Timing) Stop() time.Duration {
 	return time.Duration(d)
 }
 
-// Record adds one duration to the scope (negative durations count as 0).
+// Record adds one duration to the scope (negative durations count as 0):
+// a P pin/unpin pair to pick the shard and two atomic adds on that
+// shard's cache lines, a few ns; the first record into a shard allocates
+// its histogram (36 KiB), later ones never allocate.
 func (s *Scope) Record(d time.Duration) {
 	v := uint64(max(d, 0))
 	p := procPin()

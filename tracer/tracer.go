@@ -254,9 +254,10 @@ type Span struct {
 	name   Name
 }
 
-// Begin opens a span named n; the span is recorded when End is called, as
-// one event holding both stamps (so a span still open at a dump is not in
-// it). Cost: one stamp read (about 10 ns with the TSC).
+// Begin opens a span named n on the calling P's ring; the span is
+// recorded when End is called, as one event holding both stamps (so a
+// span still open at a dump is not in it). Cost: one stamp read (about
+// 10 ns with the TSC); Begin+End together cost about 30-40 ns here.
 func (t *Tracer) Begin(n Name) Span { return t.BeginFlow(n, 0) }
 
 // BeginFlow is Begin for a span that belongs to flow id flow (0: none).
@@ -327,7 +328,9 @@ func (s Span) endExtras() {
 }
 
 // Instant records an instant event named n with a payload (any 64-bit
-// value the program chooses: a size, an id, a status).
+// value the program chooses: a size, an id, a status) on the calling P's
+// ring: one stamp read and one ring store while the goroutine is pinned to
+// its P (about 10-12 ns with the TSC here; no allocation, no lock).
 func (t *Tracer) Instant(n Name, payload uint64) { t.InstantFlow(n, 0, payload) }
 
 // InstantFlow is Instant for an event of flow id flow.
@@ -345,7 +348,8 @@ func (t *Tracer) InstantFlow(n Name, flow, payload uint64) {
 	t.putGrow(kindInstant, n, t.now(), payload, flow)
 }
 
-// Counter records the value of counter n (a queue length, bytes in use).
+// Counter records the value of counter n (a queue length, bytes in use)
+// on the calling P's ring; it costs what Instant costs.
 func (t *Tracer) Counter(n Name, value float64) {
 	if t == nil || n == 0 {
 		return
@@ -395,7 +399,8 @@ func (l *Lane) BeginFlow(n Name, flow uint64) Span {
 	return Span{t: t, r: l.r, name: n, flow: flow, start: t.now()}
 }
 
-// Instant records an instant event with a payload on the lane.
+// Instant records an instant event with a payload on the lane: one stamp
+// read and one ring store (about 10 ns with the TSC here).
 func (l *Lane) Instant(n Name, payload uint64) { l.InstantFlow(n, 0, payload) }
 
 // InstantFlow records an instant event of flow id flow on the lane.
@@ -406,7 +411,7 @@ func (l *Lane) InstantFlow(n Name, flow, payload uint64) {
 	l.r.put(kindInstant, n, l.t.now(), payload, flow)
 }
 
-// Counter records a counter value on the lane.
+// Counter records a counter value on the lane (the cost of Instant).
 func (l *Lane) Counter(n Name, value float64) {
 	if l == nil || n == 0 {
 		return
