@@ -75,7 +75,7 @@ func genericView(d *result.Document, o Options) (*View, error) {
 			f := func(x float64, p unit.Precision) Cell { return s.Cell(x, p, o.Unit) }
 			med := f(sum.Median, s.AtQuantile(0.5))
 			ci, lo, hi := Missing, Missing, Missing
-			if iv, err := stats.MedianCI(s.Sorted, 0.95); err == nil {
+			if iv, err := s.MedianCI(stats.Confidence); err == nil {
 				lo, hi = f(iv.Lo, s.Observed()), f(iv.Hi, s.Observed())
 				ci = TextCell("[" + lo.Text + ", " + hi.Text + "]")
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -161,31 +162,30 @@ func TestTimelineInBrowser(t *testing.T) {
 
 // traceDocument is a trace summary document as tracer.Document writes it.
 func traceDocument() *result.Document {
-	d := &result.Document{Schema: result.Schema, Version: result.Version, Kind: "trace"}
+	d := &result.Document{Schema: result.Schema, Version: result.Version, Kind: result.KindTrace}
+	d.Run.Trace = &result.TraceRun{Clock: "tsc: test", Lanes: 2, FromNs: 0, ToNs: 2000, Events: 8, Overwritten: 3, RingEvents: 8}
+	tr := func(td result.TraceDetail) result.KindDetail { return result.KindDetail{Trace: &td} }
 	d.Measurements = []result.Measurement{
-		{Name: "trace", Primary: "wall", Metrics: []result.Metric{
-			{Name: "wall", Unit: "ns", Values: []float64{2000}}, {Name: "events", Unit: "count", Values: []float64{8}}},
-			Details: map[string]any{"kind": "trace", "clock": "tsc: test", "lanes": 2.0, "overwritten": 3.0, "ring_events": 8.0}},
-		{Name: "span task", Primary: "duration", Metrics: []result.Metric{{Name: "duration", Unit: "ns", Values: []float64{10, 1, 1000}}},
-			Details: map[string]any{"kind": "span", "name": "task", "total_ns": 1011.0, "wall_share": 0.5055}},
-		{Name: "between irq → task (same flow)", Primary: "interval", Metrics: []result.Metric{{Name: "interval", Unit: "ns", Values: []float64{2, 5}}},
-			Details: map[string]any{"kind": "between", "a": "irq", "b": "task", "per_flow": true, "unmatched": 2.0}},
-		{Name: "between irq → nothing", Details: map[string]any{"kind": "between", "a": "irq", "b": "nothing", "per_flow": false, "unmatched": 4.0},
-			Warnings: []string{"no irq event is followed by a nothing event: check the names (and the flow ids with per-flow pairing)"}},
-		{Name: "gaps reader", Primary: "gap", Metrics: []result.Metric{{Name: "gap", Unit: "ns", Values: []float64{1980, 10}}},
-			Details: map[string]any{"kind": "gaps", "lane": "reader", "from_ns": []float64{20, 0}}},
+		{Name: "span task", Primary: "duration", Metrics: []result.Metric{{Name: "duration", Unit: "ns", Resolution: 1, Values: []float64{10, 1, 1000}}},
+			Detail: tr(result.TraceDetail{Role: "span", Span: "task", TotalNs: 1011, WallShare: 0.5055})},
+		{Name: "irq → task (same flow)", Primary: "interval", Metrics: []result.Metric{{Name: "interval", Unit: "ns", Resolution: 1, Values: []float64{2, 5}}},
+			Detail: tr(result.TraceDetail{Role: "between", A: "irq", B: "task", PerFlow: true, Unmatched: 2})},
+		{Name: "irq → nothing", Detail: tr(result.TraceDetail{Role: "between", A: "irq", B: "nothing", Unmatched: 4}),
+			Warnings: []warn.Warning{warn.New("no-pairs", "no irq event is followed by a nothing event", "check the names (and the flow ids with per-flow pairing)")}},
+		{Name: "gaps reader", Primary: "gap", Metrics: []result.Metric{{Name: "gap", Unit: "ns", Resolution: 1, Values: []float64{1980, 10}}},
+			Detail: tr(result.TraceDetail{Role: "gaps", Lane: "reader", GapFromNs: []int64{20, 0}})},
 	}
-	d.Warnings = []string{"the rings overwrote their oldest events before the dump"}
+	d.Warnings = []warn.Warning{warn.New("trace-overwritten", "the rings overwrote their oldest events before the dump", "give Options.RingEvents more room")}
 	return d
 }
 
-func TestTraceText(t *testing.T) {
+func TestTraceView(t *testing.T) {
 	var buf bytes.Buffer
-	if err := TraceText(&buf, traceDocument()); err != nil {
+	if err := Render(&buf, traceDocument(), Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "trace.txt", buf.Bytes())
-	// The same after a JSON round trip (details decode as []any).
+	// The same after a JSON round trip.
 	var enc bytes.Buffer
 	if err := result.Encode(&enc, traceDocument()); err != nil {
 		t.Fatal(err)
@@ -195,13 +195,17 @@ func TestTraceText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf2 bytes.Buffer
-	if err := TraceText(&buf2, d); err != nil {
+	if err := Render(&buf2, d, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if buf2.String() != buf.String() {
 		t.Errorf("after a JSON round trip:\n%s\nbefore:\n%s", buf2.String(), buf.String())
 	}
-	if err := TraceText(&buf, &result.Document{Kind: "command"}); err == nil {
-		t.Error("a command document was rendered as a trace")
+	var csvb bytes.Buffer
+	if err := Render(&csvb, traceDocument(), CSV, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(csvb.String(), "span,count,p50_ns,p90_ns,p99_ns,max_ns,total_ns,wall_share\ntask,3,") {
+		t.Errorf("csv:\n%s", csvb.String())
 	}
 }

@@ -114,7 +114,10 @@ func Layout(d *result.Document, o Options) (*View, error) {
 
 // documentWarnings gathers the warnings of d for the end of a view: the
 // document's, each measurement's (its name before the message) and the
-// environment's, each once.
+// environment's, each once. The environment's are left out for kinds
+// whose figures were measured elsewhere (numbers read from a file, a trace
+// dump summarized): the conditions of the machine that only summarized
+// them do not weaken them.
 func documentWarnings(d *result.Document) []warn.Warning {
 	ws := append([]warn.Warning(nil), d.Warnings...)
 	for _, m := range d.Measurements {
@@ -123,8 +126,14 @@ func documentWarnings(d *result.Document) []warn.Warning {
 			ws = append(ws, w)
 		}
 	}
-	if d.Environment != nil {
+	if d.Environment != nil && measuredHere(d.Kind) {
 		ws = append(ws, d.Environment.Warnings...)
 	}
 	return warn.Dedup(ws)
+}
+
+// measuredHere reports whether documents of a kind hold figures measured
+// by the process that wrote them (so that its environment is theirs).
+func measuredHere(kind string) bool {
+	return kind != result.KindNumbers && kind != result.KindTrace
 }

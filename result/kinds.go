@@ -23,6 +23,7 @@ type KindRun struct {
 	Latency  *LatencyRun  `json:"latency,omitempty"`
 	Clocks   *ClocksRun   `json:"clocks,omitempty"`
 	Numbers  *NumbersRun  `json:"numbers,omitempty"`
+	Trace    *TraceRun    `json:"trace,omitempty"`
 }
 
 // KindDetail holds the kind-specific details of one measurement: at most
@@ -35,4 +36,6 @@ type KindDetail struct {
 	Latency  *LatencyDetail  `json:"latency,omitempty"`
 	Clock    *ClockDetail    `json:"clock,omitempty"`
 	Numbers  *NumbersDetail  `json:"numbers,omitempty"`
+	Trace    *TraceDetail    `json:"trace,omitempty"`
+	Scope    *ScopeDetail    `json:"scope,omitempty"`
 }

@@ -99,8 +99,9 @@ type Metric struct {
 	// the samples were binned as they were taken (Histogram).
 	Values []float64 `json:"values"`
 	// Histogram holds the samples binned, in Unit, when they were too many
-	// to keep (chrono latency); Summary and Percentiles are then exact
-	// figures computed as the samples were recorded.
+	// to keep (chrono latency, scope timers); Values is then empty and
+	// Summary nil: the histogram carries the exact figures recorded with
+	// every sample, and Percentiles are the recorder's.
 	Histogram *Histogram `json:"histogram,omitempty"`
 	// Resolution is the step of one sample in Unit: the clock's observed
 	// tick, getrusage's microsecond, the quantum of input numbers, 1 for
@@ -161,6 +162,13 @@ type Histogram struct {
 	Counts    []int64   `json:"counts"`
 	Underflow int64     `json:"underflow,omitempty"`
 	Overflow  int64     `json:"overflow,omitempty"`
+	// Min, Max and Mean are exact, recorded with every sample (not read
+	// from the bins); StdDev (population) too when the recorder kept the
+	// sums it needs, else absent.
+	Min    float64  `json:"min"`
+	Max    float64  `json:"max"`
+	Mean   float64  `json:"mean"`
+	StdDev *float64 `json:"stddev,omitempty"`
 }
 
 // Total is the number of samples in h, under- and overflows included.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Attrs returns the statistics as slog attributes (durations as
@@ -88,40 +90,40 @@ func (r *Registry) Publish(name string) error {
 }
 
 // DocumentKind is the result document kind of scope statistics.
-const DocumentKind = "scope"
+const DocumentKind = result.KindScope
 
 // Document turns scope statistics into a result document of kind "scope"
 // (docs/result-schema.md): one measurement per scope, named by it, whose
-// metrics each hold one figure: count, min, p50, p90, p99, max, total
-// (ns) and, when nonzero, errors, panics and panic_time; the primary
-// metric is p50. Percentiles are HDR-histogram figures (the upper end of a
-// bucket of relative width 1/128), min, max and total exact.
+// metric "duration" (ns) holds the recorded durations binned as the HDR
+// histogram keeps them (2 significant digits), with the exact count, min,
+// max and mean in its summary and the p50, p90 and p99 of the histogram
+// (the upper end of a bucket of relative width 1/128, clamped to the
+// exact extremes) in its percentiles; the calls' total, errors and panics
+// are in its ScopeDetail. Callers set Environment and Args.
 func Document(stats []Stats, tool result.Tool) *result.Document {
 	d := result.New(DocumentKind, tool)
 	d.End = d.Start
 	for _, st := range stats {
-		one := func(name, unit string, v float64) result.Metric {
-			return result.Metric{Name: name, Unit: unit, Values: []float64{v}}
-		}
-		m := result.Measurement{Name: st.Name, Primary: "p50", Metrics: []result.Metric{one("count", "count", float64(st.Count))}}
-		if st.Count > 0 {
-			for _, f := range []struct {
-				n string
-				v time.Duration
-			}{{"min", st.Min}, {"p50", st.P50}, {"p90", st.P90}, {"p99", st.P99}, {"max", st.Max}, {"total", st.Total}} {
-				m.Metrics = append(m.Metrics, one(f.n, "ns", float64(f.v)))
-			}
+		m := result.Measurement{Name: st.Name,
+			Detail: result.KindDetail{Scope: &result.ScopeDetail{Count: st.Count, TotalNs: int64(st.Total),
+				Errors: st.Errors, Panics: st.Panics, PanicTimeNs: int64(st.PanicTime)}}}
+		if st.Count > 0 && st.Histogram != nil {
+			bounds, counts := hdrBins(st)
+			m.Primary = "duration"
+			m.Metrics = []result.Metric{{
+				Name: "duration", Unit: result.UnitNs, Resolution: 1,
+				Histogram: &result.Histogram{Bounds: bounds, Counts: counts,
+					Min: float64(st.Min), Max: float64(st.Max), Mean: float64(st.Total) / float64(st.Count)},
+				Percentiles:      map[string]float64{"p50": float64(st.P50), "p90": float64(st.P90), "p99": float64(st.P99)},
+				PercentileMethod: "hdr-upper",
+			}}
 		} else {
-			m.Primary = "count"
-			m.Warnings = append(m.Warnings, "no call completed: the scope has no durations yet")
-		}
-		if st.Errors > 0 {
-			m.Metrics = append(m.Metrics, one("errors", "count", float64(st.Errors)))
-		}
-		if st.Panics > 0 {
-			m.Metrics = append(m.Metrics, one("panics", "count", float64(st.Panics)), one("panic_time", "ns", float64(st.PanicTime)))
+			m.Warnings = append(m.Warnings, warn.NewNote("no-calls", "no call completed: the scope has no durations yet", "read it after the code has run"))
 		}
 		d.Measurements = append(d.Measurements, m)
 	}
 	return d
 }
+
+// hdrBins returns st's histogram as contiguous bins in ns.
+func hdrBins(st Stats) ([]float64, []int64) { return stats.HDRBins(st.Histogram) }

@@ -200,17 +200,18 @@ func TestDocument(t *testing.T) {
 		t.Fatalf("document %+v", d)
 	}
 	b := d.Measurements[0]
-	if b.Name != "b" || b.Primary != "p50" {
+	if b.Name != "b" || b.Primary != "duration" {
 		t.Errorf("measurement %+v", b)
 	}
-	for name, want := range map[string]float64{"count": 1, "min": 3000, "max": 3000, "total": 3000} {
-		m := b.Metric(name)
-		if m == nil || len(m.Values) != 1 || m.Values[0] != want {
-			t.Errorf("metric %s = %+v, want %v", name, m, want)
-		}
+	if sd := b.Detail.Scope; sd == nil || sd.Count != 1 || sd.TotalNs != 3000 {
+		t.Errorf("detail %+v", b.Detail.Scope)
+	}
+	m := b.Metric("duration")
+	if m == nil || m.Histogram == nil || m.Histogram.Total() != 1 || m.Histogram.Min != 3000 || m.Histogram.Max != 3000 || m.Percentiles["p50"] != 3000 {
+		t.Errorf("duration metric %+v", m)
 	}
 	c := d.Measurements[1]
-	if c.Primary != "count" || len(c.Warnings) != 1 || len(c.Metrics) != 1 {
+	if c.Primary != "" || len(c.Warnings) != 1 || len(c.Metrics) != 0 || c.Detail.Scope.Count != 0 {
 		t.Errorf("empty scope measurement %+v", c)
 	}
 	var buf bytes.Buffer

@@ -4,19 +4,19 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // DocumentKind is the result document kind of a trace summary.
-const DocumentKind = "trace"
+const DocumentKind = result.KindTrace
 
 // Document turns a Summary into a result document of kind "trace"
-// (docs/result-schema.md): one measurement "trace" (metrics wall and
-// events; details: clock, lanes, overwritten, ring_events), one per span
-// name "span NAME" (metric duration: every span's duration in ns; details:
-// total_ns, wall_share), one per Between "between A → B" (metric interval,
-// ns; details: a, b, per_flow, unmatched) and one per lane with gaps "gaps
-// LANE" (metric gap, ns, longest first; details: from_ns of each gap).
-// Every measurement's details carry "kind" (trace, span, between, gaps).
+// (docs/result-schema.md): the trace as a whole in Run.Trace (clock,
+// lanes, extent, events, overwritten); one measurement per span name
+// "span NAME" (metric duration: every span's duration in ns), one per
+// Between "A → B" (metric interval, ns) and one per lane with gaps "gaps
+// LANE" (metric gap, ns, longest first), each with a TraceDetail saying
+// which it is. Callers set Environment and Args.
 func Document(s Summary, tool result.Tool) *result.Document {
 	d := result.New(DocumentKind, tool)
 	if !s.Start.IsZero() {
@@ -25,17 +25,12 @@ func Document(s Summary, tool result.Tool) *result.Document {
 	} else {
 		d.End = d.Start
 	}
-	d.Measurements = append(d.Measurements, result.Measurement{
-		Name: "trace", Primary: "wall",
-		Metrics: []result.Metric{
-			{Name: "wall", Unit: "ns", Values: []float64{float64(s.Wall)}},
-			{Name: "events", Unit: "count", Values: []float64{float64(s.Events)}},
-		},
-		Details: map[string]any{"kind": "trace", "clock": s.Clock, "lanes": float64(s.Lanes), "from_ns": float64(s.From),
-			"overwritten": float64(s.Overwritten), "ring_events": float64(s.RingEvents)},
-	})
+	d.Run.Trace = &result.TraceRun{Clock: s.Clock, Lanes: s.Lanes, FromNs: s.From, ToNs: s.To,
+		Events: int64(s.Events), Overwritten: int64(s.Overwritten), RingEvents: s.RingEvents}
 	if s.Overwritten > 0 {
-		d.Warnings = append(d.Warnings, "the rings overwrote their oldest events before the dump: the first part of the trace is missing; give Options.RingEvents more room to keep more")
+		d.Warnings = append(d.Warnings, warn.New("trace-overwritten",
+			"the rings overwrote their oldest events before the dump: the first part of the trace is missing",
+			"give Options.RingEvents more room to keep more"))
 	}
 	ns := func(xs []int64) []float64 {
 		out := make([]float64, len(xs))
@@ -44,15 +39,18 @@ func Document(s Summary, tool result.Tool) *result.Document {
 		}
 		return out
 	}
+	metric := func(name string, vals []float64) result.Metric {
+		return result.Metric{Name: name, Unit: result.UnitNs, Values: vals, Resolution: 1}
+	}
 	for _, sp := range s.Spans {
 		d.Measurements = append(d.Measurements, result.Measurement{
 			Name: "span " + sp.Name, Primary: "duration",
-			Metrics: []result.Metric{{Name: "duration", Unit: "ns", Values: ns(sp.Durations)}},
-			Details: map[string]any{"kind": "span", "name": sp.Name, "total_ns": float64(sp.Total), "wall_share": sp.Share},
+			Metrics: []result.Metric{metric("duration", ns(sp.Durations))},
+			Detail:  result.KindDetail{Trace: &result.TraceDetail{Role: "span", Span: sp.Name, TotalNs: sp.Total, WallShare: sp.Share}},
 		})
 	}
 	for _, b := range s.Between {
-		name := "between " + b.A.String() + " → " + b.B.String()
+		name := b.A.String() + " → " + b.B.String()
 		if b.PerFlow {
 			name += " (same flow)"
 		}
@@ -62,25 +60,28 @@ func Document(s Summary, tool result.Tool) *result.Document {
 		}
 		m := result.Measurement{
 			Name: name, Primary: "interval",
-			Metrics: []result.Metric{{Name: "interval", Unit: "ns", Values: vals}},
-			Details: map[string]any{"kind": "between", "a": b.A.String(), "b": b.B.String(), "per_flow": b.PerFlow, "unmatched": float64(b.Unmatched)},
+			Metrics: []result.Metric{metric("interval", vals)},
+			Detail:  result.KindDetail{Trace: &result.TraceDetail{Role: "between", A: b.A.String(), B: b.B.String(), PerFlow: b.PerFlow, Unmatched: int64(b.Unmatched)}},
 		}
 		if len(vals) == 0 {
 			m.Metrics = nil
-			m.Warnings = append(m.Warnings, "no "+b.A.String()+" event is followed by a "+b.B.String()+" event: check the names (and the flow ids with per-flow pairing)")
+			m.Primary = ""
+			m.Warnings = append(m.Warnings, warn.New("no-pairs",
+				"no "+b.A.String()+" event is followed by a "+b.B.String()+" event",
+				"check the names (and the flow ids with per-flow pairing)"))
 		}
 		d.Measurements = append(d.Measurements, m)
 	}
 	for _, lg := range s.Gaps {
 		vals := make([]float64, len(lg.Gaps))
-		from := make([]float64, len(lg.Gaps))
+		from := make([]int64, len(lg.Gaps))
 		for i, g := range lg.Gaps {
-			vals[i], from[i] = float64(g.Dur()), float64(g.From)
+			vals[i], from[i] = float64(g.Dur()), g.From
 		}
 		d.Measurements = append(d.Measurements, result.Measurement{
 			Name: "gaps " + lg.Lane, Primary: "gap",
-			Metrics: []result.Metric{{Name: "gap", Unit: "ns", Values: vals}},
-			Details: map[string]any{"kind": "gaps", "lane": lg.Lane, "from_ns": from},
+			Metrics: []result.Metric{metric("gap", vals)},
+			Detail:  result.KindDetail{Trace: &result.TraceDetail{Role: "gaps", Lane: lg.Lane, GapFromNs: from}},
 		})
 	}
 	return d

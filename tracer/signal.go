@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/env"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -43,6 +44,8 @@ func WriteDocumentFile(path string, tr *Trace) error {
 		return err
 	}
 	d := Document(s, toolOfBinary())
+	d.Args = append([]string(nil), os.Args...)
+	d.Environment = env.Capture()
 	if err := result.WriteFile(path, d); err != nil {
 		return fmt.Errorf("tracer: %w", err)
 	}

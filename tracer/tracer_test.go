@@ -629,7 +629,7 @@ func TestDumpAndFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err := result.ReadFile(docPath)
-	if err != nil || d.Kind != "trace" || len(d.Measurements) != 1 || !strings.HasSuffix(d.Tool.Name, "(chronograph tracer)") {
+	if err != nil || d.Kind != "trace" || d.Run.Trace == nil || d.Run.Trace.Events != 1 || d.Environment == nil || !strings.HasSuffix(d.Tool.Name, "(chronograph tracer)") {
 		t.Errorf("result document %s: %v %+v", docPath, err, d)
 	}
 	back, err := ReadChromeFile(path)

@@ -27,7 +27,9 @@ func TestDurationPrecision(t *testing.T) {
 		{999.4, Precision{Resolution: 1}, "999 ns"},
 		{4e6, Precision{Resolution: 4e6}, "4 ms"},
 		{12.95e6, Precision{Resolution: 1, Uncertainty: 0.4e6}, "12.9 ms"},
-		{7e3, Precision{Uncertainty: 20e3}, "7 µs"}, // uncertainty larger than the value: one digit, not 0 or 10
+		{7e3, Precision{Uncertainty: 20e3}, "7.0 µs"}, // uncertainty larger than the value: two digits, not 0 or 10
+		{14.3e3, Precision{Resolution: 1, Uncertainty: 30e3}, "14 µs"},
+		{4e6, Precision{Resolution: 4e6, Uncertainty: 20e6}, "4 ms"}, // the resolution wins over the two digits
 	}
 	for _, tt := range tests {
 		if got := Duration(tt.ns, tt.p); got != tt.want {

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/report"
-	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/tracer"
 )
 
@@ -18,8 +17,8 @@ type traceFlags struct {
 	perFlow bool
 	gaps    int
 	html    string
-	json    bool
 	title   string
+	out     output
 }
 
 func newTraceCmd() *cobra.Command {
@@ -38,7 +37,8 @@ pipeline.
 
 --html FILE writes a self-contained timeline page (no network: lanes, zoom and
 pan, hover for details, nested spans); --json prints the summary as a result
-document instead of text.`,
+document instead of text; --export-json/--export-csv/--export-markdown FILE
+write it too.`,
 		Example: `  chrono trace dump.json
   chrono trace dump.json --between irq task
   chrono trace dump.json --between request 'reply:end' --per-flow
@@ -63,12 +63,20 @@ document instead of text.`,
 	fl.BoolVar(&f.perFlow, "per-flow", false, "with --between: pair A only with a B of the same flow id")
 	fl.IntVar(&f.gaps, "gaps", 3, "longest gaps to show per lane (0: none)")
 	fl.StringVar(&f.html, "html", "", "write a self-contained HTML timeline to FILE (- for stdout)")
-	fl.BoolVar(&f.json, "json", false, "print the summary as a result document (JSON) instead of text")
 	fl.StringVar(&f.title, "title", "", "title of the HTML timeline (default: the file name)")
+	f.out.register(fl)
 	return cmd
 }
 
 func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
+	if err := f.out.check(); err != nil {
+		return err
+	}
+	if f.html != "" && f.html != "-" {
+		if err := checkWritable(f.html); err != nil {
+			return usagef("--html %s: %v", f.html, err)
+		}
+	}
 	tr, err := tracer.ReadChromeFile(args[0])
 	if err != nil {
 		return err
@@ -107,11 +115,9 @@ func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
 		}
 	}
 	d := tracer.Document(sum, toolInfo())
-	d.Args = append([]string{"chrono", "trace"}, args...)
-	if f.json {
-		return result.Encode(out, d)
-	}
-	return report.TraceText(out, d)
+	d.Args = invocation(cmd)
+	d.Environment = captureEnv()
+	return f.out.emit(cmd, d, report.Options{})
 }
 
 // timelineOf maps a trace onto the timeline renderer's input.

@@ -54,13 +54,17 @@ func TestTraceBetweenKnownAnswers(t *testing.T) {
 		}
 		var found bool
 		for _, m := range d.Measurements {
-			if m.Details["kind"] != "between" {
+			td := m.Detail.Trace
+			if td == nil || td.Role != "between" {
 				continue
 			}
 			found = true
-			got := m.Metric("interval").Values
-			if len(got) != len(c.want) || m.Details["unmatched"] != c.unmatched {
-				t.Errorf("%v: intervals %v unmatched %v, want %v and %v", c.args, got, m.Details["unmatched"], c.want, c.unmatched)
+			var got []float64
+			if met := m.Metric("interval"); met != nil {
+				got = met.Values
+			}
+			if len(got) != len(c.want) || float64(td.Unmatched) != c.unmatched {
+				t.Errorf("%v: intervals %v unmatched %v, want %v and %v", c.args, got, td.Unmatched, c.want, c.unmatched)
 				continue
 			}
 			for i := range got {
