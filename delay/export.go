@@ -58,6 +58,10 @@ func (c *Cell) Measurement() result.Measurement {
 	if c.Unavailable != "" {
 		m.Warnings = append(m.Warnings, "unavailable: "+c.Unavailable)
 	}
+	if c.Failed > 0 {
+		m.Details["failed"] = c.Failed
+		m.Warnings = append(m.Warnings, fmt.Sprintf("%d of %d waits failed and are not in the figures: %v", c.Failed, c.Failed+len(c.Achieved), c.Err))
+	}
 	return m
 }
 
@@ -104,8 +108,21 @@ func (r *LatencyResult) Measurements() []result.Measurement {
 			params["priority"] = strconv.Itoa(th.Priority)
 			params["cpu"] = strconv.Itoa(th.CPU)
 			d["overruns"] = th.Overruns
+			if len(th.PerCPU) > 0 {
+				var per []map[string]any
+				for _, c := range th.PerCPU {
+					per = append(per, map[string]any{"cpu": c.CPU, "count": c.Count, "min_ns": int64(c.Min),
+						"max_ns": int64(c.Max), "mean_ns": c.Mean()})
+				}
+				d["per_cpu"] = per
+			}
 		}
-		out = append(out, result.Measurement{Name: name, Parameters: params, Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted})
+		m := result.Measurement{Name: name, Parameters: params, Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted}
+		if th != nil && th.Err != nil {
+			m.Incomplete = true
+			m.Warnings = append(m.Warnings, fmt.Sprintf("the thread stopped after %d latencies: %v", th.Count, th.Err))
+		}
+		out = append(out, m)
 	}
 	for i, h := range r.Histograms {
 		add(fmt.Sprintf("thread %d", i), h, &r.Threads[i])

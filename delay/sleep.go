@@ -2,6 +2,7 @@ package delay
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,6 +66,10 @@ type Sleeper struct {
 
 	mu   sync.Mutex
 	late estimator
+	// failures counts waits whose kernel wait failed; lastErr is the
+	// last such error (guarded by mu).
+	failures atomic.Int64
+	lastErr  error
 }
 
 // NewSleeper returns a Sleeper with the given options.
@@ -130,6 +135,16 @@ func (s *Sleeper) marginLocked() int64 {
 	return m
 }
 
+// Failures returns how many waits of s could not block in the kernel
+// (neither a timerfd nor clock_nanosleep worked, which is not expected)
+// and used time.Sleep and the spin instead, and the error of the last one
+// (nil when none failed).
+func (s *Sleeper) Failures() (n int64, last error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failures.Load(), s.lastErr
+}
+
 // untilNano is the algorithm behind every wait:
 //  1. If the remaining time is within the margin (and spinning is allowed),
 //     spin all the way: a kernel sleep would wake too late.
@@ -149,7 +164,19 @@ func (s *Sleeper) untilNano(abs, now int64) int64 {
 		return spinUntil(s.clock, abs)
 	}
 	wake := abs - margin
-	s.clock.block(wake)
+	if err := s.clock.block(wake); err != nil {
+		// Neither kernel wait worked (not expected): this wake-up says
+		// nothing about the machine's lateness, so the margin does not
+		// learn from it; time.Sleep covers the wait instead.
+		s.failures.Add(1)
+		s.mu.Lock()
+		s.lastErr = err
+		s.mu.Unlock()
+		if d := wake - s.clock.now(); d > 0 {
+			time.Sleep(time.Duration(d))
+		}
+		return spinUntil(s.clock, abs)
+	}
 	woke := s.clock.now()
 	s.mu.Lock()
 	s.late.add(woke - wake)

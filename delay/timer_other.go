@@ -14,8 +14,9 @@ var systemClock clockSource = otherClock{}
 
 func (otherClock) now() int64 { return nanotime() }
 
-func (otherClock) block(abs int64) {
+func (otherClock) block(abs int64) error {
 	if d := abs - nanotime(); d > 0 {
 		time.Sleep(time.Duration(d))
 	}
+	return nil
 }
