@@ -135,9 +135,9 @@ func TestLatencyLoopFake(t *testing.T) {
 	}
 }
 
-// TestLatencyYields: the loop yields right after a measurement every
-// yieldEvery, so sysmon never needs to signal it; a signal near the
-// deadline is served after the measurement, one far from it at once.
+// TestLatencyYields: the loop never yields by itself; a preemption signal
+// near the deadline is served after the measurement, one far from it at
+// once.
 func TestLatencyYields(t *testing.T) {
 	defer restoreLatencyHooks()()
 	w := &fakeLatencyWorld{t: 1e9, cpus: []int{0}}
@@ -145,8 +145,8 @@ func TestLatencyYields(t *testing.T) {
 	if _, err := runLatency(t, LatencyOptions{Interval: time.Millisecond, Loops: 20}, context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if w.yields != 4 {
-		t.Errorf("%d yields in 20 intervals of 1 ms, want 4 (every 5 ms)", w.yields)
+	if w.yields != 0 {
+		t.Errorf("%d yields without a preemption request, want 0", w.yields)
 	}
 
 	// An EINTR 1 ms before the deadline: sleep again, measure, then yield.
@@ -159,10 +159,10 @@ func TestLatencyYields(t *testing.T) {
 		return 0
 	}
 	w.install()
-	if _, err := runLatency(t, LatencyOptions{Interval: 2 * time.Millisecond, Loops: 1}, context.Background()); err != nil {
+	if _, err := runLatency(t, LatencyOptions{Interval: 2 * time.Millisecond, Loops: 2}, context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(w.events, ","); got != "sleep:interrupted system call,sleep,cpu,yield" {
+	if got := strings.Join(w.events, ","); got != "sleep:interrupted system call,sleep,cpu,yield,sleep,cpu" {
 		t.Errorf("near the deadline: events %s", got)
 	}
 	// An EINTR 9 ms before it: yield at once, then sleep again.
@@ -175,10 +175,10 @@ func TestLatencyYields(t *testing.T) {
 		return 0
 	}
 	w.install()
-	if _, err := runLatency(t, LatencyOptions{Interval: 10 * time.Millisecond, Loops: 1}, context.Background()); err != nil {
+	if _, err := runLatency(t, LatencyOptions{Interval: 10 * time.Millisecond, Loops: 2}, context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(w.events, ","); got != "sleep:interrupted system call,yield,sleep,cpu,yield" {
+	if got := strings.Join(w.events, ","); got != "sleep:interrupted system call,yield,sleep,cpu,sleep,cpu" {
 		t.Errorf("far from the deadline: events %s", got)
 	}
 }

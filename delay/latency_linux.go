@@ -32,22 +32,13 @@ var (
 	interruptThread = func(tid int) { _ = unix.Tgkill(unix.Getpid(), tid, unix.SIGURG) }
 )
 
-// The latency loop's terms with the Go scheduler (see rawSleepAbs).
-const (
-	// yieldEvery: right after a measurement, the loop yields to the Go
-	// scheduler when this long passed since it last did, so that its
-	// goroutine never runs forcePreemptNS (10 ms) on one scheduling tick
-	// and the runtime's sysmon thread never needs to preempt it with a
-	// signal in the middle of a sleep.
-	yieldEvery = 5 * time.Millisecond
-	// deferYieldWithin: a preemption signal that interrupts a sleep this
-	// close to its deadline is served right after the measurement rather
-	// than at once, so the handoff to another thread that a yield costs
-	// cannot make the wake-up late. Farther from the deadline it is
-	// served at once, so that a stop-the-world never waits long for this
-	// thread.
-	deferYieldWithin = 2 * time.Millisecond
-)
+// deferYieldWithin: a preemption signal (see rawSleepAbs) that interrupts
+// a sleep this close to its deadline is served right after the
+// measurement rather than at once, so that the handoff to another thread
+// that a yield costs a locked goroutine cannot make the wake-up late.
+// Farther from the deadline it is served at once, so that a
+// stop-the-world never waits long for this thread.
+const deferYieldWithin = 2 * time.Millisecond
 
 // runThread is one cyclictest thread: locked to its OS thread for life
 // (its scheduling settings die with it), it applies its settings, reports
@@ -79,12 +70,11 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 	}
 	interval := int64(th.Interval)
 	next := latencyNow() + interval
-	lastYield := next - interval
 	for n := int64(0); t.opts.Loops == 0 || n < t.opts.Loops; n++ {
 		if stop.Load() {
 			return
 		}
-		owed, err := rawSleepAbs(next, stop, &lastYield)
+		owed, err := rawSleepAbs(next, stop)
 		if err != nil {
 			if err != errStopped {
 				th.err = fmt.Errorf("clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME): %w", err)
@@ -104,9 +94,8 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 				next += interval
 			}
 		}
-		if owed || now-lastYield >= int64(yieldEvery) {
+		if owed {
 			latencyYield()
-			lastYield = latencyNow()
 		}
 	}
 }
@@ -114,24 +103,27 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 // rawSleepAbs sleeps until abs (CLOCK_MONOTONIC) with a raw system call:
 // the Go scheduler is not told, so the thread keeps its P while it sleeps
 // and wakes straight into the measuring code, as a C program such as
-// cyclictest does. (Through the ordinary system call, Go's exitsyscall is
-// on the wake-up path and, worse, the runtime's sysmon takes the P of a
-// goroutine that sleeps on one scheduling tick for 10 ms and then polls
-// every 20 µs, briefly holding the sleeping goroutine at each poll; under
-// a load of many runnable threads, with sysmon itself preempted, that
-// doubled the average latency against cyclictest's.)
+// cyclictest does. (Through the ordinary system call, the runtime's sysmon
+// takes the P of a goroutine that sleeps 10 ms on one scheduling tick and
+// then polls every 20 µs, briefly holding the sleeping goroutine at each
+// poll; under a load of many runnable threads, with sysmon itself
+// preempted, that doubled the average latency against cyclictest's.)
 //
 // The runtime reaches a thread in a raw system call only with a signal:
-// sysmon preempts a goroutine that ran 10 ms on one scheduling tick with
-// SIGURG, and so does a stop-the-world; the signal ends clock_nanosleep
-// with EINTR (it is never restarted, whatever SA_RESTART says). The loop
-// yields often enough (yieldEvery) for sysmon never to need to; a signal
-// that comes anyway is served at once by a yield, unless the deadline is
-// within deferYieldWithin: then the sleep resumes at once, to the same
-// absolute deadline, and owed reports that the caller must yield right
-// after its measurement. A stop request (stop set, then a signal from
-// Run) returns errStopped; another error is returned as it is.
-func rawSleepAbs(abs int64, stop *atomic.Bool, lastYield *int64) (owed bool, err error) {
+// sysmon asks a goroutine that ran 10 ms on one scheduling tick to yield
+// with SIGURG (about every 20 ms here, as the loop never reschedules by
+// itself), and so does a stop-the-world; the signal ends clock_nanosleep
+// with EINTR (it is never restarted, whatever SA_RESTART says). A yield of
+// a goroutine locked to its thread hands the P to another thread and waits
+// for it to hand it back: two thread wake-ups, which under CPU load took
+// from 30 µs to 26 ms here. Made at once, at a random point of the
+// interval, it often outlasted the deadline. So when the deadline is
+// within deferYieldWithin the sleep resumes at once, to the same absolute
+// deadline, and owed tells the caller to yield right after its
+// measurement, when a whole interval lies ahead; otherwise it yields at
+// once. A stop request (stop set, then a signal from Run) returns
+// errStopped; another error is returned as it is.
+func rawSleepAbs(abs int64, stop *atomic.Bool) (owed bool, err error) {
 	ts := unix.NsecToTimespec(abs)
 	for {
 		switch e := rawClockNanosleep(&ts); e {
@@ -147,7 +139,6 @@ func rawSleepAbs(abs int64, stop *atomic.Bool, lastYield *int64) (owed bool, err
 				continue
 			}
 			latencyYield()
-			*lastYield = latencyNow()
 		default:
 			return owed, e
 		}
