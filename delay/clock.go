@@ -22,6 +22,8 @@ type clockSource interface {
 	// spinning. An error means it could not wait (it may have returned
 	// at once).
 	block(abs int64) error
+	// yield lets the Go scheduler run other goroutines (runtime.Gosched).
+	yield()
 }
 
 // base ties time.Time values to the nanotime timebase: baseTime was read at

@@ -11,6 +11,7 @@ type fakeClock struct {
 	step   int64
 	late   func() int64
 	blocks []int64 // the wake times asked for
+	yields []int64 // the times of the yields
 	// fail, when set, makes block return its error without waiting.
 	fail func() error
 	// gate, when set, makes block wait for a value from it first
@@ -44,4 +45,10 @@ func (c *fakeClock) block(abs int64) error {
 		c.t += c.late()
 	}
 	return nil
+}
+
+func (c *fakeClock) yield() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.yields = append(c.yields, c.t)
 }

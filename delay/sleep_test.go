@@ -99,6 +99,35 @@ func TestSleeperFakeClock(t *testing.T) {
 	}
 }
 
+// TestSpinOnlyWaitsYield: waits that only spin yield to the scheduler
+// first, once every yieldEvery (so the runtime never has to preempt them
+// mid-spin); waits that park do not need to.
+func TestSpinOnlyWaitsYield(t *testing.T) {
+	c := &fakeClock{t: 1e9, step: 100}
+	s := newSleeper(Options{}, c)
+	for i := 0; i < 1000; i++ { // 1000 x 100 µs, all spin (margin 200 µs)
+		if over := s.Sleep(100 * time.Microsecond); over < 0 {
+			t.Fatalf("returned %v early", -over)
+		}
+	}
+	if len(c.blocks) != 0 || len(c.yields) < 19 || len(c.yields) > 20 {
+		t.Errorf("%d blocks, %d yields over 100 ms of spin-only waits; want none, one per %v", len(c.blocks), len(c.yields), yieldEvery)
+	}
+	for i := 1; i < len(c.yields); i++ {
+		if gap := c.yields[i] - c.yields[i-1]; gap < int64(yieldEvery) {
+			t.Fatalf("yields %v apart", time.Duration(gap))
+		}
+	}
+	c = &fakeClock{t: 1e9, step: 100, late: func() int64 { return 10_000 }}
+	s = newSleeper(Options{}, c)
+	for i := 0; i < 100; i++ { // 100 x 1 ms: each parks
+		s.Sleep(time.Millisecond)
+	}
+	if len(c.yields) != 0 {
+		t.Errorf("%d yields in waits that park, want 0", len(c.yields))
+	}
+}
+
 func TestSleeperShortWaitSpins(t *testing.T) {
 	c := &fakeClock{t: 1e9, step: 10}
 	s := newSleeper(Options{}, c)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -565,9 +566,16 @@ func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
 			return s, e, nil
 		}, cleanup: t.Stop}, nil
 	}
+	// The spin yields first every yieldEvery, as delay.Sleep's spin-only
+	// waits do, so that the runtime does not preempt it mid-spin.
 	spin := func(d time.Duration, stop *stopFlag) (*waiter, error) {
+		rested := nanotime()
 		return simpleWaiter(func() (int64, int64, error) {
 			s := nanotime()
+			if s-rested >= int64(yieldEvery) {
+				rested = s
+				runtime.Gosched()
+			}
 			abs := s + int64(d)
 			for {
 				if t := nanotime(); t >= abs {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -94,6 +95,8 @@ type linuxClock struct{}
 var systemClock clockSource = linuxClock{}
 
 func (linuxClock) now() int64 { return nanotime() }
+
+func (linuxClock) yield() { runtime.Gosched() }
 
 // timerFileFallbacks counts waits that could not use a timerfd and slept
 // in clock_nanosleep on the caller's thread instead (default timer slack;

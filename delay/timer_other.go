@@ -2,7 +2,10 @@
 
 package delay
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // otherClock is the portable fallback: Go's monotonic clock and
 // time.Sleep, whose granularity is the platform's (often ~1 ms, up to
@@ -13,6 +16,8 @@ type otherClock struct{}
 var systemClock clockSource = otherClock{}
 
 func (otherClock) now() int64 { return nanotime() }
+
+func (otherClock) yield() { runtime.Gosched() }
 
 func (otherClock) block(abs int64) error {
 	if d := abs - nanotime(); d > 0 {
