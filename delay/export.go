@@ -108,6 +108,8 @@ func (r *LatencyResult) Measurements() []result.Measurement {
 			params["priority"] = strconv.Itoa(th.Priority)
 			params["cpu"] = strconv.Itoa(th.CPU)
 			d["overruns"] = th.Overruns
+			d["runtime_yields"] = th.Yields
+			d["runtime_yield_max_ns"] = int64(th.YieldMax)
 			if len(th.PerCPU) > 0 {
 				var per []map[string]any
 				for _, c := range th.PerCPU {

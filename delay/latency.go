@@ -58,6 +58,15 @@ type ThreadLatency struct {
 	Overflows int64
 	// Overruns counts wake-ups so late that whole intervals were skipped.
 	Overruns int64
+	// Yields counts the thread's yields to the Go scheduler, made when
+	// the runtime asked for one (sysmon does, about every 20 ms, for a
+	// goroutine that did not reschedule for 10 ms); YieldMax is the
+	// longest. A goroutine locked to its thread yields by handing its P
+	// to another thread and waiting to get it back: a yield longer than
+	// the interval makes the next wake-ups late (overruns), the Go
+	// runtime's share of the latencies, which a C tester does not have.
+	Yields   int64
+	YieldMax time.Duration
 	// PerCPU splits the latencies of a thread that was not pinned by the
 	// CPU each wake-up ran on (read with clock.CPU right after the clock,
 	// outside the measured latency), in CPU order. It is set in the
@@ -138,6 +147,7 @@ type latThread struct {
 	hist                      *stats.Histogram
 	count, min, act, max, sum atomic.Int64
 	overruns, overflows       atomic.Int64
+	yields, yieldMax          atomic.Int64
 	limit                     int64 // HistogramMax in ns
 	tid                       atomic.Int64
 	finished                  atomic.Bool
@@ -214,6 +224,8 @@ func (t *LatencyTest) Snapshot() []ThreadLatency {
 		}
 		s.Overruns = th.overruns.Load()
 		s.Overflows = th.overflows.Load()
+		s.Yields = th.yields.Load()
+		s.YieldMax = time.Duration(th.yieldMax.Load())
 		out[i] = s
 	}
 	return out

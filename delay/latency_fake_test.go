@@ -32,10 +32,11 @@ type fakeLatencyWorld struct {
 	late   func(n int) int64
 	// result, when set, decides the n-th sleep's outcome (0 sleeps to the
 	// deadline; EINTR leaves the clock where it is).
-	result func(n int, abs int64) unix.Errno
-	events []string
-	cpus   []int // the CPUs reported in turn
-	yields int
+	result    func(n int, abs int64) unix.Errno
+	events    []string
+	cpus      []int // the CPUs reported in turn
+	yields    int
+	yieldCost int64 // how far a yield moves the clock
 }
 
 func (w *fakeLatencyWorld) install() {
@@ -67,6 +68,7 @@ func (w *fakeLatencyWorld) install() {
 		defer w.mu.Unlock()
 		w.yields++
 		w.events = append(w.events, "yield")
+		w.t += w.yieldCost
 	}
 	latencyCPU = func() int {
 		w.mu.Lock()
@@ -166,7 +168,7 @@ func TestLatencyYields(t *testing.T) {
 		t.Errorf("near the deadline: events %s", got)
 	}
 	// An EINTR 9 ms before it: yield at once, then sleep again.
-	w = &fakeLatencyWorld{t: 1e9, cpus: []int{0}}
+	w = &fakeLatencyWorld{t: 1e9, cpus: []int{0}, yieldCost: 3_000_000}
 	w.result = func(n int, abs int64) unix.Errno {
 		if n == 1 {
 			w.t = abs - int64(9*time.Millisecond)
@@ -175,11 +177,15 @@ func TestLatencyYields(t *testing.T) {
 		return 0
 	}
 	w.install()
-	if _, err := runLatency(t, LatencyOptions{Interval: 10 * time.Millisecond, Loops: 2}, context.Background()); err != nil {
+	res, err := runLatency(t, LatencyOptions{Interval: 10 * time.Millisecond, Loops: 2}, context.Background())
+	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(w.events, ","); got != "sleep:interrupted system call,yield,sleep,cpu,sleep,cpu" {
 		t.Errorf("far from the deadline: events %s", got)
+	}
+	if th := res.Threads[0]; th.Yields != 1 || th.YieldMax != 3*time.Millisecond {
+		t.Errorf("%d yields, longest %v; want 1 of 3 ms", th.Yields, th.YieldMax)
 	}
 }
 

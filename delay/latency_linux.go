@@ -74,7 +74,7 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 		if stop.Load() {
 			return
 		}
-		owed, err := rawSleepAbs(next, stop)
+		owed, err := rawSleepAbs(next, stop, th)
 		if err != nil {
 			if err != errStopped {
 				th.err = fmt.Errorf("clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME): %w", err)
@@ -95,7 +95,7 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 			}
 		}
 		if owed {
-			latencyYield()
+			th.yield()
 		}
 	}
 }
@@ -123,7 +123,7 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 // measurement, when a whole interval lies ahead; otherwise it yields at
 // once. A stop request (stop set, then a signal from Run) returns
 // errStopped; another error is returned as it is.
-func rawSleepAbs(abs int64, stop *atomic.Bool) (owed bool, err error) {
+func rawSleepAbs(abs int64, stop *atomic.Bool, th *latThread) (owed bool, err error) {
 	ts := unix.NsecToTimespec(abs)
 	for {
 		switch e := rawClockNanosleep(&ts); e {
@@ -138,9 +138,20 @@ func rawSleepAbs(abs int64, stop *atomic.Bool) (owed bool, err error) {
 				owed = true
 				continue
 			}
-			latencyYield()
+			th.yield()
 		default:
 			return owed, e
 		}
+	}
+}
+
+// yield yields to the Go scheduler and accounts for how long it took.
+func (th *latThread) yield() {
+	t0 := latencyNow()
+	latencyYield()
+	d := latencyNow() - t0
+	th.yields.Add(1)
+	if d > th.yieldMax.Load() {
+		th.yieldMax.Store(d)
 	}
 }

@@ -396,9 +396,10 @@ func TestRawSleepAbs(t *testing.T) {
 		return 0
 	}
 	var stop atomic.Bool
+	th := &latThread{}
 	before := eintrRetries.Load()
 	abs := now + int64(time.Millisecond) + 123 // within deferYieldWithin
-	owed, err := rawSleepAbs(abs, &stop)
+	owed, err := rawSleepAbs(abs, &stop, th)
 	if err != nil || !owed || yields != 0 {
 		t.Fatalf("near the deadline: owed %v, err %v, %d yields; want a yield owed, none made", owed, err, yields)
 	}
@@ -409,17 +410,17 @@ func TestRawSleepAbs(t *testing.T) {
 		t.Errorf("deadline %d, want the same absolute deadline %d on every retry", got.Nano(), abs)
 	}
 	calls = 0
-	owed, err = rawSleepAbs(now+int64(10*time.Millisecond), &stop)
-	if err != nil || owed || yields != 2 {
-		t.Errorf("far from the deadline: owed %v, err %v, %d yields; want 2 yields at once, none owed", owed, err, yields)
+	owed, err = rawSleepAbs(now+int64(10*time.Millisecond), &stop, th)
+	if err != nil || owed || yields != 2 || th.yields.Load() != 2 {
+		t.Errorf("far from the deadline: owed %v, err %v, %d yields (%d counted); want 2 yields at once, none owed", owed, err, yields, th.yields.Load())
 	}
 	stop.Store(true)
 	calls = 0
-	if _, err := rawSleepAbs(now+int64(10*time.Millisecond), &stop); err != errStopped {
+	if _, err := rawSleepAbs(now+int64(10*time.Millisecond), &stop, th); err != errStopped {
 		t.Errorf("stopped: err = %v, want errStopped", err)
 	}
 	rawClockNanosleep = func(*unix.Timespec) unix.Errno { return unix.EINVAL }
-	if _, err := rawSleepAbs(1, &stop); err != unix.EINVAL {
+	if _, err := rawSleepAbs(1, &stop, th); err != unix.EINVAL {
 		t.Errorf("err = %v, want EINVAL", err)
 	}
 }

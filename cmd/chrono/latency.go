@@ -310,10 +310,17 @@ func writeLatencyReport(w io.Writer, res *delay.LatencyResult, held *delay.Held,
 		row("all", res.All, res.Mean(), res.Overflows(), totalOverruns)
 	}
 	writeColumns(w, rows, 1)
+	var yields []string
 	for _, th := range res.Threads {
 		if th.Err != nil {
 			fmt.Fprintf(w, "thread %d stopped after %d latencies: %v\n", th.Thread, th.Count, th.Err)
 		}
+		if th.Yields > 0 {
+			yields = append(yields, fmt.Sprintf("thread %d: %d, longest %s", th.Thread, th.Yields, unit.FormatDuration(float64(th.YieldMax), 1)))
+		}
+	}
+	if len(yields) > 0 {
+		fmt.Fprintf(w, "Go runtime yields (after a measurement, or at once when the deadline was far): %s\n", strings.Join(yields, "; "))
 	}
 	fmt.Fprintln(w, "percentiles: HdrHistogram value at quantile, to its 3 significant digits; min, max and mean exact")
 	if histMaxUS > 0 {

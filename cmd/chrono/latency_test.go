@@ -57,7 +57,7 @@ func TestLatencyReport(t *testing.T) {
 	th := delay.ThreadLatency{Thread: 0, TID: 7, CPU: -1, Interval: time.Millisecond, Count: 4,
 		Min: 3 * time.Microsecond, Max: 50 * time.Microsecond, Avg: 27 * time.Microsecond, Sum: 108 * time.Microsecond, Overflows: 2,
 		PerCPU: []delay.CPULatency{{CPU: 0, Count: 2, Min: 3000, Max: 5000, Sum: 8000}, {CPU: 1, Count: 2, Min: 50_000, Max: 50_000, Sum: 100_000}},
-		Err:    syscall.EINVAL}
+		Err:    syscall.EINVAL, Yields: 3, YieldMax: 2500 * time.Microsecond}
 	res := &delay.LatencyResult{Threads: []delay.ThreadLatency{th}, Histograms: []*stats.Histogram{h}, All: h, HistogramMax: 10 * time.Microsecond}
 	var b strings.Builder
 	writeLatencyReport(&b, res, &delay.Held{DMALatency: -1}, delay.LatencyOptions{Interval: time.Millisecond}, 10)
@@ -67,6 +67,7 @@ func TestLatencyReport(t *testing.T) {
 		"000003 000001", "000005 000001",
 		"thread 0 stopped after 4 latencies: invalid argument",
 		"per CPU (threads not pinned, by the CPU each wake-up ran on):",
+		"Go runtime yields (after a measurement, or at once when the deadline was far): thread 0: 3, longest 2.500 ms",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
