@@ -22,7 +22,9 @@ start_load() {
 		;;
 	mixed)
 		command -v stress-ng >/dev/null || { echo "stress-ng not found: apt-get install stress-ng (or use the gobuild mode)" >&2; exit 1; }
-		setsid stress-ng --cpu 2 --vm 1 --switch 2 -q &
+		# Restarted when it ends: here its switch stressor sometimes aborts
+		# ("corrupted bogo-ops counter") after a minute or two.
+		setsid sh -c "while :; do stress-ng --cpu 2 --vm 1 --switch 2 -q >/dev/null 2>&1; sleep 0.1; done" &
 		;;
 	gobuild)
 		load_cache=$(mktemp -d)
