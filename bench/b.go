@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/stats"
 )
 
 // B is passed to a benchmark function. The function does its setup, then
@@ -31,25 +32,35 @@ type B struct {
 	ctl  *runner
 	clk  *clockSource
 	opts *Options
+	th   threadOps
 
 	looped   bool // Loop was called
 	running  bool // inside a sample
 	finished bool // Loop returned false
 	timerOn  bool
 
-	// Accumulators of the current sample, while the timer is on.
+	// Accumulators of the current sample, while the timer is on. segs
+	// counts the timed segments whose CPU time is in cpuAcc (one per
+	// StopTimer, one for the end of the sample); cpuBad is set when a CPU
+	// clock read failed.
 	t0, acc      uint64
 	cpu0, cpuAcc int64
+	segs         int
+	cpuBad       bool
 	mem0, memAcc memSnap
 	ru0          usage
 	ruOK         bool
 	stops        int
 	startRaw     uint64
-	// cpuPerStop is the thread CPU time a StopTimer/StartTimer pair adds
-	// to the CPU reading beyond the wall time it leaves in the timed
-	// region (the CPU clock is read inside the wall readings); measured by
-	// the probe, subtracted per StopTimer call.
-	cpuPerStop     float64
+	cpuStart     int // the CPU at the start of the sample
+	block        int // the block the current sample belongs to
+	// cpuRead is the thread CPU time that the two CPU clock reads
+	// bounding a timed segment add to it beyond the segment's wall time
+	// (see probe); it is subtracted once per segment. cpuReadOK is
+	// false until it has been measured on this thread's CPU: the first
+	// sample measures it if no probe command did.
+	cpuRead        float64
+	cpuReadOK      bool
 	latency        bool
 	lat            []uint64 // latency mode: raw per-op durations
 	latN           uint64
@@ -155,9 +166,11 @@ var Sink uint64
 // measured on the benchmark's thread and reported as
 // Result.Overhead.TimerPairNs). A small part of it (the clock reads' own
 // halves, Result.Overhead.TimerPairInsideNs) falls inside the timed
-// region and is not subtracted from the wall time; the CPU time the pair's
-// own reads add to the thread's CPU time is measured too and subtracted
-// from Sample.CPUNs. Prefer Options.Setup/Teardown, which run outside the
+// region and is not subtracted from the wall time. The CPU time that the
+// CPU clock reads themselves add to each timed segment is measured on the
+// benchmark's thread (Result.Overhead.CPUReadNs) and subtracted from
+// Sample.CPUNs once per segment; when it is most of the CPU figure, a
+// warning says so. Prefer Options.Setup/Teardown, which run outside the
 // timed region. The calls nest: StopTimer with the timer stopped does
 // nothing.
 func (b *B) StopTimer() {
@@ -166,12 +179,22 @@ func (b *B) StopTimer() {
 	}
 	t := b.clk.now()
 	b.acc += t - b.t0
-	if c := threadCPUNs(); c >= 0 && b.cpu0 >= 0 {
-		b.cpuAcc += c - b.cpu0
-	}
+	b.endSegment()
 	b.memAcc = b.memAcc.add(b.readMem().sub(b.mem0))
 	b.timerOn = false
 	b.stops++
+}
+
+// endSegment reads the CPU clock at the end of a timed segment (right
+// after its closing wall-clock read) and adds the segment's CPU time.
+func (b *B) endSegment() {
+	c := b.th.cpuTime()
+	if c < 0 || b.cpu0 < 0 {
+		b.cpuBad = true
+		return
+	}
+	b.cpuAcc += c - b.cpu0
+	b.segs++
 }
 
 // StartTimer resumes timing after StopTimer (see StopTimer for its cost).
@@ -180,7 +203,7 @@ func (b *B) StartTimer() {
 		return
 	}
 	b.mem0 = b.readMem()
-	b.cpu0 = threadCPUNs()
+	b.cpu0 = b.th.cpuTime()
 	b.timerOn = true
 	b.t0 = b.clk.now()
 }
@@ -188,9 +211,12 @@ func (b *B) StartTimer() {
 // command is what the harness asks of the benchmark goroutine.
 type command struct {
 	n       uint64        // iterations of the next sample; 0 = finish (Loop returns false)
+	block   int           // the block the sample belongs to (Sample.Block)
 	latency bool          // time every iteration
 	gate    chan struct{} // parallel mode: wait for it to close before starting
-	probe   bool          // measure the StopTimer/StartTimer pair cost instead of a sample
+	probe   bool          // measure the timer's costs (B.probe) instead of a sample
+	move    bool          // pin the thread to cpu instead of a sample
+	cpu     int
 }
 
 // reply is the benchmark goroutine's answer to a command.
@@ -199,6 +225,7 @@ type reply struct {
 	start, end uint64    // raw clock readings bounding the sample
 	lat        []uint64  // latency mode: raw per-op durations
 	pair       timerPair // probe: cost of one StopTimer/StartTimer pair
+	cpuRead    cpuRead   // probe: cost of the CPU clock reads per segment
 	done       bool      // the function returned
 	err        error
 }
@@ -209,6 +236,8 @@ type runner struct {
 	cmds    chan command
 	replies chan reply
 	exited  bool
+	// block is the block the runner's samples belong to (Sample.Block).
+	block int
 	// counted lists the events opened for Options.Counters, and
 	// unavailable those that could not be (with the reason). The
 	// benchmark goroutine sets both before its first reply.
@@ -223,12 +252,13 @@ var errEarlyReturn = errors.New("bench: the benchmark function returned before B
 
 // start runs f in a new goroutine, locked to its thread for life (the
 // thread is discarded when the goroutine exits, so that pinning never leaks
-// into other goroutines).
+// into other goroutines), pinned to cpu unless it is negative.
 func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 	r := &runner{cmds: make(chan command), replies: make(chan reply)}
 	b := &B{ctl: r, clk: clk, opts: opts}
 	go func() {
 		runtime.LockOSThread() // never unlocked: see above
+		b.th = opts.platform().thread()
 		var rep reply
 		defer func() {
 			if p := recover(); p != nil {
@@ -238,7 +268,7 @@ func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 			r.replies <- rep
 		}()
 		if cpu >= 0 {
-			if err := pinThread(cpu); err != nil {
+			if err := b.th.pin(cpu); err != nil {
 				// Wait for the first command, then report.
 				<-r.cmds
 				rep.err = err
@@ -278,7 +308,7 @@ func (r *runner) do(c command) (reply, error) {
 		}
 		return rep, rep.err
 	}
-	return rep, nil
+	return rep, rep.err
 }
 
 // send hands c to the benchmark goroutine. If the function returned
@@ -294,8 +324,21 @@ func (r *runner) send(c command) (rep reply, early bool) {
 
 // sample runs one sample of n iterations.
 func (r *runner) sample(n uint64) (Sample, error) {
-	rep, err := r.do(command{n: n})
+	rep, err := r.do(command{n: n, block: r.block})
 	return rep.s, err
+}
+
+// probe measures the timer's costs on the runner's thread (see B.probe).
+func (r *runner) probe() (reply, error) { return r.do(command{probe: true}) }
+
+// move pins the runner's thread to cpu and measures the CPU clock's read
+// cost there (it may differ between CPUs).
+func (r *runner) move(cpu int) (cpuRead, error) {
+	if _, err := r.do(command{move: true, cpu: cpu}); err != nil {
+		return cpuRead{}, err
+	}
+	rep, err := r.probe()
+	return rep.cpuRead, err
 }
 
 // finish makes Loop return false and waits for the function to return.
@@ -334,14 +377,23 @@ func (b *B) loopSlow() bool {
 	}
 	for {
 		c := <-b.ctl.cmds
-		if c.n == 0 && !c.probe {
+		switch {
+		case c.probe:
+			var rep reply
+			rep.pair, rep.cpuRead = b.probe()
+			b.ctl.replies <- rep
+			continue
+		case c.move:
+			b.cpuReadOK = false // measured again on the new CPU
+			b.ctl.replies <- reply{err: b.th.pin(c.cpu)}
+			continue
+		case c.n == 0:
 			b.finished = true
 			b.running = false
 			return false
 		}
-		if c.probe {
-			b.ctl.replies <- reply{pair: b.probeTimer()}
-			continue
+		if !b.cpuReadOK {
+			b.probe()
 		}
 		b.beginSample(c)
 		return true
@@ -349,48 +401,85 @@ func (b *B) loopSlow() bool {
 }
 
 // timerPair is the measured cost of one StopTimer/StartTimer pair, in ns:
-// in all (Total), the part of it inside the timed region (Inside: the wall
-// time between StartTimer's clock read and the next StopTimer's), and the
-// thread CPU time it adds to the CPU reading beyond Inside (CPUExcess).
+// in all (Total), and the part of it inside the timed region (Inside: the
+// wall time between StartTimer's clock read and the next StopTimer's).
 type timerPair struct {
-	Total, Inside, CPUExcess float64
+	Total, Inside float64
 }
 
-// probeTimer measures the cost of a StopTimer/StartTimer pair on this
-// thread, and sets b.cpuPerStop for the samples that follow.
-func (b *B) probeTimer() timerPair {
-	const pairs = 100
-	b.running = true
-	b.timerOn = true
-	b.acc, b.cpuAcc, b.memAcc, b.stops = 0, 0, memSnap{}, 0
+// cpuRead is the measured CPU cost of reading the thread's CPU clock, as
+// it lands in a timed segment (see probe): NsPerSegment is the median
+// over N segments, MADNs the scaled median absolute deviation. OK is false
+// when the CPU clock cannot be read.
+type cpuRead struct {
+	NsPerSegment float64
+	MADNs        float64
+	N            int
+	OK           bool
+}
+
+// probePairs is the number of StopTimer/StartTimer pairs probe times.
+const probePairs = 100
+
+// probe measures, on this thread, the cost of a StopTimer/StartTimer pair
+// and the CPU time that reading the CPU clock adds to a timed segment,
+// and sets b.cpuRead for the samples that follow.
+//
+// The CPU clock's reading is taken somewhere inside its system call: the
+// part of the call after the reading that opens a segment and the part of
+// the call before the reading that closes it are CPU time of the segment
+// that its wall time does not have (0.2-1.5 µs per segment on the hosts
+// seen so far, against nanoseconds for the wall clock). The probe times
+// empty segments exactly as a benchmark with StopTimer/StartTimer in its
+// loop has them (StartTimer, nothing, StopTimer): each one's CPU time
+// minus its wall time is that excess, and their median is what is
+// subtracted per segment (the median ignores segments cut by
+// preemption). The same few instructions cost more when a body runs
+// between them (cold caches): the subtraction is then a little short,
+// which matters only when the reads dominate the CPU time, and a warning
+// says when they do.
+func (b *B) probe() (timerPair, cpuRead) {
+	b.running, b.timerOn = true, true
+	b.resetAcc()
 	b.mem0 = b.readMem()
-	b.cpu0 = threadCPUNs()
+	b.cpu0 = b.th.cpuTime()
 	t0 := b.clk.now()
 	b.t0 = t0
-	for i := 0; i < pairs; i++ {
+	xs := make([]float64, 0, probePairs)
+	for i := 0; i < probePairs; i++ {
+		acc0, cpu0 := b.acc, b.cpuAcc
 		b.StopTimer()
+		if i > 0 && !b.cpuBad { // the first segment opened differently
+			xs = append(xs, float64(b.cpuAcc-cpu0)-b.clk.ns(b.acc-acc0))
+		}
 		b.StartTimer()
 	}
 	b.StopTimer()
 	t1 := b.clk.now()
-	b.running = false
-	b.timerOn = false
+	b.running, b.timerOn = false, false
 	// The timed region of the probe is empty but for the pairs' own
 	// instructions between the reads: what the pairs leave in it.
-	p := timerPair{Total: b.clk.ns(t1-t0) / pairs, Inside: b.clk.ns(b.acc) / (pairs + 1)}
-	if b.cpu0 >= 0 && b.cpuAcc >= 0 {
-		p.CPUExcess = max(float64(b.cpuAcc)/(pairs+1)-p.Inside, 0)
+	p := timerPair{Total: b.clk.ns(t1-t0) / probePairs, Inside: b.clk.ns(b.acc) / (probePairs + 1)}
+	var cr cpuRead
+	if !b.cpuBad && len(xs) > 0 {
+		sum := stats.Summarize(xs)
+		cr = cpuRead{NsPerSegment: max(sum.Median, 0), MADNs: sum.MADScaled, N: len(xs), OK: true}
 	}
-	b.cpuPerStop = p.CPUExcess
-	b.acc, b.cpuAcc, b.memAcc, b.stops = 0, 0, memSnap{}, 0
-	return p
+	b.cpuRead, b.cpuReadOK = cr.NsPerSegment, cr.OK
+	b.resetAcc()
+	return p, cr
+}
+
+func (b *B) resetAcc() {
+	b.acc, b.cpuAcc, b.segs, b.cpuBad, b.memAcc, b.stops = 0, 0, 0, false, memSnap{}, 0
 }
 
 func (b *B) beginSample(c command) {
 	if b.opts.Setup != nil {
 		b.opts.Setup()
 	}
-	b.acc, b.cpuAcc, b.memAcc, b.stops = 0, 0, memSnap{}, 0
+	b.resetAcc()
+	b.block = c.block
 	b.running, b.timerOn = true, true
 	b.latency = c.latency
 	if b.latency {
@@ -405,10 +494,13 @@ func (b *B) beginSample(c command) {
 		<-c.gate
 	}
 	b.mem0 = b.readMem()
-	b.cpu0 = threadCPUNs()
-	// The counters are read last before the timed region and first after
-	// it, so that they bracket it tightly.
+	b.cpuStart = b.th.cpu()
+	// The counters are read right outside the CPU clock's reads, which
+	// are right outside the wall clock's, so that each brackets the timed
+	// region tightly (the counters' empty-sample subtraction takes out
+	// what the inner reads add to them).
 	b.cBeforeOK = b.cg != nil && b.cg.ReadTo(&b.cBefore) == nil
+	b.cpu0 = b.th.cpuTime()
 	if b.latency {
 		b.left, b.n = 0, 0
 		b.startRaw = b.clk.now()
@@ -423,38 +515,36 @@ func (b *B) beginSample(c command) {
 
 func (b *B) endSample() reply {
 	end := b.clk.now()
-	cAfterOK := b.cBeforeOK && b.cg.ReadTo(&b.cAfter) == nil
 	iters := b.n - b.left
 	if b.latency {
 		iters = uint64(len(b.lat))
 	}
 	if b.timerOn {
 		b.acc += end - b.t0
-		if c := threadCPUNs(); c >= 0 && b.cpu0 >= 0 {
-			b.cpuAcc += c - b.cpu0
-		} else {
-			b.cpuAcc = -1
-		}
+		b.endSegment()
+	}
+	cAfterOK := b.cBeforeOK && b.cg.ReadTo(&b.cAfter) == nil
+	if b.timerOn {
 		b.memAcc = b.memAcc.add(b.readMem().sub(b.mem0))
 	}
+	cpuEnd := b.th.cpu()
 	b.timerOn, b.running = false, false
 	b.left, b.n = 0, 0
 	s := Sample{
 		Iterations: iters,
 		WallNs:     b.clk.ns(b.acc),
 		Ticks:      b.acc,
-		CPUNs:      float64(b.cpuAcc),
+		CPUNs:      -1,
 		Allocs:     b.memAcc.allocs,
 		Bytes:      b.memAcc.bytes,
 		GCs:        b.memAcc.gcs,
 		TimerStops: b.stops,
+		CPU:        b.cpuStart,
+		CPUEnd:     cpuEnd,
+		Block:      b.block,
 	}
-	if b.cpu0 < 0 || b.cpuAcc < 0 {
-		s.CPUNs = -1
-	} else if b.stops > 0 {
-		// Each StopTimer/StartTimer pair reads the CPU clock outside its
-		// wall readings: take out the CPU time those reads add.
-		s.CPUNs = max(s.CPUNs-float64(b.stops)*b.cpuPerStop, 0)
+	if !b.cpuBad && b.cpuReadOK {
+		s.CPUNs, s.CPUReadNs = netCPU(float64(b.cpuAcc), b.segs, b.cpuRead)
 	}
 	if cAfterOK {
 		counters.Diff(b.cAfter, b.cBefore, &b.cDiff)
@@ -476,4 +566,12 @@ func (b *B) endSample() reply {
 		rep.lat = append([]uint64(nil), b.lat...)
 	}
 	return rep
+}
+
+// netCPU returns the CPU time of a sample's timed region net of the
+// CPU clock's own reads: raw ns measured over segs timed segments, minus
+// perSeg ns for each, never below 0; and the amount subtracted.
+func netCPU(raw float64, segs int, perSeg float64) (cpu, subtracted float64) {
+	sub := min(float64(segs)*perSeg, max(raw, 0))
+	return raw - sub, sub
 }

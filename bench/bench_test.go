@@ -12,20 +12,78 @@ import (
 // fakeClock is a deterministic clock: every read costs read ns, readings
 // are quantized to tick ns, and benchmark bodies advance it by their
 // simulated cost. Accesses are ordered by the runner's channels.
+//
+// It also simulates the benchmark thread's CPU clock and CPU (see
+// fakeThread): cpu is the CPU time of the running thread, which advances
+// with the wall time except while preempted; a CPU clock read costs
+// cpuRead ns of wall and CPU time, its reading taken halfway; the
+// allowed CPUs are 0 .. cpus-1 (2 by default).
 type fakeClock struct {
 	t, tick, read uint64
+	cpu, cpuRead  uint64
+	cpus          int
+	// noCPUTime makes the CPU clock unreadable.
+	noCPUTime bool
 }
 
 func (f *fakeClock) now() uint64 {
 	f.t += f.read
+	f.cpu += f.read
 	return f.t / f.tick * f.tick
 }
 
-func (f *fakeClock) advance(d uint64) { f.t += d }
+// advance runs the thread for d ns.
+func (f *fakeClock) advance(d uint64) { f.t += d; f.cpu += d }
+
+// preempt lets d ns of wall time pass with the thread off the CPU.
+func (f *fakeClock) preempt(d uint64) { f.t += d }
 
 func (f *fakeClock) source() *clockSource {
 	return &clockSource{name: "fake", now: f.now, fenced: f.now, ns: nsIdentity}
 }
+
+// platform returns the fake CPUs and threads.
+func (f *fakeClock) platform() *platform {
+	return &platform{
+		allowed: func() []int {
+			n := f.cpus
+			if n == 0 {
+				n = 2
+			}
+			return identity(n)
+		},
+		thread: func() threadOps { return &fakeThread{fc: f, on: 0} },
+	}
+}
+
+// opts returns o with the fake clock and platform.
+func (f *fakeClock) opts(o Options) *Options {
+	o.clock, o.plat = f.source(), f.platform()
+	return &o
+}
+
+// fakeThread is a benchmark thread of the fake platform: it runs on the
+// CPU it was last pinned to (0 until then).
+type fakeThread struct {
+	fc *fakeClock
+	on int
+}
+
+func (t *fakeThread) pin(cpu int) error { t.on = cpu; return nil }
+func (t *fakeThread) cpu() int          { return t.on }
+func (t *fakeThread) cpuTime() int64 {
+	if t.fc.noCPUTime {
+		return -1
+	}
+	half := t.fc.cpuRead / 2
+	t.fc.advance(half)
+	v := t.fc.cpu
+	t.fc.advance(t.fc.cpuRead - half)
+	return int64(v)
+}
+
+// cpuOf returns the CPU the benchmark's (fake) thread runs on.
+func cpuOf(b *B) int { return b.th.(*fakeThread).on }
 
 // costSampler simulates samples of a body costing perOp ns, plus fixed ns
 // per sample, without any goroutine.
@@ -75,7 +133,7 @@ func TestCalibrate(t *testing.T) {
 
 func TestRunFakeClock(t *testing.T) {
 	fc := &fakeClock{tick: 1000, read: 20}
-	opts := &Options{Target: 100 * time.Microsecond, Samples: 8, WarmupSamples: 2, clock: fc.source()}
+	opts := fc.opts(Options{Target: 100 * time.Microsecond, Samples: 8, WarmupSamples: 2})
 	setups := 0
 	opts.Setup = func() { setups++ }
 	r, err := Run("fake37", func(b *B) {
@@ -103,8 +161,10 @@ func TestRunFakeClock(t *testing.T) {
 	if want := 1e6 / 37.0; math.Abs(float64(r.Iterations)-want)/want > 0.01 {
 		t.Errorf("calibrated n = %d, want ~%.0f", r.Iterations, want)
 	}
-	if len(r.Samples) != 8 || len(r.Warmup) != 2 {
-		t.Fatalf("%d samples and %d warm-up, want 8 and 2", len(r.Samples), len(r.Warmup))
+	// Two warm-up samples, then one more at the start of each block but
+	// the first.
+	if len(r.Samples) != 8 || len(r.Warmup) != 2+DefaultBlocks-1 {
+		t.Fatalf("%d samples and %d warm-up, want 8 and %d", len(r.Samples), len(r.Warmup), 2+DefaultBlocks-1)
 	}
 	jittered := false
 	for _, s := range r.Samples {
@@ -236,7 +296,7 @@ func sprint(o []int) string {
 
 func TestCompareFakeClock(t *testing.T) {
 	fc := &fakeClock{tick: 1, read: 20}
-	opts := &Options{Target: 200 * time.Microsecond, Samples: 10, clock: fc.source()}
+	opts := fc.opts(Options{Target: 200 * time.Microsecond, Samples: 10})
 	body := func(cost uint64) func(*B) {
 		return func(b *B) {
 			for b.Loop() {
@@ -286,7 +346,7 @@ func TestLatencyFakeClock(t *testing.T) {
 		for b.Loop() {
 			fc.advance(500)
 		}
-	}, &Options{Target: 100 * time.Microsecond, Samples: 5, WarmupSamples: 1, Latency: true, clock: fc.source()})
+	}, fc.opts(Options{Target: 100 * time.Microsecond, Samples: 5, WarmupSamples: 1, Latency: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,33 +368,18 @@ func TestLatencyFakeClock(t *testing.T) {
 
 var sinkBytes []byte
 
-func TestRealClock(t *testing.T) {
+// TestRealThread runs the real clock, threads and CPUs and checks what
+// does not depend on timing: allocations are counted, CPU time is a
+// figure or -1 (never 0), and every sample records the CPU it ran on
+// (where the platform tells). Timing claims (noise floor, agreement with
+// testing.B) are in scripts/bench-vs-testingb.sh; the logic is tested
+// with fake clocks above.
+func TestRealThread(t *testing.T) {
 	xs := make([]uint64, 1000)
 	for i := range xs {
 		xs[i] = uint64(i)
 	}
 	opts := &Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1}
-	// An empty body is within 2x of the empty loop measured beside it;
-	// on a loaded machine one run's median can stray past that, so the
-	// flag must show in one of three runs (the logic itself is tested
-	// deterministically in TestAnalyze).
-	var empty *Result
-	for try := 0; try < 3; try++ {
-		var err error
-		empty, err = Run("empty", func(b *B) {
-			for b.Loop() {
-			}
-		}, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if hasWarning(empty, "optimized away") {
-			break
-		}
-	}
-	if !hasWarning(empty, "optimized away") {
-		t.Errorf("empty body not flagged in 3 runs: %q (median %v, loop %v..%v)", empty.Warnings, empty.NsPerOp.Median, empty.Overhead.LoopNsPerOp, empty.Overhead.LoopNsPerOpHigh)
-	}
 	sum, err := Run("sum", func(b *B) {
 		for b.Loop() {
 			var s uint64
@@ -347,9 +392,6 @@ func TestRealClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hasWarning(sum, "optimized away") {
-		t.Errorf("sum of 1000 flagged as optimized away: %q (median %v, loop %v)", sum.Warnings, sum.NsPerOp.Median, sum.Overhead.LoopNsPerOp)
-	}
 	if sum.AllocsPerOp != 0 {
 		t.Errorf("b.Keep(uint64) allocates: %v allocs/op", sum.AllocsPerOp)
 	}
@@ -361,13 +403,33 @@ func TestRealClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if alloc.AllocsPerOp < 0.95 || alloc.AllocsPerOp > 1.05 || alloc.BytesPerOp < 60 {
-		t.Errorf("alloc: %v allocs/op, %v B/op, want ~1 and ~64", alloc.AllocsPerOp, alloc.BytesPerOp)
+	// The runtime publishes allocation counts when a span of the size
+	// class is handed back (8 KiB spans of 64-byte objects: 128 at a
+	// time), so each sample's count may be off by up to a span at each
+	// end; few iterations per sample (slow allocations under -race and
+	// load) make that a large fraction. Check the totals within that.
+	// (Counts are of the whole process: other goroutines' allocations
+	// can only add, so the upper bound is loose and the bytes are checked
+	// from below.)
+	var allocs, bytes, iters uint64
+	for _, s := range alloc.Samples {
+		allocs, bytes, iters = allocs+s.Allocs, bytes+s.Bytes, iters+s.Iterations
 	}
+	lag := float64(2 * 128 * len(alloc.Samples))
+	if n := float64(iters); float64(allocs) < n-lag || float64(allocs) > 1.25*n+lag || float64(bytes) < 64*(n-lag) {
+		t.Errorf("alloc: %d allocations, %d bytes in %d iterations (allowed lag %v objects); want one 64-byte allocation per iteration", allocs, bytes, iters, lag)
+	}
+	known := realPlatform.allowed() != nil
 	for _, s := range sum.Samples {
 		if s.CPUNs == 0 {
 			t.Error("thread CPU time is zero, want a figure or -1")
 		}
+		if known && (s.CPU < 0 || s.CPUEnd < 0) {
+			t.Errorf("sample CPU %d..%d on a platform that tells the CPU", s.CPU, s.CPUEnd)
+		}
+	}
+	if sum.Placement == "" {
+		t.Error("no placement")
 	}
 }
 

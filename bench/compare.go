@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -30,12 +31,15 @@ type Pair struct {
 	// Ratios are the per-round paired ratios A ns/op / B ns/op: above 1,
 	// B was faster in that round.
 	Ratios []float64 `json:"ratios"`
-	// Median is the median ratio and CI its confidence interval (95 %,
-	// order statistics: the exact sign-test interval for the median of
-	// the paired ratios); CIErr says why there is no interval.
+	// Median is the median ratio and CI its 95 % confidence interval, as
+	// Result.CI is built: the hull of the order-statistic (sign-test)
+	// interval of the paired ratios, the t interval of the blocks' median
+	// ratios, and every CPU's interval when the ratio differs between CPUs
+	// (then Note says so); CIErr says why there is no interval.
 	Median float64        `json:"median"`
 	CI     stats.Interval `json:"ci"`
 	CIErr  string         `json:"ci_error,omitempty"`
+	Note   string         `json:"note,omitempty"`
 	// P is the two-sided Mann-Whitney U p-value of A's against B's ns/op.
 	P float64 `json:"p"`
 	// Verdict is the plain conclusion, e.g. "B is 1.31x faster than A
@@ -53,8 +57,10 @@ const Alpha = 0.05
 // order that is balanced within blocks of rounds (a random Latin square per
 // block, reseeded per block from Options.Seed; for two cases ABBA or BAAB),
 // so that drift of the machine hits all cases alike. Options.Samples is the
-// number of rounds. Each case runs in one invocation of its function, which
-// waits between its samples.
+// number of rounds. The rounds run in Options.Blocks blocks; without
+// Options.Pin all cases move together to another allowed CPU for every
+// block (see Options.Pin) and run one discarded round there. Each case
+// runs in one invocation of its function, which waits between its samples.
 func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	if len(cases) < 2 {
 		return nil, errors.New("bench: Compare needs at least two cases")
@@ -68,11 +74,12 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	cpu := s.opts.pinCPU()
 	k := len(cases)
+	rounds := s.opts.Samples
+	pl := s.plan(rounds)
 	rs := make([]*runner, k)
 	for i, c := range cases {
-		rs[i] = start(c.F, s.clk, &s.opts, cpu)
+		rs[i] = start(c.F, s.clk, &s.opts, pl.cpu(0))
 	}
 	finishAll := func() {
 		for _, r := range rs {
@@ -80,23 +87,23 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 		}
 	}
 	results := make([]*Result, k)
+	reads := make([][]cpuRead, k)
 	var n uint64
 	var fastest float64
-	pairs := make([]timerPair, k)
 	for i, c := range cases {
-		rep, err := rs[i].do(command{probe: true})
+		rep, err := rs[i].probe()
 		if err != nil {
 			finishAll()
 			return nil, fmt.Errorf("%w (case %s)", err, c.Name)
 		}
-		pairs[i] = rep.pair
+		reads[i] = append(reads[i], rep.cpuRead)
 		ni, trials, err := calibrate(rs[i], s.goal)
 		if err != nil {
 			finishAll()
 			return nil, fmt.Errorf("%w (case %s)", err, c.Name)
 		}
-		results[i] = &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal, Calibration: trials}
-		results[i].Overhead.setTimerPair(pairs[i])
+		results[i] = &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal, Calibration: trials, Placement: pl.placement}
+		results[i].Overhead.setTimerPair(rep.pair)
 		last := trials[len(trials)-1]
 		if i == 0 || ni < n {
 			n = ni
@@ -110,24 +117,44 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 		n = max(n, uint64(min(need, maxIterations)))
 	}
 	cmp := &Comparison{Results: results, Iterations: n}
-	rounds := s.opts.Samples
-	for round := -1; round < rounds; round++ { // round -1 warms up
-		order := identity(k)
-		if round >= 0 {
-			order = roundOrder(k, round, s.opts.Seed)
-			cmp.Order = append(cmp.Order, order)
-		}
-		nr := s.jitter(n)
-		for _, i := range order {
-			smp, err := rs[i].sample(nr)
-			if err != nil {
-				finishAll()
-				return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)
+	// The rounds run in blocks, as Run's samples do: before every block
+	// but the first, all cases move to the plan's next CPU together and
+	// run one discarded round there. Round -1 warms up.
+	round := 0
+	for j := 0; j < len(pl.sizes); j++ {
+		const warm = 1
+		if j > 0 {
+			for i, r := range rs {
+				r.block = j
+				cr, err := r.move(pl.cpu(j))
+				if err != nil {
+					finishAll()
+					return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)
+				}
+				reads[i] = append(reads[i], cr)
 			}
-			if round < 0 {
-				results[i].Warmup = append(results[i].Warmup, smp)
-			} else {
-				results[i].Samples = append(results[i].Samples, smp)
+		}
+		for b := -warm; b < pl.size(j); b++ {
+			order := identity(k)
+			if b >= 0 {
+				order = roundOrder(k, round, s.opts.Seed)
+				cmp.Order = append(cmp.Order, order)
+			}
+			nr := s.jitter(n)
+			for _, i := range order {
+				smp, err := rs[i].sample(nr)
+				if err != nil {
+					finishAll()
+					return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)
+				}
+				if b < 0 {
+					results[i].Warmup = append(results[i].Warmup, smp)
+				} else {
+					results[i].Samples = append(results[i].Samples, smp)
+				}
+			}
+			if b >= 0 {
+				round++
 			}
 		}
 	}
@@ -137,13 +164,14 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 			return nil, fmt.Errorf("%w (case %s)", err, cases[i].Name)
 		}
 	}
-	loop, empty, err := measureLoopOverhead(s, n, cpu)
+	loop, empty, err := measureLoopOverhead(s, n, pl.cpu(0))
 	if err != nil {
 		return nil, err
 	}
 	for i, r := range results {
 		r.Iterations = n
 		r.Overhead.LoopNsPerOp, r.Overhead.LoopNsPerOpHigh = loop.lo, loop.hi
+		r.Overhead.setCPURead(reads[i])
 		if len(s.opts.Counters) > 0 {
 			r.analyzeCounters(rs[i].counted, rs[i].unavailable, rs[i].notes, counterOverhead(empty))
 		}
@@ -182,20 +210,37 @@ func roundOrder(k, round int, seed uint64) []int {
 }
 
 // comparePair computes the paired ratios of a against b and the verdict.
+// The interval of the median ratio is built as Result.CI is (see
+// intervalOf): from the ratios, the blocks' median ratios and, when the
+// ratio differs between CPUs, every CPU's interval.
 func comparePair(a, b *Result) Pair {
 	p := Pair{A: a.Name, B: b.Name}
 	xa, xb := nsPerOps(a.Samples), nsPerOps(b.Samples)
+	var rs []Sample // one per round: the ratio as a 1-iteration "sample"
 	for i := range min(len(xa), len(xb)) {
 		if xb[i] > 0 {
 			p.Ratios = append(p.Ratios, xa[i]/xb[i])
+			sa, sb := a.Samples[i], b.Samples[i]
+			cpu, end := sa.CPU, sa.CPUEnd
+			if sb.CPU != sa.CPU || sb.CPUEnd != sa.CPUEnd {
+				cpu, end = -1, -1 // the two ran on different CPUs: no CPU
+			}
+			rs = append(rs, Sample{Iterations: 1, WallNs: xa[i] / xb[i], CPU: cpu, CPUEnd: end, Block: sa.Block})
 		}
 	}
 	p.Median = stats.Median(p.Ratios)
-	ci, err := stats.MedianCI(p.Ratios, 0.95)
+	ci, _, per, differ, err := intervalOf(rs, 0.95)
 	if err != nil {
 		p.CIErr = err.Error()
 	} else {
 		p.CI = ci
+	}
+	if differ {
+		var parts []string
+		for _, c := range per {
+			parts = append(parts, fmt.Sprintf("CPU %d %s", c.CPU, unit.Sig(c.Median, 3)))
+		}
+		p.Note = "the ratio differs between CPUs (" + strings.Join(parts, ", ") + "): the interval spans them"
 	}
 	p.P = math.NaN()
 	if mw, err := stats.MannWhitneyU(xa, xb); err == nil {
@@ -206,10 +251,18 @@ func comparePair(a, b *Result) Pair {
 }
 
 func verdict(p Pair) string {
+	v := verdictOf(p)
+	if p.Note != "" {
+		v += "; " + p.Note
+	}
+	return v
+}
+
+func verdictOf(p Pair) string {
 	if p.CIErr != "" {
 		return fmt.Sprintf("too few rounds for a verdict (median ratio %s): %s", unit.Sig(p.Median, 3), p.CIErr)
 	}
-	sig := p.P < Alpha
+	sig := p.P <= Alpha // benchstat's rule, as stats.MannWhitneyResult.Significant
 	switch {
 	case sig && p.CI.Lo > 1:
 		return fmt.Sprintf("%s is %sx faster than %s [%s, %s]", p.B, unit.Sig(p.Median, 3), p.A, unit.Sig(p.CI.Lo, 3), unit.Sig(p.CI.Hi, 3))

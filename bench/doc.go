@@ -13,10 +13,10 @@
 //		}
 //	}, nil)
 //
-// The function is called once (per mode); B.Loop returns true for every
-// iteration of every sample and false when the measurement is over. The
-// function runs on its own goroutine, locked to its OS thread for the whole
-// measurement so that thread CPU time, context switches and page faults
+// The function is called once per block of samples (and once per mode);
+// B.Loop returns true for every iteration of every sample and false when
+// the block is over. Each invocation runs on its own goroutine, locked to
+// its OS thread so that thread CPU time, context switches and page faults
 // belong to it.
 //
 // Measurement (see Options for every knob):
@@ -27,6 +27,23 @@
 //     of the target, then predicts the count; each sample's count is jittered
 //     by 0-20 % so samples do not lock onto periodic disturbances.
 //   - Warm-up samples are taken and discarded (kept in Result.Warmup).
+//   - The measured samples are taken in blocks (Options.Blocks, default 4):
+//     each block is a fresh invocation of the function on its own thread,
+//     pinned to one CPU; without Options.Pin the blocks visit the CPUs the
+//     process may run on, because CPUs can differ in speed (hybrid cores,
+//     a busy SMT sibling, other guests on a virtual machine's host). Every
+//     sample records the CPU it ran on at both ends (Sample.CPU, CPUEnd).
+//   - Result.CI, the 95 % interval of the median, joins the samples'
+//     order-statistic interval with a t interval of the block medians, so
+//     that it holds what varies between invocations (CPU, memory
+//     placement, frequency) and not only within one; when the CPUs'
+//     medians differ by more than 5 %, it spans every CPU's interval, and
+//     Result.PerCPU and a warning give each CPU's figure. Variation on
+//     time scales longer than the measurement (a host that is busy for
+//     seconds) is beyond any one run: compare several runs.
+//   - Thread CPU time is net of the CPU clock's own reads: their measured
+//     cost per timed segment (Result.Overhead.CPUReadNs, a system call
+//     each) is subtracted, and a warning says when it dominates.
 //   - An empty loop of the same shape is measured in the same run
 //     (Result.Overhead); a result within 2x of it is flagged as being at the
 //     noise floor or optimized away.

@@ -12,7 +12,7 @@ var envWarnings = sync.OnceValue(func() []string {
 	var out []string
 	race := false
 	for _, w := range env.Capture().Warnings {
-		out = append(out, w.Message)
+		out = append(out, w.String())
 		race = race || w.Code == "race"
 	}
 	if raceEnabled && !race {

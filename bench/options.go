@@ -15,6 +15,14 @@ type Options struct {
 	Target time.Duration
 	// Samples is the number of measured samples (default 20).
 	Samples int
+	// Blocks is the number of blocks the measured samples are taken in
+	// (default 4; at most Samples). Each block is a fresh invocation of
+	// the function (its setup runs again, on a new thread, so its memory
+	// lands elsewhere), on its own CPU (see Pin), and starts with one
+	// discarded warm-up sample. Result.CI is built from the blocks'
+	// medians as well as the samples, so that it holds what varies between
+	// invocations (CPU, memory placement, frequency), not only within one.
+	Blocks int
 	// Warmup is how long to run discarded warm-up samples after
 	// calibration (default 50 ms; at least one sample is run).
 	// WarmupSamples, when positive, asks for that many warm-up samples
@@ -27,7 +35,14 @@ type Options struct {
 	Budget time.Duration
 	// Clock is the clock that times samples (default: ClockDefault).
 	Clock Clock
-	// Pin restricts the benchmark's thread to CPU (Linux only).
+	// Pin restricts the benchmark's thread to CPU (Linux only): the
+	// figures then hold for that CPU, and Result.Placement says so.
+	// Without Pin the blocks are spread over the CPUs the process may run
+	// on (each block pinned to one, visiting them in a shuffled order),
+	// because CPUs can differ in speed (hybrid cores, a busy SMT sibling,
+	// host contention): the result then reports per-CPU medians
+	// (Result.PerCPU) and, when they differ, an interval that spans them.
+	// Pin one CPU to measure one (taskset -c has the same effect).
 	Pin bool
 	CPU int
 	// Setup and Teardown run before and after every sample (calibration,
@@ -67,8 +82,10 @@ type Options struct {
 	// (default: 1; results are reproducible in their order of work).
 	Seed uint64
 
-	// clock, when set, replaces the clock (tests use a fake one).
+	// clock, when set, replaces the clock (tests use a fake one), and
+	// plat the operating system's threads and CPUs.
 	clock *clockSource
+	plat  *platform
 	// minDuration, when set, makes the measured samples continue past
 	// Samples until it has passed since the measurement began (the
 	// testing.B adapter uses -benchtime).
@@ -80,6 +97,7 @@ const (
 	DefaultTarget  = 10 * time.Millisecond
 	DefaultSamples = 20
 	DefaultWarmup  = 50 * time.Millisecond
+	DefaultBlocks  = 4
 )
 
 // minSamples is the fewest measured samples a budget may cut a run to.
@@ -99,6 +117,8 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("bench: negative Samples %d: use a positive count, or 0 for the default %d", c.Samples, DefaultSamples)
 	case c.Warmup < 0 || c.WarmupSamples < 0:
 		return c, fmt.Errorf("bench: negative warm-up: use a positive Warmup or WarmupSamples, or 0 for the default")
+	case c.Blocks < 0:
+		return c, fmt.Errorf("bench: negative Blocks %d: use a positive count, or 0 for the default %d", c.Blocks, DefaultBlocks)
 	case c.Budget < 0:
 		return c, fmt.Errorf("bench: negative Budget %v: use a positive duration, or 0 for no cap", c.Budget)
 	case c.Cold < 0 || c.Parallel < 0:
@@ -111,6 +131,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if c.Samples == 0 {
 		c.Samples = DefaultSamples
+	}
+	if c.Blocks == 0 {
+		c.Blocks = DefaultBlocks
 	}
 	if c.Warmup == 0 && c.WarmupSamples == 0 {
 		c.Warmup = DefaultWarmup
@@ -127,4 +150,12 @@ func (o *Options) pinCPU() int {
 		return o.CPU
 	}
 	return -1
+}
+
+// platform returns the platform to use: the injected one, or the real one.
+func (o *Options) platform() *platform {
+	if o.plat != nil {
+		return o.plat
+	}
+	return realPlatform
 }

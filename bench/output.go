@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -57,10 +58,17 @@ func WriteTable(w io.Writer, results ...*Result) error {
 	}
 	for _, r := range results {
 		var lines []string
-		lines = append(lines, fmt.Sprintf("overhead: empty loop %s–%s/op (two code placements), StopTimer+StartTimer %s (%s of it inside the timed region); clock %s (tick %s, read %s)",
+		cpuRead := "CPU time unavailable"
+		if r.Overhead.CPUReadNs >= 0 {
+			cpuRead = "CPU clock read " + unit.FormatDuration(r.Overhead.CPUReadNs, 1) + " of CPU time per timed segment (subtracted)"
+		}
+		lines = append(lines, fmt.Sprintf("overhead: empty loop %s–%s/op (two code placements), StopTimer+StartTimer %s (%s of it inside the timed region), %s; clock %s (tick %s, read %s)",
 			unit.FormatDuration(r.Overhead.LoopNsPerOp, 0.001), unit.FormatDuration(r.Overhead.LoopNsPerOpHigh, 0.001),
-			unit.FormatDuration(r.Overhead.TimerPairNs, 1), unit.FormatDuration(r.Overhead.TimerPairInsideNs, 1),
+			unit.FormatDuration(r.Overhead.TimerPairNs, 1), unit.FormatDuration(r.Overhead.TimerPairInsideNs, 1), cpuRead,
 			r.Clock, unit.FormatDuration(r.Probe.TickNs, 0.1), unit.FormatDuration(r.Probe.ReadNs, 0.1)))
+		if l := r.placementLine(); l != "" {
+			lines = append(lines, l)
+		}
 		if r.Overhead.NetValid {
 			lines = append(lines, fmt.Sprintf("net of loop overhead: %s/op", unit.FormatDuration(r.Overhead.NetNsPerOp, r.resolution())))
 		}
@@ -113,6 +121,32 @@ func WriteTable(w io.Writer, results ...*Result) error {
 		fmt.Fprintf(w, "environment: %s\n", m)
 	}
 	return nil
+}
+
+// placementLine describes where the samples ran and, with two CPUs or
+// more, each CPU's median.
+func (r *Result) placementLine() string {
+	if r.Placement == "" {
+		return ""
+	}
+	l := "placement: " + r.Placement
+	if len(r.BlockMedians) > 1 {
+		res := r.resolution()
+		var bs []string
+		for _, m := range r.BlockMedians {
+			bs = append(bs, unit.FormatDuration(m, res))
+		}
+		l += "; block medians " + strings.Join(bs, ", ")
+	}
+	if len(r.PerCPU) > 1 {
+		res := r.resolution()
+		var cs []string
+		for _, c := range r.PerCPU {
+			cs = append(cs, fmt.Sprintf("CPU %d %s (%d)", c.CPU, unit.FormatDuration(c.Median, res), c.Samples))
+		}
+		l += "; per CPU (samples): " + strings.Join(cs, ", ")
+	}
+	return l
 }
 
 // WriteTable writes the comparison's results (see the function WriteTable)
@@ -262,10 +296,15 @@ func (r *Result) Measurement() result.Measurement {
 		"warmup":         r.Warmup,
 		"overhead":       r.Overhead,
 		"median_ci":      r.CI,
+		"block_medians":  r.BlockMedians,
+		"placement":      r.Placement,
+		"per_cpu":        r.PerCPU,
+		"cpus_differ":    r.CPUsDiffer,
+		"migrations":     r.Migrations,
 		"cpu_per_wall":   r.CPUPerWall,
 		"overhead_note":  "ns/op is not corrected for the loop overhead; net_ns_per_op is given only where net_valid",
 		"allocs_scope":   "heap allocations of the whole process in the timed region (runtime/metrics)",
-		"cpu_time_scope": "CPU time of the benchmark's locked thread (CLOCK_THREAD_CPUTIME_ID)",
+		"cpu_time_scope": "CPU time of the benchmark's locked thread (CLOCK_THREAD_CPUTIME_ID), net of the CPU clock's own reads (overhead.cpu_read_ns per timed segment; each sample's cpu_read_subtracted_ns)",
 	}
 	if len(r.Counters) > 0 || len(r.CountersUnavailable) > 0 {
 		d["counters"] = r.Counters
@@ -282,6 +321,6 @@ func (r *Result) Measurement() result.Measurement {
 		d["parallel"] = r.Parallel
 	}
 	m.Details = d
-	m.Warnings = r.Warnings
+	m.Warnings = warn.LegacyAll("bench", r.Warnings)
 	return m
 }

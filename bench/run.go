@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
 )
 
 // Result is the outcome of one benchmark.
@@ -25,21 +27,42 @@ type Result struct {
 	GoalNs     float64 `json:"goal_ns"`
 	Iterations uint64  `json:"iterations"`
 	// Samples are the measured samples, in order. Calibration and Warmup
-	// are the discarded ones, kept for the record.
+	// are the discarded ones, kept for the record (Warmup holds the
+	// warm-up after calibration and the first sample of every later
+	// block).
 	Samples     []Sample `json:"samples"`
 	Calibration []Sample `json:"calibration"`
 	Warmup      []Sample `json:"warmup"`
-	// NsPerOp summarizes the samples' wall time per iteration; CI is the
-	// confidence interval of its median (order statistics, 95 %; zero when
-	// there are too few samples), and P99 the 99th percentile of the
-	// per-sample means (linear definition): of batch means, not of single
-	// operations (see Latency for those).
-	NsPerOp stats.Summary  `json:"ns_per_op"`
-	CI      stats.Interval `json:"ci"`
-	P99     float64        `json:"p99"`
+	// NsPerOp summarizes the samples' wall time per iteration, and P99 is
+	// the 99th percentile of the per-sample means (linear definition): of
+	// batch means, not of single operations (see Latency for those).
+	NsPerOp stats.Summary `json:"ns_per_op"`
+	P99     float64       `json:"p99"`
+	// CI is the 95 % interval of the median ns/op (zero when there are too
+	// few samples), meant to hold for the next invocation too: the hull of
+	// the order-statistic interval of the samples, the Student t interval
+	// of the mean of the block medians (BlockMedians; each block is a fresh
+	// invocation on its own CPU, so their spread shows what varies between
+	// invocations), and, when the CPUs differ (CPUsDiffer), every CPU's
+	// interval. CI.Method says which parts it joins.
+	CI           stats.Interval `json:"ci"`
+	BlockMedians []float64      `json:"block_medians,omitempty"`
+	// Placement says where the benchmark's thread ran (pinned, spread over
+	// which CPUs, or unknown). PerCPU summarizes the samples per CPU (when
+	// the CPUs are known), and CPUsDiffer is set when the medians of two
+	// CPUs with at least 3 samples differ by more than
+	// CPUDifferThreshold: the figure then depends on where it runs, a
+	// warning lists the CPUs, and CI spans them. Migrations counts the
+	// samples whose thread changed CPU during the sample (left out of
+	// PerCPU).
+	Placement  string      `json:"placement"`
+	PerCPU     []CPUResult `json:"per_cpu,omitempty"`
+	CPUsDiffer bool        `json:"cpus_differ,omitempty"`
+	Migrations int         `json:"migrations,omitempty"`
 	// CPUPerWall is the thread's CPU time over wall time across all
-	// samples (1 = always running; less = preempted or blocked); -1 when
-	// CPU time is unavailable.
+	// samples (1 = always running; less = preempted or blocked), with the
+	// CPU time net of the CPU clock's own reads (Overhead.CPUReadNs); -1
+	// when CPU time is unavailable.
 	CPUPerWall float64 `json:"cpu_per_wall"`
 	// AllocsPerOp and BytesPerOp are the medians over samples.
 	AllocsPerOp float64 `json:"allocs_per_op"`
@@ -87,16 +110,38 @@ type Overhead struct {
 	// TimerPairNs is the cost of one StopTimer/StartTimer pair on the
 	// benchmark's thread, measured before calibration. TimerPairInsideNs
 	// is the part of it that falls inside the timed region (not
-	// subtracted from the wall time), and TimerPairCPUNs the thread CPU
-	// time a pair adds to the CPU reading beyond that part, which is
-	// subtracted from Sample.CPUNs per StopTimer call.
+	// subtracted from the wall time).
 	TimerPairNs       float64 `json:"timer_pair_ns"`
 	TimerPairInsideNs float64 `json:"timer_pair_inside_ns"`
-	TimerPairCPUNs    float64 `json:"timer_pair_cpu_ns"`
+	// CPUReadNs is the thread CPU time that reading the thread's CPU clock
+	// adds to a timed segment (a system call: its part after the first
+	// reading and before the last; 0.2-1.5 µs on the hosts seen so far),
+	// measured on the benchmark's thread at the start of every block
+	// (the median of 51 empty segments; the median over blocks here) and
+	// subtracted from Sample.CPUNs once per timed segment (a sample has
+	// one, plus one per StopTimer). CPUReadMADNs is the scaled MAD of the
+	// empty segments (the median over blocks): the uncertainty of one
+	// segment's correction. Both are -1 when CPU time is unavailable.
+	CPUReadNs    float64 `json:"cpu_read_ns"`
+	CPUReadMADNs float64 `json:"cpu_read_mad_ns"`
 }
 
 func (o *Overhead) setTimerPair(p timerPair) {
-	o.TimerPairNs, o.TimerPairInsideNs, o.TimerPairCPUNs = p.Total, p.Inside, p.CPUExcess
+	o.TimerPairNs, o.TimerPairInsideNs = p.Total, p.Inside
+}
+
+// setCPURead records the medians of the blocks' CPU clock read probes.
+func (o *Overhead) setCPURead(reads []cpuRead) {
+	var ns, mad []float64
+	for _, r := range reads {
+		if r.OK {
+			ns, mad = append(ns, r.NsPerSegment), append(mad, r.MADNs)
+		}
+	}
+	o.CPUReadNs, o.CPUReadMADNs = -1, -1
+	if len(ns) > 0 {
+		o.CPUReadNs, o.CPUReadMADNs = stats.Median(ns), stats.Median(mad)
+	}
 }
 
 // Case is one benchmark of a sweep or a comparison.
@@ -241,29 +286,32 @@ func runCase(c Case, o *Options) (*Result, error) {
 	}
 	res := &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal}
 	res.Warnings = append(res.Warnings, s.notes...)
-	cpu := s.opts.pinCPU()
+	pl := s.plan(s.opts.Samples)
+	res.Placement = pl.placement
 	tStart := time.Now()
 
 	if s.opts.Cold > 0 {
-		if res.Cold, err = measureCold(c.F, s, cpu); err != nil {
+		if res.Cold, err = measureCold(c.F, s, s.opts.pinCPU()); err != nil {
 			return nil, fmt.Errorf("%w (cold mode of %s)", err, c.Name)
 		}
 	}
 
-	r := start(c.F, s.clk, &s.opts, cpu)
+	r := start(c.F, s.clk, &s.opts, pl.cpu(0))
+	first := r // its counters' state stands for all blocks'
 	fail := func(err error) (*Result, error) {
 		if !r.exited {
 			r.finish()
 		}
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
-	// The StopTimer/StartTimer probe comes first, so that the samples'
-	// CPU times can be corrected for the pairs' own reads.
-	rep, err := r.do(command{probe: true})
+	// The probes come first: the StopTimer/StartTimer pair, and the CPU
+	// clock's read cost that the samples' CPU times are corrected for.
+	rep, err := r.probe()
 	if err != nil {
 		return fail(err)
 	}
 	res.Overhead.setTimerPair(rep.pair)
+	reads := []cpuRead{rep.cpuRead}
 	n, trials, err := calibrate(r, s.goal)
 	if err != nil {
 		return fail(err)
@@ -272,7 +320,6 @@ func runCase(c Case, o *Options) (*Result, error) {
 
 	// Warm-up: discarded samples at the calibrated count.
 	t0 := time.Now()
-	_ = tStart
 	for i := 0; ; i++ {
 		if s.opts.WarmupSamples > 0 && i >= s.opts.WarmupSamples {
 			break
@@ -287,35 +334,74 @@ func runCase(c Case, o *Options) (*Result, error) {
 		res.Warmup = append(res.Warmup, smp)
 	}
 
+	// The testing.B adapter needs the measured samples to last until its
+	// -benchtime has passed: take as many more as the warm-up samples'
+	// durations predict (in the same number of blocks), so that blocks
+	// rarely need to be added at the end.
+	if s.opts.minDuration > 0 && len(res.Warmup) > 0 {
+		per := time.Duration(stats.Median(wallsOf(res.Warmup)))
+		left := s.opts.minDuration - time.Since(tStart) - time.Duration(len(pl.sizes)-1)*per
+		if need := int(left/max(per, 1)) + 1; per > 0 && need > s.opts.Samples {
+			pl = s.plan(need)
+		}
+	}
+
+	// The measured samples, in blocks: block 0 continues the warmed-up
+	// invocation; every later block is a fresh invocation on the plan's
+	// next CPU, re-warmed with one discarded sample. The testing.B adapter
+	// adds blocks until its -benchtime has passed.
 	t0 = time.Now()
-	for i := 0; i < s.opts.Samples || time.Since(tStart) < s.opts.minDuration; i++ {
-		if s.opts.Budget > 0 && i >= minSamples && time.Since(t0) >= s.opts.Budget {
-			res.Incomplete = true
-			res.Warnings = append(res.Warnings, fmt.Sprintf(
-				"the budget of %v ran out after %d of %d samples: raise Options.Budget or lower Options.Target", s.opts.Budget, i, s.opts.Samples))
-			break
+	taken := 0
+blocks:
+	for j := 0; j < len(pl.sizes) || time.Since(tStart) < s.opts.minDuration; j++ {
+		if j > 0 {
+			if err := r.finish(); err != nil {
+				return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
+			}
+			r = start(c.F, s.clk, &s.opts, pl.cpu(j))
+			r.block = j
+			rep, err := r.probe()
+			if err != nil {
+				return fail(err)
+			}
+			reads = append(reads, rep.cpuRead)
+			smp, err := r.sample(s.jitter(n))
+			if err != nil {
+				return fail(err)
+			}
+			res.Warmup = append(res.Warmup, smp)
 		}
-		smp, err := r.sample(s.jitter(n))
-		if err != nil {
-			return fail(err)
+		for i := 0; i < pl.size(j); i++ {
+			if s.opts.Budget > 0 && taken >= minSamples && time.Since(t0) >= s.opts.Budget {
+				res.Incomplete = true
+				res.Warnings = append(res.Warnings, fmt.Sprintf(
+					"the budget of %v ran out after %d of %d samples: raise Options.Budget or lower Options.Target", s.opts.Budget, taken, s.opts.Samples))
+				break blocks
+			}
+			smp, err := r.sample(s.jitter(n))
+			if err != nil {
+				return fail(err)
+			}
+			res.Samples = append(res.Samples, smp)
+			taken++
 		}
-		res.Samples = append(res.Samples, smp)
 	}
 	if err := r.finish(); err != nil {
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
+	res.Overhead.setCPURead(reads)
 
-	loop, empty, err := measureLoopOverhead(s, n, cpu)
+	loop, empty, err := measureLoopOverhead(s, n, pl.cpu(0))
 	if err != nil {
 		return nil, err
 	}
 	res.Overhead.LoopNsPerOp, res.Overhead.LoopNsPerOpHigh = loop.lo, loop.hi
 	if len(s.opts.Counters) > 0 {
-		res.analyzeCounters(r.counted, r.unavailable, r.notes, counterOverhead(empty))
+		res.analyzeCounters(first.counted, first.unavailable, first.notes, counterOverhead(empty))
 	}
 
 	if s.opts.Latency {
-		if res.Latency, err = measureLatency(c.F, s, cpu); err != nil {
+		if res.Latency, err = measureLatency(c.F, s, s.opts.pinCPU()); err != nil {
 			return nil, fmt.Errorf("%w (latency mode of %s)", err, c.Name)
 		}
 	}
@@ -326,6 +412,12 @@ func runCase(c Case, o *Options) (*Result, error) {
 	}
 	res.analyze(s)
 	return res, nil
+}
+
+// plan returns the blocks of a measurement of the given number of samples
+// (or rounds) and their CPUs.
+func (s *setup) plan(samples int) plan {
+	return makePlan(samples, s.opts.Blocks, s.opts.pinCPU(), s.opts.platform().allowed(), s.opts.Seed)
 }
 
 func emptyLoop(b *B) {
@@ -446,13 +538,21 @@ func (r *Result) analyze(s *setup) {
 	xs := nsPerOps(r.Samples)
 	r.NsPerOp = stats.Summarize(xs)
 	r.NsPerOp.CheckResolution(s.probe.TickNs / float64(max(r.Iterations, 1)))
-	if ci, err := stats.MedianCI(xs, 0.95); err == nil {
-		r.CI = ci
+	if ci, bm, per, differ, err := intervalOf(r.Samples, 0.95); err == nil {
+		r.CI, r.BlockMedians, r.PerCPU, r.CPUsDiffer = ci, bm, per, differ
+	} else {
+		r.BlockMedians, r.PerCPU, r.CPUsDiffer = bm, per, differ
 	}
 	if len(xs) > 0 {
 		r.P99 = stats.Percentile(xs, 99, stats.Linear)
 	}
-	var wall, cpu float64
+	r.Migrations = 0
+	for _, smp := range r.Samples {
+		if smp.Migrated() {
+			r.Migrations++
+		}
+	}
+	var wall, cpu, cpuSub float64
 	cpuOK := true
 	var allocs, bytes []float64
 	gcSamples, involSamples := 0, 0
@@ -462,6 +562,7 @@ func (r *Result) analyze(s *setup) {
 			cpuOK = false
 		}
 		cpu += smp.CPUNs
+		cpuSub += smp.CPUReadNs
 		allocs = append(allocs, smp.AllocsPerOp())
 		bytes = append(bytes, smp.BytesPerOp())
 		if smp.GCs > 0 {
@@ -488,7 +589,26 @@ func (r *Result) analyze(s *setup) {
 			med, noiseFloorFactor, loop))
 	}
 	for _, w := range r.NsPerOp.Warnings {
-		r.Warnings = append(r.Warnings, w.Message)
+		r.Warnings = append(r.Warnings, w.String())
+	}
+	if r.CPUsDiffer {
+		var parts []string
+		for _, c := range r.PerCPU {
+			parts = append(parts, fmt.Sprintf("CPU %d %s/op [%s, %s] (%d samples)", c.CPU,
+				unit.FormatDuration(c.Median, r.resolution()), unit.FormatDuration(c.CI.Lo, r.resolution()), unit.FormatDuration(c.CI.Hi, r.resolution()), c.Samples))
+		}
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"the CPUs differ: %s: the figure depends on the CPU it runs on, so the interval spans them; pin one CPU (Options.Pin, or taskset -c) to measure it there; `chrono env` compares the CPUs' speeds",
+			strings.Join(parts, ", ")))
+	}
+	if r.Migrations > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"%d of %d samples changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures; pin with Options.Pin", r.Migrations, len(r.Samples)))
+	}
+	if cpuOK && cpu+cpuSub > 0 && cpuSub > cpu {
+		r.Warnings = append(r.Warnings, fmt.Sprintf(
+			"the thread CPU time is mostly the cost of reading the CPU clock: %s per timed segment (±%s), %.0f%% of the CPU time read, was subtracted; the CPU figures are only as good as that correction: prefer Options.Setup/Teardown to StopTimer/StartTimer",
+			unit.FormatDuration(r.Overhead.CPUReadNs, 1), unit.FormatDuration(r.Overhead.CPUReadMADNs, 1), 100*cpuSub/(cpu+cpuSub)))
 	}
 	if r.CPUPerWall >= 0 && r.CPUPerWall < 0.9 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf(
@@ -515,6 +635,15 @@ func (r *Result) analyze(s *setup) {
 			stops, r.Overhead.TimerPairNs, r.Overhead.TimerPairInsideNs, 100*share))
 	}
 	r.Warnings = append(r.Warnings, envWarnings()...)
+}
+
+// wallsOf returns the samples' wall times in ns.
+func wallsOf(ss []Sample) []float64 {
+	xs := make([]float64, 0, len(ss))
+	for _, s := range ss {
+		xs = append(xs, s.WallNs)
+	}
+	return xs
 }
 
 func nsPerOps(ss []Sample) []float64 {

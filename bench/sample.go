@@ -11,8 +11,20 @@ type Sample struct {
 	WallNs float64 `json:"wall_ns"`
 	Ticks  uint64  `json:"ticks"`
 	// CPUNs is the CPU time of the benchmark's thread in the timed region
-	// (CLOCK_THREAD_CPUTIME_ID), in nanoseconds; -1 when unavailable.
-	CPUNs float64 `json:"cpu_ns"`
+	// (CLOCK_THREAD_CPUTIME_ID), in nanoseconds, net of the CPU clock's
+	// own reads: CPUReadNs (Overhead.CPUReadNs per timed segment; a sample
+	// has one segment, plus one per StopTimer) was subtracted from the
+	// reading, never taking it below 0. CPUNs is -1 when unavailable.
+	CPUNs     float64 `json:"cpu_ns"`
+	CPUReadNs float64 `json:"cpu_read_subtracted_ns"`
+	// CPU and CPUEnd are the CPU the thread ran on at the start and at the
+	// end of the timed region (clock.CPU, read right outside it; -1 when
+	// unknown): they differ when the thread migrated during the sample.
+	// Block is the block of samples the sample belongs to (see
+	// Options.Blocks).
+	CPU    int `json:"cpu"`
+	CPUEnd int `json:"cpu_end"`
+	Block  int `json:"block"`
 	// Allocs and Bytes count the heap allocations of the whole process in
 	// the timed region (runtime/metrics /gc/heap/allocs, which does not
 	// stop the world; the runtime publishes these counts when a thread's
@@ -73,3 +85,7 @@ func (s Sample) BytesPerOp() float64 {
 	}
 	return float64(s.Bytes) / float64(s.Iterations)
 }
+
+// Migrated reports whether the thread was seen on two CPUs during the
+// sample (both known and different).
+func (s Sample) Migrated() bool { return s.CPU >= 0 && s.CPUEnd >= 0 && s.CPU != s.CPUEnd }

@@ -32,3 +32,19 @@ func pinThread(cpu int) error {
 	}
 	return nil
 }
+
+// allowedCPUs returns the CPUs the process may run on
+// (sched_getaffinity), or nil when they cannot be read.
+func allowedCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
+	}
+	var cpus []int
+	for c := 0; c < len(set)*64; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus
+}

@@ -36,15 +36,28 @@ func TestTestingAdapter(t *testing.T) {
 	}
 	defer bt.Value.Set(old)
 	calls := 0
+	var res *Result
 	br := testing.Benchmark(func(tb *testing.B) {
 		calls++
 		Testing(tb, f, opts)
+		if r, ok := adapterCache.Load(tb); ok {
+			res = r.(*Result)
+		}
 	})
 	if calls != 1 {
 		t.Errorf("testing.B called the benchmark %d times, want once (the adapter measures for -benchtime)", calls)
 	}
-	if invocations != 1 {
-		t.Errorf("the function was measured %d times over %d testing.B calls, want once", invocations, calls)
+	// One invocation per block of samples, all from the one testing.B
+	// call.
+	if res == nil {
+		t.Fatal("no result cached")
+	}
+	blocks := map[int]bool{}
+	for _, s := range res.Samples {
+		blocks[s.Block] = true
+	}
+	if invocations != len(blocks) {
+		t.Errorf("the function was invoked %d times for %d blocks over %d testing.B calls, want once per block", invocations, len(blocks), calls)
 	}
 	line := "BenchmarkSum-2\t" + br.String() + "\t" + br.MemString() + "\n"
 	input := "goos: linux\ngoarch: amd64\npkg: example\n" + line + "PASS\n"

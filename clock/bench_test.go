@@ -101,3 +101,97 @@ func BenchmarkToNanos(b *testing.B) {
 		t += 977
 	}
 }
+
+// The fast readers: on linux/amd64 each is one vDSO call, to be compared
+// with C's clock_gettime (scripts/clocks-vs-c.sh does it side by side).
+
+// Each reader is called directly in its loop (not through a func value,
+// which would add the ABI wrapper of an assembly function), as user code
+// calls it.
+func BenchmarkReaders(b *testing.B) {
+	b.Run("Monotonic", func(b *testing.B) {
+		if _, err := Monotonic(); err != nil {
+			b.Skip(err)
+		}
+		var s time.Duration
+		for b.Loop() {
+			v, _ := Monotonic()
+			s += v
+		}
+		sinkDur = s
+	})
+	b.Run("MonotonicRaw", func(b *testing.B) {
+		if _, err := MonotonicRaw(); err != nil {
+			b.Skip(err)
+		}
+		var s time.Duration
+		for b.Loop() {
+			v, _ := MonotonicRaw()
+			s += v
+		}
+		sinkDur = s
+	})
+	b.Run("MonotonicCoarse", func(b *testing.B) {
+		if _, err := MonotonicCoarse(); err != nil {
+			b.Skip(err)
+		}
+		var s time.Duration
+		for b.Loop() {
+			v, _ := MonotonicCoarse()
+			s += v
+		}
+		sinkDur = s
+	})
+	b.Run("Boottime", func(b *testing.B) {
+		if _, err := Boottime(); err != nil {
+			b.Skip(err)
+		}
+		var s time.Duration
+		for b.Loop() {
+			v, _ := Boottime()
+			s += v
+		}
+		sinkDur = s
+	})
+	b.Run("Realtime", func(b *testing.B) {
+		if _, err := Realtime(); err != nil {
+			b.Skip(err)
+		}
+		var s int64
+		for b.Loop() {
+			v, _ := Realtime()
+			s += v
+		}
+		sinkI64 = s
+	})
+	b.Run("RealtimeCoarse", func(b *testing.B) {
+		if _, err := RealtimeCoarse(); err != nil {
+			b.Skip(err)
+		}
+		var s int64
+		for b.Loop() {
+			v, _ := RealtimeCoarse()
+			s += v
+		}
+		sinkI64 = s
+	})
+	b.Run("TAI", func(b *testing.B) {
+		if _, err := TAI(); err != nil {
+			b.Skip(err)
+		}
+		var s int64
+		for b.Loop() {
+			v, _ := TAI()
+			s += v
+		}
+		sinkI64 = s
+	})
+}
+
+func BenchmarkCPU(b *testing.B) {
+	var s int
+	for b.Loop() {
+		s += CPU()
+	}
+	sinkI64 = int64(s)
+}

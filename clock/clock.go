@@ -59,8 +59,9 @@ type Props struct {
 	// Unit is the unit of Now: "ns" or "ticks" (counter clocks).
 	Unit string `json:"unit"`
 	// Path is how a read reaches the clock (PathVDSO, PathSyscall, ...),
-	// and PathBasis how that was told: known by construction of the code
-	// that reads it, not detected at run time.
+	// and PathBasis how that was told: by construction of the code that
+	// reads it (Sources), or, in Probe's results for vDSO reads, measured
+	// (the system calls a read enters) or inferred from its cost.
 	Path      string `json:"path"`
 	PathBasis string `json:"path_basis"`
 	// Coarse is set for clocks that advance in timer ticks (jiffies).

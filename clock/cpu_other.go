@@ -4,3 +4,7 @@ package clock
 
 // currentCPU is unknown where getcpu(2) does not exist.
 func currentCPU() int { return -1 }
+
+func cpuPath() (path, basis string) {
+	return "", "this platform does not tell a thread its CPU"
+}

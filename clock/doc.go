@@ -7,6 +7,13 @@
 //   - Mono: nanoseconds since the package was initialized, from Go's
 //     monotonic clock (time.Since; a vDSO read on Linux). Use it for elapsed
 //     time unless a figure says otherwise.
+//   - Monotonic, MonotonicRaw, MonotonicCoarse, Boottime, Realtime,
+//     RealtimeCoarse, TAI: the POSIX clocks, read through the kernel's vDSO
+//     on linux/amd64 as C's clock_gettime reads them (~25 ns; the COARSE
+//     clocks ~5 ns), in pure Go (no cgo). MonotonicRaw is the clock NTP
+//     does not slew.
+//   - CPU: the CPU the calling thread runs on (the vDSO's getcpu on
+//     linux/amd64, a few ns).
 //   - TSC, TSCFenced, TSCP: the raw timestamp counter, unordered, ordered
 //     after earlier instructions, and with the CPU it was read on. Convert
 //     tick differences to nanoseconds with TSCInfo and Info.ToNanos (exact
@@ -17,7 +24,8 @@
 // Characterization: Sources lists every clock behind the Source interface,
 // and Probe measures each one (nominal resolution, observed tick, read
 // cost, monotonicity on one thread and across threads, vDSO or system
-// call) and recommends the clock to use for elapsed time on this host.
+// call, with vDSO reads checked for a fallback to the system call) and
+// recommends the clock to use for elapsed time on this host.
 // KernelTSCHz and ReadClocksource report what the kernel says, so the TSC
 // calibration can be checked against it.
 //

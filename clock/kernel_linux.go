@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,12 @@ const tscFreqKHzPath = "/sys/devices/system/cpu/cpu0/tsc_freq_khz"
 // /var/log/dmesg. /proc/cpuinfo "cpu MHz" is the current core clock, not
 // the TSC frequency, and is not used. The error says why none was readable.
 func KernelTSCHz() (KernelTSC, error) {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "386" {
+		// The kernel's "tsc:" lines describe an x86 TSC; under an
+		// emulator (qemu-user) they are the host's, not this counter's.
+		return KernelTSC{}, fmt.Errorf("clock: the kernel reports a TSC frequency only on x86; on %s the counter's frequency comes from the hardware (CNTFRQ_EL0 on arm64): %w",
+			runtime.GOARCH, ErrUnavailable)
+	}
 	var why []string
 	if b, err := os.ReadFile(tscFreqKHzPath); err == nil {
 		s := strings.TrimSpace(string(b))

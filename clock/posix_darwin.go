@@ -21,18 +21,37 @@ func linuxOnly(name string) error {
 	return fmt.Errorf("clock: %s is Linux-only: %w", name, ErrUnavailable)
 }
 
+// The clock ids of the fast readers (readers.go); -1: not on darwin.
+const (
+	idRealtime        = unix.CLOCK_REALTIME
+	idRealtimeCoarse  = -1
+	idMonotonic       = unix.CLOCK_MONOTONIC
+	idMonotonicRaw    = unix.CLOCK_MONOTONIC_RAW
+	idMonotonicCoarse = -1
+	idBoottime        = -1
+	idTAI             = -1
+)
+
 func posixSources() []Source {
+	c := func(name string, id int32, kind Kind) posixClock {
+		return posixClock{name: name, id: id, kind: kind, path: posixPath, basis: posixBasis, desc: "clock_gettime(" + name + ") via libc",
+			perThread: id == unix.CLOCK_THREAD_CPUTIME_ID}
+	}
 	return []Source{
-		posixClock{name: "CLOCK_REALTIME", id: unix.CLOCK_REALTIME, kind: Wall},
+		c("CLOCK_REALTIME", unix.CLOCK_REALTIME, Wall),
 		posixClock{name: "CLOCK_REALTIME_COARSE", kind: Wall, coarse: true, err: linuxOnly("CLOCK_REALTIME_COARSE")},
-		posixClock{name: "CLOCK_MONOTONIC", id: unix.CLOCK_MONOTONIC, kind: Elapsed},
+		posixClock{name: "CLOCK_TAI", kind: Wall, err: linuxOnly("CLOCK_TAI")},
+		c("CLOCK_MONOTONIC", unix.CLOCK_MONOTONIC, Elapsed),
 		posixClock{name: "CLOCK_MONOTONIC_COARSE", kind: Elapsed, coarse: true, err: linuxOnly("CLOCK_MONOTONIC_COARSE")},
-		posixClock{name: "CLOCK_MONOTONIC_RAW", id: unix.CLOCK_MONOTONIC_RAW, kind: Elapsed},
+		c("CLOCK_MONOTONIC_RAW", unix.CLOCK_MONOTONIC_RAW, Elapsed),
 		posixClock{name: "CLOCK_BOOTTIME", kind: Elapsed, err: linuxOnly("CLOCK_BOOTTIME")},
-		posixClock{name: "CLOCK_PROCESS_CPUTIME_ID", id: unix.CLOCK_PROCESS_CPUTIME_ID, kind: CPUTime},
-		posixClock{name: "CLOCK_THREAD_CPUTIME_ID", id: unix.CLOCK_THREAD_CPUTIME_ID, kind: CPUTime, perThread: true},
+		c("CLOCK_PROCESS_CPUTIME_ID", unix.CLOCK_PROCESS_CPUTIME_ID, CPUTime),
+		c("CLOCK_THREAD_CPUTIME_ID", unix.CLOCK_THREAD_CPUTIME_ID, CPUTime),
 	}
 }
+
+// clockCall: libc's clock_gettime is the only path on darwin.
+func clockCall(id int32) (int64, int32) { return clockGettimeErrno(id) }
 
 // The calibration reference on darwin is Go's monotonic clock
 // (mach_absolute_time, not slewed).

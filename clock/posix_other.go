@@ -12,8 +12,17 @@ const (
 	goMonoPath  = PathRuntime
 	goMonoBasis = "the Go runtime's own monotonic clock on " + runtime.GOOS + " (mechanism not inspected)"
 	goNowBasis  = goMonoBasis
-	posixPath   = ""
-	posixBasis  = ""
+)
+
+// The clock ids of the fast readers (readers.go): none here.
+const (
+	idRealtime        = -1
+	idRealtimeCoarse  = -1
+	idMonotonic       = -1
+	idMonotonicRaw    = -1
+	idMonotonicCoarse = -1
+	idBoottime        = -1
+	idTAI             = -1
 )
 
 var errNoPOSIX = fmt.Errorf("clock: no POSIX clock_gettime on %s: %w", runtime.GOOS, ErrUnavailable)
@@ -23,7 +32,7 @@ func posixSources() []Source {
 		name string
 		kind Kind
 	}{
-		{"CLOCK_REALTIME", Wall}, {"CLOCK_REALTIME_COARSE", Wall}, {"CLOCK_MONOTONIC", Elapsed},
+		{"CLOCK_REALTIME", Wall}, {"CLOCK_REALTIME_COARSE", Wall}, {"CLOCK_TAI", Wall}, {"CLOCK_MONOTONIC", Elapsed},
 		{"CLOCK_MONOTONIC_COARSE", Elapsed}, {"CLOCK_MONOTONIC_RAW", Elapsed}, {"CLOCK_BOOTTIME", Elapsed},
 		{"CLOCK_PROCESS_CPUTIME_ID", CPUTime}, {"CLOCK_THREAD_CPUTIME_ID", CPUTime},
 	}
@@ -35,6 +44,7 @@ func posixSources() []Source {
 }
 
 func clockGettime(int32) (int64, error) { return 0, errNoPOSIX }
+func clockCall(int32) (int64, int32)    { return 0, -1 }
 func clockGettimeN(int32, int) int64    { return 0 }
 func clockGetres(int32) (int64, error)  { return 0, errNoPOSIX }
 func threadCPU() (int64, error)         { return 0, fmt.Errorf("clock: thread CPU time: %w", errNoPOSIX) }
@@ -44,3 +54,5 @@ func processCPU() (int64, error)        { return 0, fmt.Errorf("clock: process C
 const refName = "go-monotonic"
 
 func refNanos() (int64, error) { return int64(time.Since(base)), nil }
+
+func errnoError(int32) error { return errNoPOSIX }

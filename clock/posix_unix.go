@@ -8,23 +8,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func clockGettime(id int32) (int64, error) {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(id, &ts); err != nil {
-		return 0, err
-	}
-	return ts.Nano(), nil
-}
-
-// clockGettimeN reads clock id n times back to back, returning the last.
-func clockGettimeN(id int32, n int) int64 {
-	var ts unix.Timespec
-	for range n {
-		_ = unix.ClockGettime(id, &ts)
-	}
-	return ts.Nano()
-}
-
 func threadCPU() (int64, error) {
 	ns, err := clockGettime(unix.CLOCK_THREAD_CPUTIME_ID)
 	if err != nil {
@@ -40,3 +23,8 @@ func processCPU() (int64, error) {
 	}
 	return ns, nil
 }
+
+// errnoError turns clockCall's negated errno into an error.
+//
+//go:noinline
+func errnoError(e int32) error { return unix.Errno(-e) }

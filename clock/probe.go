@@ -130,6 +130,9 @@ type Report struct {
 	Kernel      *KernelTSC `json:"kernel_tsc,omitempty"`
 	KernelError string     `json:"kernel_tsc_error,omitempty"`
 	DiffPPM     *float64   `json:"diff_ppm,omitempty"`
+	// Agreement says whether DiffPPM is within MaxKernelDiffPPM given the
+	// error bounds of both figures (nil when DiffPPM is).
+	Agreement *Agreement `json:"kernel_agreement,omitempty"`
 	// Clocksource is the kernel's (nil when unreadable).
 	Clocksource      *Clocksource   `json:"clocksource,omitempty"`
 	ClocksourceError string         `json:"clocksource_error,omitempty"`
@@ -170,10 +173,6 @@ func Probe(opts ProbeOptions) Report {
 		rep.KernelError = err.Error()
 	} else {
 		rep.Kernel = &k
-		if rep.TSC != nil && k.Hz > 0 {
-			d := (float64(rep.TSC.Hz) - k.Hz) / k.Hz * 1e6
-			rep.DiffPPM = &d
-		}
 	}
 	if cs, err := ReadClocksource(); err != nil {
 		rep.ClocksourceError = err.Error()
@@ -181,14 +180,40 @@ func Probe(opts ProbeOptions) Report {
 		rep.Clocksource = &cs
 	}
 
-	for _, src := range Sources() {
-		rep.Results = append(rep.Results, probeSource(src, rep.TSC, opts))
+	csName := ""
+	if rep.Clocksource != nil {
+		csName = rep.Clocksource.Current
 	}
-	rep.Recommendation = recommend(rep.Results, rep.TSC)
-	rep.Warnings = warnings(&rep)
-	rep.Notes = notes(&rep)
+	for _, src := range Sources() {
+		r := probeSource(src, rep.TSC, opts)
+		if r.Props.Err == nil && r.Props.Path == PathVDSO {
+			path, basis := checkPath(src, r.CostMedianNs, csName, func() float64 { return syscallCost(src, opts) })
+			if path != PathVDSO {
+				r.Props.Description += " (the vDSO falls back to the system call)"
+			}
+			r.Props.Path, r.Props.PathBasis = path, basis
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	rep.Assess()
 	rep.Elapsed = Mono() - start
 	return rep
+}
+
+// Assess derives the conclusions of a report from its measured parts
+// (Results, TSC, Kernel, Clocksource): DiffPPM and Agreement, the
+// Recommendation, the Warnings and the Notes, replacing any there were.
+// Probe calls it; call it again after changing a report's measurements.
+func (rep *Report) Assess() {
+	rep.DiffPPM, rep.Agreement = nil, nil
+	if rep.TSC != nil && rep.Kernel != nil && rep.Kernel.Hz > 0 {
+		a := kernelAgreement(*rep.TSC, *rep.Kernel)
+		d := a.DiffPPM
+		rep.DiffPPM, rep.Agreement = &d, &a
+	}
+	rep.Recommendation = recommend(rep.Results, rep.TSC)
+	rep.Warnings = warnings(rep)
+	rep.Notes = notes(rep)
 }
 
 // toNs returns the function converting a reading difference of src to ns.
@@ -454,32 +479,75 @@ func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration
 	c.Pinned = pinned && len(c.CPUs) > 0
 }
 
+// readerFuncs names the Go function that reads each elapsed-time clock.
+var readerFuncs = map[string]string{
+	"go-monotonic":           "clock.Mono or time.Since",
+	"CLOCK_MONOTONIC":        "clock.Monotonic",
+	"CLOCK_MONOTONIC_RAW":    "clock.MonotonicRaw",
+	"CLOCK_MONOTONIC_COARSE": "clock.MonotonicCoarse",
+	"CLOCK_BOOTTIME":         "clock.Boottime",
+}
+
+// tiePreference orders elapsed-time clocks whose costs tie: Go's own
+// clock first (portable, no error to handle), then the unslewed raw clock.
+var tiePreference = []string{"go-monotonic", "CLOCK_MONOTONIC_RAW", "CLOCK_MONOTONIC", "CLOCK_BOOTTIME"}
+
+// tieFraction: median costs within this fraction of the cheapest are a
+// tie (a few percent separate the vDSO reads, less than the run-to-run
+// spread).
+const tieFraction = 0.10
+
 // recommend picks, among the available elapsed-time clocks that are not
 // coarse and never stepped back (on one thread or across threads), the one
-// with the smallest median read cost, and says why, naming the
-// alternatives' costs. Counters are not recommended for elapsed time in
-// general (they need a frequency and an invariant TSC), but a note says
-// what the best one costs.
+// with the smallest median read cost; costs within tieFraction of the
+// cheapest tie, and ties go by tiePreference. It says why, naming the
+// alternatives' costs and paths, the Go function to call, and, when the
+// pick is slewed by NTP, the raw clock. Counters are not recommended for
+// elapsed time in general (they need a frequency and an invariant TSC),
+// but a note says what the best one costs.
 func recommend(rs []Result, info *Info) Recommendation {
 	ok := func(r Result) bool {
 		return r.Props.Err == nil && r.BackwardSteps == 0 && (r.Cross == nil || r.Cross.BackwardSteps == 0)
 	}
-	var best *Result
+	var cands []*Result
+	var cheapest float64
 	for i := range rs {
 		r := &rs[i]
-		if r.Props.Kind != Elapsed || r.Props.Coarse || !ok(*r) || r.CostMedianNs == 0 {
+		if r.Props.Kind != Elapsed || r.Props.Coarse || !ok(*r) || r.CostMedianNs <= 0 {
 			continue
 		}
-		if best == nil || r.CostMedianNs < best.CostMedianNs {
+		cands = append(cands, r)
+		if cheapest == 0 || r.CostMedianNs < cheapest {
+			cheapest = r.CostMedianNs
+		}
+	}
+	if len(cands) == 0 {
+		return Recommendation{Reason: "no elapsed-time clock passed the checks on this host (see the backward steps)"}
+	}
+	rank := func(name string) int {
+		if i := slices.Index(tiePreference, name); i >= 0 {
+			return i
+		}
+		return len(tiePreference)
+	}
+	var best *Result
+	for _, r := range cands {
+		if r.CostMedianNs > cheapest*(1+tieFraction) {
+			continue
+		}
+		if best == nil || rank(r.Props.Name) < rank(best.Props.Name) ||
+			(rank(r.Props.Name) == rank(best.Props.Name) && r.CostMedianNs < best.CostMedianNs) {
 			best = r
 		}
 	}
-	if best == nil {
-		return Recommendation{Reason: "no elapsed-time clock passed the checks on this host (see the backward steps)"}
-	}
 	var why strings.Builder
-	fmt.Fprintf(&why, "%s: %.0f ns/read (median), observed tick %.0f ns, %s, never stepped back",
-		best.Props.Name, best.CostMedianNs, best.TickNs, best.Props.Path)
+	fmt.Fprintf(&why, "%s: %.0f ns/read (median), observed tick %.0f ns, %s, never stepped back", best.Props.Name, best.CostMedianNs, best.TickNs, best.Props.Path)
+	if f := readerFuncs[best.Props.Name]; f != "" {
+		fmt.Fprintf(&why, "; read it with %s", f)
+	}
+	if best.CostMedianNs > cheapest {
+		fmt.Fprintf(&why, " (within %.0f %% of the cheapest, a tie)", tieFraction*100)
+	}
 	var others []string
 	for _, r := range rs {
 		if r.Props.Name != best.Props.Name && r.Props.Kind == Elapsed && r.Props.Err == nil && r.CostMedianNs > 0 {
@@ -488,6 +556,13 @@ func recommend(rs []Result, info *Info) Recommendation {
 	}
 	if len(others) > 0 {
 		fmt.Fprintf(&why, "; others cost %s", strings.Join(others, ", "))
+	}
+	if best.Props.Name != "CLOCK_MONOTONIC_RAW" {
+		for _, r := range cands {
+			if r.Props.Name == "CLOCK_MONOTONIC_RAW" {
+				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %.0f ns, %s)", r.CostMedianNs, r.Props.Path)
+			}
+		}
 	}
 	rec := Recommendation{Source: best.Props.Name, Reason: why.String()}
 
@@ -511,27 +586,81 @@ func recommend(rs []Result, info *Info) Recommendation {
 
 func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
 
-// maxKernelDiffPPM is the agreement between the calibrated and the
-// kernel's TSC frequency below which no warning is raised (1e-4).
-const maxKernelDiffPPM = 100
+// MaxKernelDiffPPM is the agreement between the calibrated and the
+// kernel's TSC frequency below which they are said to agree (1e-4).
+const MaxKernelDiffPPM = 100
+
+// clocksourcePath is the sysfs directory of the kernel's clocksource.
+const clocksourcePath = "/sys/devices/system/clocksource/clocksource0/"
 
 func warnings(rep *Report) []string {
 	var w []string
-	if rep.DiffPPM != nil && math.Abs(*rep.DiffPPM) > maxKernelDiffPPM {
-		w = append(w, fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm: recalibrate over a longer window (--calibrate 1s) on an idle machine",
-			fmtHz(float64(rep.TSC.Hz)), rep.TSC.Source, fmtHz(rep.Kernel.Hz), *rep.DiffPPM))
+	if a := rep.Agreement; a != nil && a.Verdict == Disagree {
+		w = append(w, fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm, more than %d ppm even with both error bounds (±%.2g ppm): "+
+			"recalibrate over a longer window (--calibrate 1s) on an idle machine",
+			fmtHz(float64(rep.TSC.Hz)), rep.TSC.Source, fmtHz(rep.Kernel.Hz), a.DiffPPM, MaxKernelDiffPPM, a.BoundPPM))
 	}
 	if rep.TSC != nil && rep.TSC.InvariantKnown && !rep.TSC.Invariant {
 		w = append(w, "the TSC is not invariant: its rate follows the CPU frequency; do not use it for elapsed time")
 	}
-	if cs := rep.Clocksource; cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
-		w = append(w, fmt.Sprintf("the kernel clocksource is %q: clock reads may be slow or system calls; if %q is available, select it in %scurrent_clocksource",
-			cs.Current, "tsc", "/sys/devices/system/clocksource/clocksource0/"))
-	}
+	w = append(w, clocksourceWarnings(rep)...)
 	for _, r := range rep.Results {
 		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
 			w = append(w, fmt.Sprintf("%s stepped back %d times on one thread (up to %.0f ns): do not use it for elapsed time on this host",
 				r.Props.Name, r.BackwardSteps, r.MaxBackwardNs))
+		}
+	}
+	return w
+}
+
+// clocksourceWarnings says what the kernel clocksource costs the clock
+// reads, from what was measured: clocks whose vDSO read falls back to the
+// system call, or a clocksource other than the TSC. It advises selecting
+// the TSC only when the kernel offers it (available_clocksource).
+func clocksourceWarnings(rep *Report) []string {
+	var fellBack []string
+	var sysNs float64
+	for _, r := range rep.Results {
+		if r.Props.Err == nil && strings.Contains(r.Props.Description, "falls back") {
+			fellBack = append(fellBack, r.Props.Name)
+			sysNs = max(sysNs, r.CostMedianNs)
+		}
+	}
+	cs := rep.Clocksource
+	tscOffered := cs != nil && slices.Contains(cs.Available, "tsc")
+	fix := ""
+	switch {
+	case cs == nil:
+		fix = "the clocksource is unknown (" + rep.ClocksourceError + ")"
+	case cs.Current == "tsc":
+		fix = "the clocksource is already tsc"
+	case tscOffered:
+		fix = fmt.Sprintf("tsc is available: select it (as root: echo tsc > %scurrent_clocksource)", clocksourcePath)
+	default:
+		fix = fmt.Sprintf("the kernel offers no other clocksource the vDSO can read (available: %s); tsc is not among them (an unstable TSC, or a hypervisor that does not expose it)",
+			strings.Join(cs.Available, ", "))
+	}
+	var w []string
+	if len(fellBack) > 0 {
+		name := "its clocksource"
+		if cs != nil {
+			name = "clocksource " + cs.Current
+		}
+		w = append(w, fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %.0f ns), in C programs too; %s",
+			strings.Join(fellBack, ", "), name, sysNs, fix))
+		return w
+	}
+	if cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
+		mono := ""
+		for _, r := range rep.Results {
+			if r.Props.Name == "CLOCK_MONOTONIC" && r.Props.Err == nil && r.CostMedianNs > 0 {
+				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %.0f ns, %s)", r.CostMedianNs, r.Props.Path)
+			}
+		}
+		if tscOffered {
+			w = append(w, fmt.Sprintf("the kernel clocksource is %q%s: reading tsc is usually cheaper; %s", cs.Current, mono, fix))
+		} else {
+			w = append(w, fmt.Sprintf("the kernel clocksource is %q%s; %s", cs.Current, mono, fix))
 		}
 	}
 	return w

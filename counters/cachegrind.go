@@ -2,7 +2,6 @@ package counters
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -80,44 +79,65 @@ func ParseCachegrind(r io.Reader) (Reading, error) {
 	return rd, nil
 }
 
-// RunCachegrind runs argv once under valgrind's cachegrind
+// Cachegrind runs a command under valgrind's cachegrind
 // (valgrind --tool=cachegrind --cache-sim=yes), with valgrind's own
-// messages in a log file rather than the command's stderr, and returns the
-// simulated totals. The counts are deterministic for a deterministic
-// program but describe a simulated CPU, and only the top process (not its
-// children). Wall, User and Sys are those of the simulation.
-func RunCachegrind(ctx context.Context, argv []string, stdio Stdio) (CommandRun, error) {
+// messages in a log file rather than the command's stderr. It does not
+// start processes itself: run Argv (with package run's Spawner, as chrono
+// stat does, or os/exec), then Read the simulated totals of that run. The
+// counts are deterministic for a deterministic program but describe a
+// simulated CPU, and only the top process (not its children). Close
+// removes the files.
+type Cachegrind struct {
+	// Argv is the command line to run: valgrind, its options, then the
+	// command.
+	Argv []string
+	dir  string
+	out  string
+	log  string
+}
+
+// NewCachegrind prepares runs of argv under cachegrind. It fails when
+// valgrind or argv[0] cannot be found, or no temporary directory can be
+// made.
+func NewCachegrind(argv []string) (*Cachegrind, error) {
 	if len(argv) == 0 {
-		return CommandRun{}, errors.New("counters: no command to run")
+		return nil, errors.New("counters: no command to run")
 	}
 	vg, err := exec.LookPath("valgrind")
 	if err != nil {
-		return CommandRun{}, fmt.Errorf("counters: valgrind is needed for simulated counts: %w (install it, e.g. apt-get install valgrind)", err)
+		return nil, fmt.Errorf("counters: valgrind is needed for simulated counts: %w (install it, e.g. apt-get install valgrind)", err)
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
-		return CommandRun{}, fmt.Errorf("counters: cannot run %s under valgrind: %w", argv[0], err)
+		return nil, fmt.Errorf("counters: cannot run %s under valgrind: %w", argv[0], err)
 	}
 	dir, err := os.MkdirTemp("", "chrono-cachegrind-")
 	if err != nil {
-		return CommandRun{}, fmt.Errorf("counters: %w", err)
+		return nil, fmt.Errorf("counters: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	out := filepath.Join(dir, "cachegrind.out")
-	logf := filepath.Join(dir, "valgrind.log")
-	args := append([]string{"--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=" + out, "--log-file=" + logf}, argv...)
-	cmd := exec.CommandContext(ctx, vg, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.Stdin, stdio.Stdout, stdio.Stderr
-	run, err := waitRun(cmd)
+	c := &Cachegrind{dir: dir, out: filepath.Join(dir, "cachegrind.out"), log: filepath.Join(dir, "valgrind.log")}
+	c.Argv = append([]string{vg, "--tool=cachegrind", "--cache-sim=yes", "--cachegrind-out-file=" + c.out, "--log-file=" + c.log}, argv...)
+	return c, nil
+}
+
+// Read returns the simulated totals of the run of Argv just made, which
+// exited with exitCode (for the error message when valgrind wrote
+// nothing), and removes its output so that the next run starts afresh.
+func (c *Cachegrind) Read(exitCode int) (Reading, error) {
+	f, err := os.Open(c.out)
 	if err != nil {
-		return run, err
+		return Reading{}, fmt.Errorf("counters: valgrind wrote no cachegrind output (exit code %d): %s", exitCode, logTail(c.log))
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		return run, fmt.Errorf("counters: valgrind wrote no cachegrind output (exit code %d): %s", run.ExitCode, logTail(logf))
-	}
+	defer os.Remove(c.out)
 	defer f.Close()
-	run.Reading, err = ParseCachegrind(f)
-	return run, err
+	return ParseCachegrind(f)
+}
+
+// Close removes the output and log files.
+func (c *Cachegrind) Close() error {
+	if err := os.RemoveAll(c.dir); err != nil {
+		return fmt.Errorf("counters: %w", err)
+	}
+	return nil
 }
 
 // logTail returns the last lines of valgrind's log, for an error message.

@@ -1,7 +1,6 @@
 package counters
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,16 +104,21 @@ func TestCachegrindKnownCount(t *testing.T) {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
 	ir := func(n int) float64 {
-		run, err := RunCachegrind(context.Background(), []string{bin, strconv.Itoa(n)}, Stdio{})
+		cg, err := NewCachegrind([]string{bin, strconv.Itoa(n)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if run.ExitCode != 0 {
-			t.Fatalf("loop %d exited %d", n, run.ExitCode)
+		defer cg.Close()
+		if out, err := exec.Command(cg.Argv[0], cg.Argv[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("loop %d under valgrind: %v\n%s", n, err, out)
 		}
-		v, ok := run.Reading.Value("Ir")
-		if !ok || run.Reading.Source != SourceCachegrind {
-			t.Fatalf("no Ir in %+v", run.Reading)
+		r, err := cg.Read(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := r.Value("Ir")
+		if !ok || r.Source != SourceCachegrind {
+			t.Fatalf("no Ir in %+v", r)
 		}
 		return v
 	}
@@ -133,13 +137,21 @@ func TestCachegrindKnownCount(t *testing.T) {
 	}
 }
 
-func TestRunCachegrindFailure(t *testing.T) {
+func TestCachegrindFailure(t *testing.T) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		t.Skipf("valgrind is not installed: %v", err)
 	}
-	_, err := RunCachegrind(context.Background(), []string{"/nonexistent/chrono-test"}, Stdio{})
+	_, err := NewCachegrind([]string{"/nonexistent/chrono-test"})
 	if err == nil || !strings.HasPrefix(err.Error(), "counters: ") {
 		t.Errorf("err = %v, want a counters error", err)
 	}
-	t.Log(err)
+	cg, err := NewCachegrind([]string{"true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cg.Close()
+	// No run was made: there is no output to read, and the error says so.
+	if _, err := cg.Read(0); err == nil || !strings.Contains(err.Error(), "valgrind wrote no cachegrind output") {
+		t.Errorf("Read before a run: err = %v", err)
+	}
 }

@@ -5,7 +5,7 @@
 // event the CPU lacks) it says so, with the reason and the fix, and never
 // reports 0 for something that was not counted. Without a PMU, instruction
 // counts of a command can be simulated with valgrind's cachegrind
-// (RunCachegrind), labelled SourceCachegrind.
+// (Cachegrind), labelled SourceCachegrind.
 //
 // # Events and groups
 //
@@ -72,11 +72,16 @@
 //	defer runtime.UnlockOSThread()
 //	g, _ := counters.OpenForChild(events, opts) // on the locked thread
 //	defer g.Close()
-//	cmd.Start()           // from this same goroutine
-//	cmd.Wait()
-//	r, err := g.Read()    // after Wait: the child's totals
+//	p, _ := os.StartProcess(...) // from this same goroutine
+//	p.Wait()
+//	r, err := g.Read()           // after Wait: the child's totals
 //
-// Open one group per child; RunCommand does all of this for one run.
+// Open one group per child. What the parent does while the child runs
+// competes with the child and shows in its counts (a Go program that waits
+// in a blocking system call keeps its runtime's sysmon thread waking up):
+// package run's Spawner, which chrono run and chrono stat use, starts the
+// child with a run.Probe doing the above and waits without waking up.
+//
 // Summarize aggregates the readings of several runs (mean, stddev, perf's
 // ± standard error, running fractions) with stats.Summarize; Derive,
 // Reading.Derived and DeriveSummaries compute IPC, miss rates, GHz and

@@ -105,8 +105,8 @@ func Summarize(readings []Reading) []EventSummary {
 	return out
 }
 
-// RunsSummary summarizes several runs of a command (RunCommand or
-// RunCachegrind).
+// RunsSummary summarizes several runs of a command (CommandRun, counted
+// with a child-scope Group or simulated with Cachegrind).
 type RunsSummary struct {
 	// Runs is the number of runs; Source is where the counts come from.
 	Runs   int

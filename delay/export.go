@@ -2,6 +2,7 @@ package delay
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"math"
 	"strconv"
 
@@ -56,11 +57,13 @@ func (c *Cell) Measurement() result.Measurement {
 		m.Details["relative_error_pct"] = c.ErrorPct
 	}
 	if c.Unavailable != "" {
-		m.Warnings = append(m.Warnings, "unavailable: "+c.Unavailable)
+		m.Warnings = append(m.Warnings, warn.Legacy("unavailable", "unavailable: "+c.Unavailable))
 	}
 	if c.Failed > 0 {
 		m.Details["failed"] = c.Failed
-		m.Warnings = append(m.Warnings, fmt.Sprintf("%d of %d waits failed and are not in the figures: %v", c.Failed, c.Failed+len(c.Achieved), c.Err))
+		m.Warnings = append(m.Warnings, warn.New("waits-failed",
+			fmt.Sprintf("%d of %d waits failed and are not in the figures: %v", c.Failed, c.Failed+len(c.Achieved), c.Err),
+			"the error says why the system call failed"))
 	}
 	return m
 }
@@ -122,7 +125,9 @@ func (r *LatencyResult) Measurements() []result.Measurement {
 		m := result.Measurement{Name: name, Parameters: params, Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted}
 		if th != nil && th.Err != nil {
 			m.Incomplete = true
-			m.Warnings = append(m.Warnings, fmt.Sprintf("the thread stopped after %d latencies: %v", th.Count, th.Err))
+			m.Warnings = append(m.Warnings, warn.New("sleep-failed",
+				fmt.Sprintf("the thread stopped after %d latencies: %v", th.Count, th.Err),
+				"the figures cover what it measured before; the error says why the sleep failed"))
 		}
 		out = append(out, m)
 	}

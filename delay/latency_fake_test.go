@@ -258,7 +258,7 @@ func TestLatencySleepFails(t *testing.T) {
 		t.Fatalf("result %+v, want the 3 latencies before the failure and the thread's error", res)
 	}
 	ms := res.Measurements()
-	if !ms[0].Incomplete || len(ms[0].Warnings) != 1 || !strings.Contains(ms[0].Warnings[0], "invalid argument") {
+	if !ms[0].Incomplete || len(ms[0].Warnings) != 1 || !strings.Contains(ms[0].Warnings[0].Message, "invalid argument") {
 		t.Errorf("exported thread: incomplete %v, warnings %q", ms[0].Incomplete, ms[0].Warnings)
 	}
 }

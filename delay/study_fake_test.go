@@ -107,7 +107,7 @@ func TestStudyFailedWaits(t *testing.T) {
 		t.Errorf("a failed wait reached the figures: max overshoot %v ns", c.OvershootMax)
 	}
 	m := c.Measurement()
-	if m.Details["failed"] != 10 || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "10 of 41 waits failed") {
+	if m.Details["failed"] != 10 || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Message, "10 of 41 waits failed") {
 		t.Errorf("export: failed %v, warnings %q", m.Details["failed"], m.Warnings)
 	}
 }

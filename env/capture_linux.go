@@ -16,7 +16,28 @@ func capture() *Host {
 		affinity:   affinity,
 		goInfo:     goInfo,
 		process:    processInfo,
+		kernelLog:  kernelLog,
+		cpuSpeed:   cpuSpeed,
 	})
+}
+
+// kernelLog returns the kernel ring buffer, as dmesg reads it
+// (syslog(2); needs CAP_SYSLOG when kernel.dmesg_restrict is 1).
+func kernelLog() ([]byte, error) {
+	const (
+		syslogActionReadAll    = 3
+		syslogActionSizeBuffer = 10
+	)
+	n, err := unix.Klogctl(syslogActionSizeBuffer, nil)
+	if err != nil || n <= 0 {
+		n = 1 << 20
+	}
+	buf := make([]byte, n)
+	m, err := unix.Klogctl(syslogActionReadAll, buf)
+	if err != nil {
+		return nil, fmt.Errorf("env: reading the kernel log (syslog(2); kernel.dmesg_restrict=1 needs CAP_SYSLOG): %w", err)
+	}
+	return buf[:m], nil
 }
 
 // timerSlack returns this thread's timer slack (prctl PR_GET_TIMERSLACK).
@@ -43,4 +64,13 @@ func affinity() ([]int, error) {
 		}
 	}
 	return cpus, nil
+}
+
+// cpuSpeed measures the speed of the CPUs this process may run on.
+func cpuSpeed() (*CPUSpeed, error) {
+	cpus, err := affinity()
+	if err != nil {
+		return nil, err
+	}
+	return measureCPUSpeed(cpus), nil
 }

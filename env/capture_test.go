@@ -75,7 +75,7 @@ func TestCaptureLive(t *testing.T) {
 		t.Errorf("timer slack = %d ns, want > 0", *s)
 	}
 	var buf bytes.Buffer
-	if err := h.WriteText(&buf); err != nil {
+	if err := writeText(&buf, h); err != nil {
 		t.Fatal(err)
 	}
 	for _, group := range []string{"CPU\n", "Frequency\n", "Kernel and OS\n", "Scheduler and timers\n", "Go and build\n", "Process\n"} {

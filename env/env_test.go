@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	golden_ "github.com/chronograph/chronograph/internal/golden"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -173,7 +178,7 @@ func TestGolden(t *testing.T) {
 		t.Run(fx.name, func(t *testing.T) {
 			h := captureFixture(t, fx.name)
 			var buf bytes.Buffer
-			if err := h.WriteText(&buf); err != nil {
+			if err := writeText(&buf, h); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, fx.name+".txt", buf.Bytes())
@@ -208,7 +213,7 @@ func TestCaptureEmptyRoot(t *testing.T) {
 		t.Errorf("warnings from an empty host: %v", h.Warnings)
 	}
 	var buf bytes.Buffer
-	if err := h.WriteText(&buf); err != nil {
+	if err := writeText(&buf, h); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "unknown: /proc/cpuinfo does not exist") {
@@ -265,8 +270,8 @@ func TestWarnings(t *testing.T) {
 				if w.Severity != Warn && w.Severity != Note {
 					t.Errorf("%s: severity %q", w.Code, w.Severity)
 				}
-				if !strings.Contains(w.Message, ": ") {
-					t.Errorf("%s: message %q does not say what to do after the condition", w.Code, w.Message)
+				if w.Message == "" || w.Next == "" {
+					t.Errorf("%s: message %q, next step %q: both must be said", w.Code, w.Message, w.Next)
 				}
 			}
 		})
@@ -276,8 +281,8 @@ func TestWarnings(t *testing.T) {
 func TestWarningText(t *testing.T) {
 	h := &Host{Frequency: Frequency{CPUs: []CPUFreq{{CPU: 0, Governor: "schedutil"}, {CPU: 1, Governor: "schedutil"}}}}
 	ws := Warnings(h)
-	want := "CPU frequency scaling is on (governor 'schedutil'): set the governor to 'performance' for stable results, e.g. `sudo cpupower frequency-set -g performance`"
-	if len(ws) != 1 || ws[0].Message != want {
+	want := "CPU frequency scaling is on (governor 'schedutil'); set the governor to 'performance' for stable results, e.g. `sudo cpupower frequency-set -g performance`"
+	if len(ws) != 1 || ws[0].String() != want {
 		t.Errorf("warnings = %v, want %q", ws, want)
 	}
 	h.Frequency.CPUs[1].Governor = "performance"
@@ -331,8 +336,68 @@ func TestGoldenUnsupported(t *testing.T) {
 	markUnsupported(h, "darwin")
 	h.Warnings = Warnings(h)
 	var buf bytes.Buffer
-	if err := h.WriteText(&buf); err != nil {
+	if err := writeText(&buf, h); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "unsupported.txt", buf.Bytes())
+}
+
+// TestReasonOnlyForAbsence: "built without CONFIG_NO_HZ_FULL" explains a
+// missing file, not one that exists but cannot be read.
+func TestReasonOnlyForAbsence(t *testing.T) {
+	missing := captureFrom(t.TempDir(), probes{reason: "not probed in this test"})
+	hasReason(t, missing, "scheduler.nohz_full_cpus", "CONFIG_NO_HZ_FULL")
+	hasReason(t, missing, "scheduler.thp", "built without transparent huge pages")
+
+	// A directory where a file should be: reading it fails with EISDIR.
+	root := t.TempDir()
+	for _, p := range []string{"sys/devices/system/cpu/nohz_full", "sys/kernel/mm/transparent_hugepage/enabled"} {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := captureFrom(root, probes{reason: "not probed in this test"})
+	for _, key := range []string{"scheduler.nohz_full_cpus", "scheduler.thp"} {
+		r := h.Reason(key)
+		if r == "" || strings.Contains(r, "built without") {
+			t.Errorf("%s: reason %q: an unreadable file must keep its own reason", key, r)
+		}
+	}
+}
+
+func TestReadErrorWraps(t *testing.T) {
+	_, err := fsys{root: t.TempDir()}.read("/no/such/file")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("read error %v does not wrap fs.ErrNotExist", err)
+	}
+	if got, want := err.Error(), "/no/such/file does not exist"; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+}
+
+// writeText renders h's groups and warnings as plain text for the golden
+// files (package report renders them for users; env stands alone).
+func writeText(b *bytes.Buffer, h *Host) error {
+	for i, g := range h.Groups() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(g.Title + "\n")
+		if g.Unknown != "" {
+			b.WriteString("  unknown: " + g.Unknown + "\n")
+		}
+		for _, r := range g.Rows {
+			fmt.Fprintf(b, "  %-22s %s\n", r.Label, r.Value)
+		}
+	}
+	b.WriteByte('\n')
+	if len(h.Warnings) == 0 {
+		b.WriteString("No warnings: nothing known here spoils measurements.\n")
+		return nil
+	}
+	b.WriteString("Warnings\n")
+	for _, w := range h.Warnings {
+		fmt.Fprintf(b, "  %-8s %s\n", string(w.Severity)+":", w.String())
+	}
+	return nil
 }

@@ -1,5 +1,7 @@
 package env
 
+import "github.com/chronograph/chronograph/warn"
+
 // Host is the environment of one measurement. Fields that could not be
 // read are left empty (omitted from JSON) and listed in Unknown with the
 // reason, never guessed. Units are in the field names (FreqKHz, ...).
@@ -10,6 +12,10 @@ type Host struct {
 	Scheduler Scheduler `json:"scheduler"`
 	Go        Go        `json:"go"`
 	Process   Process   `json:"process"`
+
+	// CPUSpeed is the relative speed of the CPUs the process may run on,
+	// measured at capture (at most 50 ms; see CPUSpeed).
+	CPUSpeed *CPUSpeed `json:"cpu_speed,omitempty"`
 
 	// Counters says whether hardware and software performance counters
 	// can be read here. env does not open perf events itself (it stands
@@ -49,9 +55,15 @@ type CPU struct {
 	Hypervisor *bool `json:"hypervisor,omitempty"`
 	// HypervisorVendor names the hypervisor (e.g. "KVM", "Xen",
 	// "Microsoft Hyper-V", "VMware"), and HypervisorSource where it came
-	// from (CPUID leaf 0x40000000, /sys/hypervisor/type, DMI).
+	// from: the most specific of the kernel log ("Hypervisor detected"),
+	// /sys/hypervisor/type, CPUID leaf 0x40000000 and DMI.
 	HypervisorVendor string `json:"hypervisor_vendor,omitempty"`
 	HypervisorSource string `json:"hypervisor_source,omitempty"`
+	// HypervisorOther lists the names that less specific sources gave
+	// when they disagree with HypervisorVendor, each as "NAME (from
+	// SOURCE)", e.g. "bhyve (from cpuid 0x40000000)" under a kernel log
+	// that says PVM.
+	HypervisorOther []string `json:"hypervisor_other,omitempty"`
 	// Product is the machine's vendor and product name from DMI.
 	Product string `json:"product,omitempty"`
 	// ReportedMHz is the frequency of CPU 0 as /proc/cpuinfo reports it
@@ -201,27 +213,20 @@ type Cgroup struct {
 	LimitCPUs   float64 `json:"limit_cpus,omitempty"`
 }
 
-// Severity grades a warning.
-type Severity string
+// Severity grades a warning (warn.Severity).
+type Severity = warn.Severity
 
 // Severities of warnings: a Warn spoils measurements; a Note is a
 // condition worth knowing that may add noise.
 const (
-	Warn Severity = "warning"
-	Note Severity = "note"
+	Warn = warn.Warn
+	Note = warn.Note
 )
 
-// Warning is a condition of the environment that spoils measurements.
-type Warning struct {
-	// Code is a stable identifier, e.g. "governor", "hypervisor", "race".
-	Code string `json:"code"`
-	// Severity is Warn or Note.
-	Severity Severity `json:"severity,omitempty"`
-	// Message says what is wrong and what to do about it.
-	Message string `json:"message"`
-}
-
-func (w Warning) Error() string { return w.Message }
+// Warning is a condition of the environment that spoils measurements:
+// chronograph's one warning type, warn.Warning (code, severity, message,
+// next step).
+type Warning = warn.Warning
 
 // setUnknown records that the field at path could not be read, and why.
 func (h *Host) setUnknown(path, reason string) {

@@ -46,19 +46,40 @@ func (f fsys) readInt(p string) (int64, error) {
 	return v, nil
 }
 
-// readError turns a file read error into a short reason.
+// readError turns a file read error into a short reason that still
+// wraps the cause (errors.Is(err, fs.ErrNotExist) holds for a missing file).
 func readError(p string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s does not exist", p)
+		return &reasonError{p + " does not exist", err}
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s: permission denied (run as root to read it)", p)
+		return &reasonError{p + ": permission denied (run as root to read it)", err}
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", p, pe.Err)
+		return fmt.Errorf("%s: %w", p, pe.Err)
 	}
-	return fmt.Errorf("%s: %v", p, err)
+	return fmt.Errorf("%s: %w", p, err)
+}
+
+// reasonError is a reason worded for the reader that wraps its cause.
+type reasonError struct {
+	text  string
+	cause error
+}
+
+func (e *reasonError) Error() string { return e.text }
+func (e *reasonError) Unwrap() error { return e.cause }
+
+// absentBecause is err's text, followed by why the file is missing when
+// the error says it does not exist. Another failure (permission denied,
+// an I/O error) keeps its own reason only: the file's absence would
+// explain nothing there.
+func absentBecause(err error, why string) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return err.Error() + " (" + why + ")"
+	}
+	return err.Error()
 }
 
 // ParseCPUList parses a CPU list in the kernel's format (as in sysfs,

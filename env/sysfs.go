@@ -23,6 +23,10 @@ type probes struct {
 	goInfo func() Go
 	// process returns the PID, arguments and whether the user is root.
 	process func() Process
+	// kernelLog returns the kernel log (syslog(2), as dmesg reads it).
+	kernelLog func() ([]byte, error)
+	// cpuSpeed measures the relative speed of the allowed CPUs.
+	cpuSpeed func() (*CPUSpeed, error)
 	// reason explains a nil probe.
 	reason string
 }
@@ -46,6 +50,7 @@ func captureFrom(root string, p probes) *Host {
 		h.setUnknown("go", p.reason)
 	}
 	captureProcess(h, f, p)
+	captureCPUSpeed(h, p)
 	h.Warnings = Warnings(h)
 	return h
 }
@@ -99,51 +104,118 @@ func captureCPU(h *Host, f fsys, p probes) {
 	if c.Product == "" {
 		h.setUnknown("cpu.product", "/sys/class/dmi/id has no sys_vendor or product_name (no DMI tables: common for minimal VMs and ARM boards)")
 	}
+	// Whether: the CPUID bit, else the cpuinfo flag. Which: every source
+	// that names one, most specific first (hypervisorNames).
 	var hv *bool
 	if p.cpuid != nil {
 		_, _, ecx, _ := p.cpuid(1, 0)
 		on := ecx&(1<<31) != 0
 		hv = &on
-		if on {
-			_, b, c2, d := p.cpuid(0x40000000, 0)
-			var sig [12]byte
-			binary.LittleEndian.PutUint32(sig[0:], b)
-			binary.LittleEndian.PutUint32(sig[4:], c2)
-			binary.LittleEndian.PutUint32(sig[8:], d)
-			if name := hypervisorFromSignature(string(sig[:])); name != "" {
-				c.HypervisorVendor, c.HypervisorSource = name, "cpuid 0x40000000"
-			}
-		}
 	} else if ciErr == nil && ci.HaveFlags {
 		on := ci.Hypervisor
 		hv = &on
 	}
-	if hv != nil && *hv && c.HypervisorVendor == "" {
-		if t, err := f.read("/sys/hypervisor/type"); err == nil && t != "" {
-			c.HypervisorVendor, c.HypervisorSource = t, "/sys/hypervisor/type"
-		} else if name := hypervisorFromDMI(vendor, product); name != "" {
-			c.HypervisorVendor, c.HypervisorSource = name, "dmi"
+	names, logWhy := hypervisorNames(f, p, hv)
+	if len(names) == 0 && (hv == nil || *hv) {
+		if name := hypervisorFromDMI(vendor, product); name != "" {
+			names = append(names, hypervisorName{name, "dmi"})
 		}
 	}
-	if hv == nil {
+	if hv == nil && len(names) > 0 {
 		// No CPUID and no x86 flags: a hypervisor can still show itself.
-		if t, err := f.read("/sys/hypervisor/type"); err == nil && t != "" {
-			on := true
-			hv = &on
-			c.HypervisorVendor, c.HypervisorSource = t, "/sys/hypervisor/type"
-		} else if name := hypervisorFromDMI(vendor, product); name != "" {
-			on := true
-			hv = &on
-			c.HypervisorVendor, c.HypervisorSource = name, "dmi"
-		}
+		on := true
+		hv = &on
+	}
+	if hv != nil && *hv && len(names) > 0 {
+		c.HypervisorVendor, c.HypervisorSource = names[0].name, names[0].source
+		c.HypervisorOther = otherHypervisors(names)
 	}
 	c.Hypervisor = hv
 	switch {
 	case hv == nil:
-		h.setUnknown("cpu.hypervisor", "no CPUID hypervisor bit on this architecture, and neither /sys/hypervisor/type nor DMI names a hypervisor")
+		h.setUnknown("cpu.hypervisor", "no CPUID hypervisor bit on this architecture, and neither the kernel log, /sys/hypervisor/type nor DMI names a hypervisor")
 	case *hv && c.HypervisorVendor == "":
-		h.setUnknown("cpu.hypervisor_vendor", "the CPU reports a hypervisor but neither CPUID leaf 0x40000000, /sys/hypervisor/type nor DMI names it")
+		h.setUnknown("cpu.hypervisor_vendor", "the CPU reports a hypervisor but neither the kernel log ("+logWhy+"), /sys/hypervisor/type, CPUID leaf 0x40000000 nor DMI names it")
 	}
+}
+
+// hypervisorName is a hypervisor's name and where it was read.
+type hypervisorName struct{ name, source string }
+
+// hypervisorNames returns what names the hypervisor, most specific
+// first: the kernel's own detection (its log line "Hypervisor detected:
+// X", printed by x86 kernels, which know paravirtual hypervisors such as
+// PVM that reuse another's CPUID signature), /sys/hypervisor/type (Xen
+// and others), then the CPUID leaf 0x40000000 vendor signature (only when
+// the CPUID hypervisor bit is set). logWhy says why the kernel log named
+// none.
+func hypervisorNames(f fsys, p probes, hv *bool) (names []hypervisorName, logWhy string) {
+	switch {
+	case p.kernelLog == nil:
+		logWhy = "not read: " + p.reason
+	default:
+		if b, err := p.kernelLog(); err != nil {
+			logWhy = err.Error()
+		} else if name := hypervisorFromKernelLog(string(b)); name != "" {
+			names = append(names, hypervisorName{name, "kernel log"})
+		} else {
+			logWhy = "no \"Hypervisor detected\" line (it may have wrapped)"
+		}
+	}
+	if t, err := f.read("/sys/hypervisor/type"); err == nil && t != "" {
+		names = append(names, hypervisorName{t, "/sys/hypervisor/type"})
+	}
+	if p.cpuid != nil && hv != nil && *hv {
+		_, b, c2, d := p.cpuid(0x40000000, 0)
+		var sig [12]byte
+		binary.LittleEndian.PutUint32(sig[0:], b)
+		binary.LittleEndian.PutUint32(sig[4:], c2)
+		binary.LittleEndian.PutUint32(sig[8:], d)
+		if name := hypervisorFromSignature(string(sig[:])); name != "" {
+			names = append(names, hypervisorName{name, "cpuid 0x40000000"})
+		}
+	}
+	return names, logWhy
+}
+
+// hypervisorFromKernelLog returns X of the last "Hypervisor detected: X"
+// line of kernel log text, or "".
+func hypervisorFromKernelLog(log string) string {
+	name := ""
+	for line := range strings.SplitSeq(log, "\n") {
+		if _, after, ok := strings.Cut(line, "Hypervisor detected: "); ok {
+			name = strings.TrimSpace(after)
+		}
+	}
+	return name
+}
+
+// sameHypervisor reports whether two names name the same hypervisor: one
+// contains the other, ignoring case ("Xen HVM" and "xen", "KVM" and "KVM").
+func sameHypervisor(a, b string) bool {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	return strings.Contains(a, b) || strings.Contains(b, a)
+}
+
+// otherHypervisors lists, as "NAME (from SOURCE)", the names that
+// disagree with the first (the one reported).
+func otherHypervisors(names []hypervisorName) []string {
+	var out []string
+	for _, n := range names[1:] {
+		if !sameHypervisor(n.name, names[0].name) {
+			out = append(out, n.name+" (from "+n.source+")")
+		}
+	}
+	return out
+}
+
+// hypervisorOtherText is what the text rendering appends to the
+// hypervisor's name when other sources name another.
+func hypervisorOtherText(c CPU) string {
+	if len(c.HypervisorOther) == 0 {
+		return ""
+	}
+	return "; but " + strings.Join(c.HypervisorOther, ", ")
 }
 
 // onlineCPUs lists the online CPUs.
@@ -330,7 +402,7 @@ func captureScheduler(h *Host, f fsys, p probes) {
 		s.IsolatedCPUs = v
 	}
 	if v, err := f.read("/sys/devices/system/cpu/nohz_full"); err != nil {
-		h.setUnknown("scheduler.nohz_full_cpus", err.Error()+" (the kernel is built without CONFIG_NO_HZ_FULL)")
+		h.setUnknown("scheduler.nohz_full_cpus", absentBecause(err, "the kernel is built without CONFIG_NO_HZ_FULL"))
 	} else if v != "(null)" {
 		s.NohzFullCPUs = v
 	}
@@ -353,7 +425,7 @@ func captureScheduler(h *Host, f fsys, p probes) {
 	s.ASLR, s.PerfEventParanoid = toInt(aslr), toInt(paranoid)
 	const thp = "/sys/kernel/mm/transparent_hugepage/"
 	if v, err := f.read(thp + "enabled"); err != nil {
-		h.setUnknown("scheduler.thp", err.Error()+" (the kernel is built without transparent huge pages)")
+		h.setUnknown("scheduler.thp", absentBecause(err, "the kernel is built without transparent huge pages"))
 	} else {
 		s.THP = selectedMode(v)
 	}
@@ -578,4 +650,25 @@ func parseCPUMax(s string) (quota, period int64, ok bool, err error) {
 		return 0, 0, false, fmt.Errorf("cpu.max holds %q, not \"QUOTA PERIOD\"", s)
 	}
 	return quota, period, true, nil
+}
+
+// captureCPUSpeed measures the CPUs' speed with the probe, or records why
+// it was not measured.
+func captureCPUSpeed(h *Host, p probes) {
+	if p.cpuSpeed == nil {
+		h.setUnknown("cpu_speed", p.reason)
+		return
+	}
+	s, err := p.cpuSpeed()
+	switch {
+	case err != nil:
+		h.setUnknown("cpu_speed", "the allowed CPUs could not be read: "+err.Error())
+	case s == nil || len(s.CPUs) == 0:
+		h.setUnknown("cpu_speed", "no CPU could be measured")
+		if s != nil && len(s.Unmeasured) > 0 {
+			h.CPUSpeed = s
+		}
+	default:
+		h.CPUSpeed = s
+	}
 }

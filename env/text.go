@@ -1,23 +1,34 @@
 package env
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// labelWidth is the width of the label column of WriteText.
-const labelWidth = 22
+// Group is a titled group of labelled values of a Host, for people: what
+// package report renders as the environment's table.
+type Group struct {
+	// Title names the group ("CPU", "Frequency", ...).
+	Title string
+	// Unknown is the reason the whole group could not be read ("" when
+	// it could); its rows are then only those that were read anyway.
+	Unknown string
+	// Rows are label/value pairs; a value that could not be read is
+	// "unknown: " and the reason.
+	Rows []Row
+}
 
-// WriteText writes h as a readable table in groups (CPU, frequency,
-// kernel and OS, scheduler and timers, Go and build, process), then the
-// warnings. Unknown fields show "unknown: " and the reason.
-func (h *Host) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	t := &table{w: bw, h: h}
+// Row is one labelled value of a Group.
+type Row struct{ Label, Value string }
+
+// Groups lays h out for people in groups (CPU, frequency, kernel and OS,
+// scheduler and timers, Go and build, process, performance counters).
+// Unknown fields show "unknown: " and the reason; the warnings are not
+// included (they are h.Warnings).
+func (h *Host) Groups() []Group {
+	t := &table{h: h}
 
 	t.group("CPU", "cpu")
 	c := h.CPU
@@ -42,7 +53,7 @@ func (h *Host) WriteText(w io.Writer) error {
 		if *c.Hypervisor {
 			hv = "yes"
 			if c.HypervisorVendor != "" {
-				hv += ", " + c.HypervisorVendor + " (from " + c.HypervisorSource + ")"
+				hv += ", " + c.HypervisorVendor + " (from " + c.HypervisorSource + ")" + hypervisorOtherText(c)
 			} else if r := h.Reason("cpu.hypervisor_vendor"); r != "" {
 				hv += ", vendor unknown: " + r
 			}
@@ -186,6 +197,7 @@ func (h *Host) WriteText(w io.Writer) error {
 		aff = fmt.Sprintf("CPUs %s (%d)", p.Affinity, p.AffinityCount)
 	}
 	t.row("CPU affinity", aff, "process.affinity", "process")
+	t.row("CPU speed", speedText(h.CPUSpeed), "cpu_speed", "")
 	t.row("cgroup CPU quota", cgroupText(p.Cgroup), "process.cgroup", "process")
 
 	if c := h.Counters; c != nil {
@@ -195,46 +207,25 @@ func (h *Host) WriteText(w io.Writer) error {
 		t.row("details", c.Summary, "", "")
 	}
 
-	fmt.Fprintln(bw)
-	if len(h.Warnings) == 0 {
-		fmt.Fprintln(bw, "No warnings: nothing known here spoils measurements.")
-	} else {
-		fmt.Fprintln(bw, "Warnings")
-		for _, wr := range h.Warnings {
-			sev := wr.Severity
-			if sev == "" {
-				sev = Warn
-			}
-			fmt.Fprintf(bw, "  %-8s %s\n", sev+":", wr.Message)
-		}
-	}
-	return bw.Flush()
+	return t.groups
 }
 
-// table writes label/value rows, showing the reason for unknown values.
+// table collects label/value rows, showing the reason for unknown values.
 type table struct {
-	w    *bufio.Writer
-	h    *Host
-	n    int
-	skip bool // the whole group is unknown and was said so
+	h      *Host
+	groups []Group
+	skip   bool // the whole group is unknown and was said so
 }
 
 // group starts a group of rows; when the whole group (key) is unknown it
-// says so once, and its rows are not written.
+// says so once, and its rows are left out.
 func (t *table) group(name, key string) {
-	if t.n > 0 {
-		fmt.Fprintln(t.w)
-	}
-	t.n++
-	fmt.Fprintln(t.w, name)
 	r, ok := t.h.Unknown[key]
 	t.skip = ok
-	if ok {
-		fmt.Fprintf(t.w, "  unknown: %s\n", r)
-	}
+	t.groups = append(t.groups, Group{Title: name, Unknown: r})
 }
 
-// row writes label and value; an empty value shows the reason recorded
+// row adds label and value; an empty value shows the reason recorded
 // for key (or for the whole group), else "-".
 func (t *table) row(label, value, key, group string) {
 	if t.skip && value == "" {
@@ -247,7 +238,8 @@ func (t *table) row(label, value, key, group string) {
 			value = "-"
 		}
 	}
-	fmt.Fprintf(t.w, "  %-*s %s\n", labelWidth, label, value)
+	g := &t.groups[len(t.groups)-1]
+	g.Rows = append(g.Rows, Row{label, value})
 }
 
 // unknownOf returns the reason recorded for key, or for its group.

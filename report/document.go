@@ -1,29 +1,17 @@
 package report
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
+	"github.com/chronograph/chronograph/warn"
 )
-
-// Options control the rendering of documents.
-type Options struct {
-	// All renders every metric of a measurement, not only its primary one.
-	All bool
-	// Percentiles are the percentiles to show (default 50 and 99), by the
-	// linear definition.
-	Percentiles []float64
-}
 
 func (o Options) percentiles() []float64 {
 	if len(o.Percentiles) == 0 {
@@ -32,107 +20,9 @@ func (o Options) percentiles() []float64 {
 	return o.Percentiles
 }
 
-// row is one metric of one measurement, summarized for display.
-type row struct {
-	measurement, metric, unit string
-	values                    []float64
-	summary                   stats.Summary
-	ci                        *stats.Interval
-	pcts                      []float64
-	incomplete                bool
-}
-
-// rows summarizes the metrics of d to render. Summaries are recomputed
-// from the raw values (the document's stored summaries are not trusted
-// blindly: they may come from another version).
-func rows(d *result.Document, o Options) []row {
-	var rs []row
-	for _, m := range d.Measurements {
-		for _, met := range m.Metrics {
-			if !o.All && m.Primary != "" && met.Name != m.Primary {
-				continue
-			}
-			if len(met.Values) == 0 {
-				continue
-			}
-			r := row{measurement: m.Name, metric: met.Name, unit: met.Unit, values: met.Values, incomplete: m.Incomplete}
-			r.summary = stats.Summarize(met.Values)
-			if ci, err := stats.MedianCI(met.Values, 0.95); err == nil {
-				r.ci = &ci
-			}
-			r.pcts = stats.Percentiles(met.Values, o.percentiles(), stats.Linear)
-			rs = append(rs, r)
-		}
-	}
-	return rs
-}
-
-// sd formats the row's sample standard deviation with f, or "–" when it
-// is undefined (fewer than two samples).
-func (r row) sd(f func(float64) string) string {
-	if r.summary.N < 2 {
-		return "–"
-	}
-	return f(r.summary.StdDevSample)
-}
-
-// format renders v of the given unit for people, with digits bounded by
-// res (in the same unit).
-func format(v float64, u string, res float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	switch u {
-	case "ns":
-		return unit.FormatDuration(v, res)
-	case "ns/op":
-		return unit.FormatDuration(v, res) + "/op"
-	case "bytes":
-		return unit.FormatBytes(v)
-	case "", "1", "count":
-		return plain(v)
-	}
-	return plain(v) + " " + u
-}
-
-// pvalue formats a p-value with 2 significant digits, in exponent form
-// below 0.001.
-func pvalue(p float64) string {
-	if p != 0 && p < 1e-3 {
-		return strconv.FormatFloat(p, 'e', 1, 64)
-	}
-	return unit.Sig(p, 2)
-}
-
-// plain formats a dimensionless figure with 4 significant digits and
-// without trailing zeros: 75, 0.7333, 2.86.
-func plain(v float64) string {
-	s := unit.Sig(v, 4)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// resolution picks the display resolution of a row: a tenth of its
-// spread (MAD, or the standard deviation when the MAD is 0), at least
-// 1 ns for durations.
-func (r row) resolution() float64 {
-	res := r.summary.MADScaled / 10
-	if res == 0 {
-		res = r.summary.StdDevSample / 10
-	}
-	if r.unit == "ns" || r.unit == "ns/op" {
-		res = max(res, 1)
-	}
-	return res
-}
-
-// Text renders d for people: a header (kind, tool, time, environment), a
-// table of the measurements' metrics (n, median with its 95 %
-// distribution-free interval, mean ± sample standard deviation, min … max,
-// percentiles), the comparisons stored in d, and the warnings.
-func Text(w io.Writer, d *result.Document, o Options) error {
+// Header is the first line of every view: the kind, the writer, when it
+// ran, whether it is complete.
+func Header(d *result.Document) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s document, written by %s %s", d.Kind, d.Tool.Name, d.Tool.Version)
 	if !d.Start.IsZero() {
@@ -141,145 +31,94 @@ func Text(w io.Writer, d *result.Document, o Options) error {
 	if d.Incomplete {
 		b.WriteString(" (incomplete: the run was interrupted or failed part way)")
 	}
-	b.WriteByte('\n')
+	return b.String()
+}
+
+// genericView lays out any document as one table of its measurements'
+// metrics (the primary ones, every one with o.All): n, median with its
+// 95 % distribution-free interval, mean ± sample standard deviation, min
+// … max and percentiles, each with the digits it is known to. Kinds with
+// their own layout register a Viewer instead.
+func genericView(d *result.Document, o Options) (*View, error) {
+	v := &View{Title: Header(d)}
 	if d.Environment != nil {
-		fmt.Fprintf(&b, "environment: %s\n", env.Brief(d.Environment))
+		v.Blocks = append(v.Blocks, Block{Lines: []string{"environment: " + env.Brief(d.Environment)}})
 	}
-	rs := rows(d, o)
-	if len(rs) > 0 {
-		b.WriteByte('\n')
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		head := "measurement\tmetric\tn\tmedian\t95% CI\tmean ± σ (n-1)\tmin … max"
-		for _, p := range o.percentiles() {
-			head += "\t" + stats.PercentileLabel(p)
-		}
-		fmt.Fprintln(tw, head)
-		for _, r := range rs {
-			res := r.resolution()
-			f := func(v float64) string { return format(v, r.unit, res) }
-			ci := "-"
-			if r.ci != nil {
-				ci = "[" + f(r.ci.Lo) + ", " + f(r.ci.Hi) + "]"
+	pcts := o.percentiles()
+	text := &Table{Columns: []Column{{Name: "measurement"}, {Name: "metric"}, {Name: "n", Numeric: true},
+		{Name: "median", Numeric: true}, {Name: "95% CI"}, {Name: "mean ± σ (n-1)", Numeric: true}, {Name: "min … max"}}}
+	csvT := &Table{Columns: []Column{{Name: "measurement"}, {Name: "metric"}, {Name: "unit"}, {Name: "n"}, {Name: "median"},
+		{Name: "ci_lo"}, {Name: "ci_hi"}, {Name: "mean"}, {Name: "stddev_sample"}, {Name: "min"}, {Name: "max"}}}
+	for _, p := range pcts {
+		text.Columns = append(text.Columns, Column{Name: stats.PercentileLabel(p), Numeric: true})
+		csvT.Columns = append(csvT.Columns, Column{Name: stats.PercentileLabel(p)})
+	}
+	var noSamples []string
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		shown := 0
+		for j := range m.Metrics {
+			met := &m.Metrics[j]
+			if !o.All && m.Primary != "" && met.Name != m.Primary {
+				continue
 			}
-			name := r.measurement
-			if r.incomplete {
+			s := NewSeries(met)
+			if s.N() == 0 {
+				continue
+			}
+			shown++
+			name := m.Name
+			if m.Incomplete {
 				name += " (incomplete)"
 			}
-			line := fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s ± %s\t%s … %s", name, r.metric, r.summary.N, f(r.summary.Median), ci,
-				f(r.summary.Mean), r.sd(f), f(r.summary.Min), f(r.summary.Max))
-			for _, p := range r.pcts {
-				line += "\t" + f(p)
+			sum := s.Summary
+			f := func(x float64, p unit.Precision) Cell { return s.Cell(x, p, o.Unit) }
+			med := f(sum.Median, s.AtQuantile(0.5))
+			ci, lo, hi := Missing, Missing, Missing
+			if iv, err := s.MedianCI(stats.Confidence); err == nil {
+				lo, hi = f(iv.Lo, s.Observed()), f(iv.Hi, s.Observed())
+				ci = TextCell("[" + lo.Text + ", " + hi.Text + "]")
 			}
-			fmt.Fprintln(tw, line)
-		}
-		tw.Flush()
-		fmt.Fprintf(&b, "percentiles: linear definition (numpy's default); CI: distribution-free, from order statistics\n")
-	}
-	var noMetrics []string
-	for _, m := range d.Measurements {
-		if len(m.Metrics) == 0 || (len(m.Metrics) > 0 && len(m.Metrics[0].Values) == 0) {
-			noMetrics = append(noMetrics, m.Name)
-		}
-	}
-	if len(noMetrics) > 0 {
-		fmt.Fprintf(&b, "without per-sample values (their figures are in the document's details): %s\n", strings.Join(noMetrics, ", "))
-	}
-	if len(d.Comparisons) > 0 {
-		b.WriteString("\ncomparisons:\n")
-		for _, c := range d.Comparisons {
-			fmt.Fprintf(&b, "  %s vs %s (%s): %sx [%s, %s], p = %s: %s\n", c.A, c.B, c.Metric,
-				plain(c.Ratio), plain(c.Lo), plain(c.Hi), pvalue(c.P), c.Verdict)
-		}
-	}
-	ws := slices.Clone(d.Warnings)
-	for _, m := range d.Measurements {
-		for _, mw := range m.Warnings {
-			ws = append(ws, m.Name+": "+mw)
-		}
-	}
-	if d.Environment != nil {
-		for _, ew := range d.Environment.Warnings {
-			if !slices.Contains(d.Warnings, ew.Message) { // writers often copy them
-				ws = append(ws, "environment: "+ew.Message)
+			mean, sd := f(sum.Mean, s.OfMean()), Missing
+			if sum.N >= 2 {
+				sd = f(sum.StdDevSample, s.OfStdDev())
 			}
+			mn, mx := f(sum.Min, s.Observed()), f(sum.Max, s.Observed())
+			tr := []Cell{TextCell(name), TextCell(met.Name), TextCell(strconv.Itoa(sum.N)), med, ci,
+				TextCell(mean.Text + " ± " + sd.Text), TextCell(mn.Text + " … " + mx.Text)}
+			cr := []Cell{TextCell(m.Name), TextCell(met.Name), TextCell(met.Unit), TextCell(strconv.Itoa(sum.N)), med, lo, hi, mean, sd, mn, mx}
+			for _, p := range pcts {
+				c := f(s.Quantile(p/100), s.AtQuantile(p/100))
+				tr = append(tr, c)
+				cr = append(cr, c)
+			}
+			text.Rows = append(text.Rows, tr)
+			csvT.Rows = append(csvT.Rows, cr)
+		}
+		if shown == 0 {
+			noSamples = append(noSamples, m.Name)
 		}
 	}
-	if len(ws) > 0 {
-		b.WriteString("\nwarnings:\n")
-		for _, x := range ws {
-			fmt.Fprintf(&b, "  - %s\n", x)
-		}
+	if len(text.Rows) > 0 {
+		v.Blocks = append(v.Blocks,
+			Block{Table: text, In: AllFormats, Notes: []string{"percentiles: linear definition (numpy's default); CI: distribution-free, from order statistics; digits: as far as each figure is known"}},
+			Block{Table: csvT, In: InCSV})
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// Markdown renders the table of Text as a Markdown table.
-func Markdown(w io.Writer, d *result.Document, o Options) error {
-	var b strings.Builder
-	b.WriteString("| Measurement | Metric | n | Median | 95% CI | Mean ± σ | Min | Max |")
-	for _, p := range o.percentiles() {
-		b.WriteString(" " + stats.PercentileLabel(p) + " |")
+	if len(noSamples) > 0 {
+		v.Blocks = append(v.Blocks, Block{Lines: []string{"without per-sample values: " + strings.Join(noSamples, ", ")}})
 	}
-	b.WriteString("\n|:---|:---|---:|---:|---:|---:|---:|---:|")
-	for range o.percentiles() {
-		b.WriteString("---:|")
-	}
-	b.WriteByte('\n')
-	for _, r := range rows(d, o) {
-		res := r.resolution()
-		f := func(v float64) string { return format(v, r.unit, res) }
-		ci := "-"
-		if r.ci != nil {
-			ci = "[" + f(r.ci.Lo) + ", " + f(r.ci.Hi) + "]"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s | %s ± %s | %s | %s |", strings.ReplaceAll(r.measurement, "|", "\\|"), r.metric, r.summary.N,
-			f(r.summary.Median), ci, f(r.summary.Mean), r.sd(f), f(r.summary.Min), f(r.summary.Max))
-		for _, p := range r.pcts {
-			b.WriteString(" " + f(p) + " |")
-		}
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// CSV renders one line per measurement and metric, with plain numbers in
-// the metric's unit (a column says which).
-func CSV(w io.Writer, d *result.Document, o Options) error {
-	cw := csv.NewWriter(w)
-	head := []string{"measurement", "metric", "unit", "n", "median", "ci_lo", "ci_hi", "mean", "stddev_sample", "min", "max"}
-	for _, p := range o.percentiles() {
-		head = append(head, stats.PercentileLabel(p))
-	}
-	cw.Write(head)
-	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	for _, r := range rows(d, o) {
-		lo, hi := "", ""
-		if r.ci != nil {
-			lo, hi = num(r.ci.Lo), num(r.ci.Hi)
-		}
-		rec := []string{r.measurement, r.metric, r.unit, strconv.Itoa(r.summary.N), num(r.summary.Median), lo, hi,
-			num(r.summary.Mean), "", num(r.summary.Min), num(r.summary.Max)}
-		if r.summary.N >= 2 {
-			rec[8] = num(r.summary.StdDevSample) // empty when undefined (one sample)
-		}
-		for _, p := range r.pcts {
-			rec = append(rec, num(p))
-		}
-		cw.Write(rec)
-	}
-	cw.Flush()
-	return cw.Error()
+	v.Warnings = documentWarnings(d)
+	return v, nil
 }
 
 // Change is how one measurement's metric moved from a baseline document
 // to a newer one.
 type Change struct {
 	Measurement, Metric, Unit string
-	// Old and New are the medians; Ratio = New/Old with its interval and
-	// test (see stats.CompareMedians).
-	Old, New float64
+	// Old and New are the medians, known to OldPrec and NewPrec; Ratio =
+	// New/Old with its interval and test (see stats.CompareMedians).
+	Old, New         float64
+	OldPrec, NewPrec unit.Precision
 	stats.MedianRatio
 	// Err says why no test could be made (too few samples).
 	Err error
@@ -291,18 +130,20 @@ func (c Change) Verdict() string {
 	case c.Err != nil:
 		return "cannot tell: " + c.Err.Error()
 	case !c.Significant:
-		return fmt.Sprintf("no significant change (p = %s)", pvalue(c.MannWhitney.P))
+		return fmt.Sprintf("no significant change (p = %s)", PValue(c.MannWhitney.P))
 	case c.Ratio > 1:
-		return fmt.Sprintf("%sx slower (higher) than the baseline", plain(c.Ratio))
+		return fmt.Sprintf("%sx slower (higher) than the baseline", Ratio(c.Ratio, c.CI.Lo, c.CI.Hi))
 	default:
-		return fmt.Sprintf("%sx faster (lower) than the baseline", plain(1/c.Ratio))
+		return fmt.Sprintf("%sx faster (lower) than the baseline", Ratio(1/c.Ratio, 1/c.CI.Hi, 1/c.CI.Lo))
 	}
 }
 
 // Diff compares every metric of newer that has a counterpart (same
 // measurement name and metric) in baseline: the primary metrics, or all
-// with o.All. Measurements present in only one document are listed in
-// onlyOld and onlyNew.
+// with o.All. The comparison is recomputed from the raw samples of both
+// documents (stats.CompareMedians), never copied from stored verdicts.
+// Measurements present in only one document are listed in onlyOld and
+// onlyNew.
 func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOld, onlyNew []string) {
 	old := map[string]*result.Measurement{}
 	for i := range baseline.Measurements {
@@ -324,8 +165,10 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 			if omet == nil || len(omet.Values) == 0 || omet.Unit != met.Unit {
 				continue
 			}
-			c := Change{Measurement: m.Name, Metric: met.Name, Unit: met.Unit, Old: stats.Median(omet.Values), New: stats.Median(met.Values)}
-			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, 0.95, 0.05, 1)
+			os, ns := NewSeries(omet), NewSeries(&met)
+			c := Change{Measurement: m.Name, Metric: met.Name, Unit: met.Unit, Old: os.Summary.Median, New: ns.Summary.Median,
+				OldPrec: os.AtQuantile(0.5), NewPrec: ns.AtQuantile(0.5)}
+			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
 			changes = append(changes, c)
 		}
 	}
@@ -337,38 +180,64 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 	return changes, onlyOld, onlyNew
 }
 
-// DiffText renders the changes from baseline to newer.
-func DiffText(w io.Writer, baseline, newer *result.Document, o Options) error {
+// DiffView lays out the changes from baseline to newer: one row per
+// compared metric with both medians, the ratio new/baseline with its
+// interval, the p-value and the verdict.
+func DiffView(baseline, newer *result.Document, o Options) *View {
 	changes, onlyOld, onlyNew := Diff(baseline, newer, o)
-	var b strings.Builder
-	fmt.Fprintf(&b, "baseline: %s document of %s; new: %s document of %s\n", baseline.Kind, stamp(baseline), newer.Kind, stamp(newer))
+	v := &View{Title: fmt.Sprintf("baseline: %s document of %s; new: %s document of %s", baseline.Kind, stamp(baseline), newer.Kind, stamp(newer))}
 	if len(changes) == 0 {
-		b.WriteString("no measurement is in both documents with the same name and metric\n")
+		v.Blocks = append(v.Blocks, Block{Lines: []string{"no measurement is in both documents with the same name and metric"}})
 	} else {
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "measurement\tmetric\tbaseline median\tnew median\tnew/baseline [95% CI]\tverdict")
+		t := &Table{Columns: []Column{{Name: "measurement"}, {Name: "metric"}, {Name: "baseline median", CSVName: "baseline_median", Numeric: true},
+			{Name: "new median", CSVName: "new_median", Numeric: true}, {Name: "new/baseline", CSVName: "ratio", Numeric: true},
+			{Name: "95% CI", CSVName: "ci"}, {Name: "p", Numeric: true}, {Name: "verdict"}}}
 		for _, c := range changes {
-			res := 1.0
-			f := func(v float64) string { return format(v, c.Unit, res) }
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s [%s, %s]\t%s\n", c.Measurement, c.Metric, f(c.Old), f(c.New),
-				plain(c.Ratio), plain(c.CI.Lo), plain(c.CI.Hi), c.Verdict())
+			ratio, ci, pv := Missing, Missing, Missing
+			if c.Err == nil {
+				ratio = Cell{Text: Ratio(c.Ratio, c.CI.Lo, c.CI.Hi), Raw: exactNum(c.Ratio)}
+				ci = Cell{Text: "[" + Ratio(c.CI.Lo, c.CI.Lo, c.CI.Hi) + ", " + Ratio(c.CI.Hi, c.CI.Lo, c.CI.Hi) + "]", Raw: exactNum(c.CI.Lo) + " " + exactNum(c.CI.Hi)}
+				pv = Cell{Text: PValue(c.MannWhitney.P), Raw: exactNum(c.MannWhitney.P)}
+			}
+			t.Rows = append(t.Rows, []Cell{TextCell(c.Measurement), TextCell(c.Metric),
+				FigureCell(c.Old, c.Unit, c.OldPrec, o.Unit), FigureCell(c.New, c.Unit, c.NewPrec, o.Unit), ratio, ci, pv, TextCell(c.Verdict())})
 		}
-		tw.Flush()
-		b.WriteString("ratio of medians with a 95% bootstrap interval; significant when the two-sided Mann-Whitney U test gives p < 0.05 and the interval excludes 1\n")
+		v.Blocks = append(v.Blocks, Block{Table: t, In: AllFormats | InCSV, Notes: []string{fmt.Sprintf(
+			"ratio of medians with a %s bootstrap interval; significant when the two-sided Mann-Whitney U test gives p <= %s and the interval excludes 1",
+			Percent(stats.Confidence), strconv.FormatFloat(stats.Alpha, 'g', -1, 64))}})
 	}
+	var lines []string
 	if len(onlyOld) > 0 {
-		fmt.Fprintf(&b, "only in the baseline: %s\n", strings.Join(onlyOld, ", "))
+		lines = append(lines, "only in the baseline: "+strings.Join(onlyOld, ", "))
 	}
 	if len(onlyNew) > 0 {
-		fmt.Fprintf(&b, "only in the new document: %s\n", strings.Join(onlyNew, ", "))
+		lines = append(lines, "only in the new document: "+strings.Join(onlyNew, ", "))
+	}
+	if len(lines) > 0 {
+		v.Blocks = append(v.Blocks, Block{Lines: lines})
 	}
 	if baseline.Environment != nil && newer.Environment != nil {
 		if ob, nb := env.Brief(baseline.Environment), env.Brief(newer.Environment); ob != nb {
-			fmt.Fprintf(&b, "warning: the environments differ, so a change may come from the machine, not the code:\n  baseline: %s\n  new:      %s\n", ob, nb)
+			v.Warnings = append(v.Warnings, warn.New("environments-differ",
+				"the environments differ, so a change may come from the machine, not the code (baseline: "+ob+"; new: "+nb+")",
+				"compare results measured on the same machine and configuration"))
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return v
+}
+
+// RenderDiff writes the comparison of newer with baseline in format f.
+func RenderDiff(w io.Writer, baseline, newer *result.Document, f Format, o Options) error {
+	v := DiffView(baseline, newer, o)
+	switch f {
+	case Text:
+		return writeText(w, v, o)
+	case Markdown:
+		return writeMarkdown(w, v)
+	case CSV:
+		return writeCSV(w, v, "comparison")
+	}
+	return fmt.Errorf("report: a comparison with a baseline is written as text, markdown or csv, not %s", f)
 }
 
 func stamp(d *result.Document) string {
@@ -377,3 +246,6 @@ func stamp(d *result.Document) string {
 	}
 	return d.Start.Format("2006-01-02 15:04:05")
 }
+
+// exactNum is v in the shortest form that reads back exactly.
+func exactNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	golden_ "github.com/chronograph/chronograph/internal/golden"
+	"github.com/chronograph/chronograph/warn"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func doc(scale float64) *result.Document {
 	}
 	d.Measurements = []result.Measurement{
 		{Name: "fast", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: fast}, {Name: "minor_faults", Unit: "count", Values: faults}}},
-		{Name: "slow", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: slow}, {Name: "minor_faults", Unit: "count", Values: faults}}, Warnings: []string{"a warning with the next step"}},
+		{Name: "slow", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: slow}, {Name: "minor_faults", Unit: "count", Values: faults}}, Warnings: []warn.Warning{warn.New("test", "a warning", "the next step")}},
 		{Name: "probe", Metrics: []result.Metric{}},
 	}
 	d.Comparisons = []result.Comparison{{A: "slow", B: "fast", Metric: "wall", Statistic: "median", Ratio: 2, Lo: 1.9, Hi: 2.1, Confidence: 0.95, Test: "mann-whitney-u", P: 1e-8, Verdict: "slow is 2x as slow as fast"}}
@@ -43,10 +44,10 @@ func TestRenderGolden(t *testing.T) {
 		name   string
 		render func(*bytes.Buffer) error
 	}{
-		{"doc.txt", func(b *bytes.Buffer) error { return Text(b, doc(1), Options{}) }},
-		{"doc-all.md", func(b *bytes.Buffer) error { return Markdown(b, doc(1), Options{All: true}) }},
-		{"doc.csv", func(b *bytes.Buffer) error { return CSV(b, doc(1), Options{Percentiles: []float64{50, 90}}) }},
-		{"diff.txt", func(b *bytes.Buffer) error { return DiffText(b, doc(1), doc(1.5), Options{}) }},
+		{"doc.txt", func(b *bytes.Buffer) error { return Render(b, doc(1), Text, Options{}) }},
+		{"doc-all.md", func(b *bytes.Buffer) error { return Render(b, doc(1), Markdown, Options{All: true}) }},
+		{"doc.csv", func(b *bytes.Buffer) error { return Render(b, doc(1), CSV, Options{Percentiles: []float64{50, 90}}) }},
+		{"diff.txt", func(b *bytes.Buffer) error { return RenderDiff(b, doc(1), doc(1.5), Text, Options{}) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,8 +65,8 @@ func TestDiffVerdicts(t *testing.T) {
 		scale float64
 		want  string
 	}{
-		{1.5, "1.5x slower"},
-		{0.5, "2x faster"},
+		{1.5, "1.50x slower"},
+		{0.5, "2.00x faster"},
 		{1, "no significant change"},
 	}
 	for _, tt := range tests {
@@ -97,13 +98,13 @@ func TestOneSampleStdDevUndefined(t *testing.T) {
 	d := result.New("numbers", result.Tool{Name: "chrono", Version: "test"})
 	d.Measurements = []result.Measurement{{Name: "x", Primary: "v", Metrics: []result.Metric{{Name: "v", Unit: "ns", Values: []float64{1500}}}}}
 	var txt, csvb bytes.Buffer
-	if err := Text(&txt, d, Options{}); err != nil {
+	if err := Render(&txt, d, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(txt.String(), "1.500 µs ± –") {
 		t.Errorf("text:\n%s\nwant the stddev shown as undefined (–)", txt.String())
 	}
-	if err := CSV(&csvb, d, Options{}); err != nil {
+	if err := Render(&csvb, d, CSV, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(csvb.String(), "x,v,ns,1,1500,,,1500,,1500,1500") {

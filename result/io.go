@@ -96,14 +96,23 @@ func Unmarshal(data []byte) (*Document, error) {
 	if *head.Version > Version {
 		return nil, fmt.Errorf("result: document has schema version %d, newer than this chrono understands (%d); upgrade chrono", *head.Version, Version)
 	}
-	var d Document
-	if err := json.Unmarshal(data, &d); err != nil {
-		return nil, fmt.Errorf("result: malformed result document: %w", err)
+	var d *Document
+	if *head.Version == 1 {
+		var old documentV1
+		if err := json.Unmarshal(data, &old); err != nil {
+			return nil, fmt.Errorf("result: malformed result document (version 1): %w", err)
+		}
+		d = old.upgrade()
+	} else {
+		d = new(Document)
+		if err := json.Unmarshal(data, d); err != nil {
+			return nil, fmt.Errorf("result: malformed result document: %w", err)
+		}
 	}
 	if err := d.validate(); err != nil {
 		return nil, err
 	}
-	return &d, nil
+	return d, nil
 }
 
 // ReadFile reads and validates the document at path ("-" = standard input).
@@ -133,6 +142,12 @@ func (d *Document) validate() error {
 			if met.Name == "" {
 				return fmt.Errorf("result: measurement %q has a metric without a name", m.Name)
 			}
+			if met.Histogram != nil {
+				if err := met.Histogram.validate(); err != nil {
+					return fmt.Errorf("result: measurement %q, metric %q: %w", m.Name, met.Name, err)
+				}
+				continue // binned: no per-sample values to line up
+			}
 			if n >= 0 && len(met.Values) != n {
 				return fmt.Errorf("result: measurement %q: metric %q has %d values, others %d (every metric holds one value per sample)", m.Name, met.Name, len(met.Values), n)
 			}
@@ -140,6 +155,23 @@ func (d *Document) validate() error {
 		}
 		if m.Primary != "" && m.Metric(m.Primary) == nil {
 			return fmt.Errorf("result: measurement %q: primary metric %q is missing", m.Name, m.Primary)
+		}
+	}
+	return nil
+}
+
+func (h *Histogram) validate() error {
+	if len(h.Bounds) != len(h.Counts)+1 {
+		return fmt.Errorf("histogram has %d bounds for %d counts (want one more bound than counts)", len(h.Bounds), len(h.Counts))
+	}
+	for i := 1; i < len(h.Bounds); i++ {
+		if !(h.Bounds[i] > h.Bounds[i-1]) {
+			return fmt.Errorf("histogram bounds do not increase at %d (%v, %v)", i, h.Bounds[i-1], h.Bounds[i])
+		}
+	}
+	for _, c := range append([]int64{h.Underflow, h.Overflow}, h.Counts...) {
+		if c < 0 {
+			return fmt.Errorf("histogram has a negative count (%d)", c)
 		}
 	}
 	return nil

@@ -9,14 +9,16 @@ import (
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Schema identifies chronograph result documents.
 const Schema = "chronograph.result"
 
 // Version is the schema version this package writes. Readers accept every
-// version up to and including it and reject newer ones.
-const Version = 1
+// version up to and including it (version 1 documents are converted on
+// reading: see Unmarshal) and reject newer ones.
+const Version = 2
 
 // Document is a result document.
 type Document struct {
@@ -28,7 +30,8 @@ type Document struct {
 	// Kind says what was measured: "command", "function", "sleep",
 	// "latency", "clocks", "numbers".
 	Kind string `json:"kind"`
-	// Args is the command line of the tool that produced the document.
+	// Args is the command line as the tool received it (the arguments
+	// after the program name, e.g. ["run", "-N", "true"]).
 	Args []string `json:"args,omitempty"`
 	// Start and End stamp when the measurement ran (wall clock; elapsed
 	// times inside the document come from monotonic clocks).
@@ -37,14 +40,19 @@ type Document struct {
 	// Incomplete is set when the run was interrupted or failed part way:
 	// the measurements present are real but fewer than asked for.
 	Incomplete bool `json:"incomplete,omitempty"`
-	// Environment holds the conditions of the measurement.
+	// Environment holds the conditions of the measurement. Every writer
+	// sets it; documents read from elsewhere may lack it.
 	Environment *env.Host `json:"environment,omitempty"`
 	// Measurements holds one entry per thing measured.
 	Measurements []Measurement `json:"measurements"`
 	// Comparisons holds pairwise comparisons between measurements.
 	Comparisons []Comparison `json:"comparisons,omitempty"`
 	// Warnings apply to the document as a whole.
-	Warnings []string `json:"warnings,omitempty"`
+	Warnings []warn.Warning `json:"warnings,omitempty"`
+
+	// Kind-level details: the one that matches Kind is set, with the
+	// figures of the run as a whole (options, calibrations, overheads).
+	Run KindRun `json:"run,omitzero"`
 }
 
 // Tool names the program that wrote a document.
@@ -68,11 +76,15 @@ type Measurement struct {
 	// Metrics are the per-sample series measured, all of equal length
 	// (one value per sample), in the order the samples were taken.
 	Metrics []Metric `json:"metrics"`
-	// Details holds kind-specific figures (e.g. shell overhead, the
-	// calibrated iteration count, a latency histogram), as a JSON object.
+	// Details holds kind-specific figures of version 1 documents.
+	//
+	// Transitional: being replaced by Detail (typed); do not use in new code.
 	Details map[string]any `json:"details,omitempty"`
+	// Detail holds the kind-specific figures of this measurement: the one
+	// that matches the document's Kind is set.
+	Detail KindDetail `json:"detail,omitzero"`
 	// Warnings apply to this measurement; each says what to do.
-	Warnings []string `json:"warnings,omitempty"`
+	Warnings []warn.Warning `json:"warnings,omitempty"`
 	// Incomplete is set when fewer samples were taken than asked for.
 	Incomplete bool `json:"incomplete,omitempty"`
 }
@@ -83,8 +95,19 @@ type Metric struct {
 	Name string `json:"name"`
 	// Unit is the unit of Values: "ns", "ns/op", "bytes", "count", "1".
 	Unit string `json:"unit"`
-	// Values holds every raw sample, in the order taken.
+	// Values holds every raw sample, in the order taken. It is empty when
+	// the samples were binned as they were taken (Histogram).
 	Values []float64 `json:"values"`
+	// Histogram holds the samples binned, in Unit, when they were too many
+	// to keep (chrono latency, scope timers); Values is then empty and
+	// Summary nil: the histogram carries the exact figures recorded with
+	// every sample, and Percentiles are the recorder's.
+	Histogram *Histogram `json:"histogram,omitempty"`
+	// Resolution is the step of one sample in Unit: the clock's observed
+	// tick, getrusage's microsecond, the quantum of input numbers, 1 for
+	// counts; 0 when unknown. Renderers print no digit finer than it
+	// (unit.Precision).
+	Resolution float64 `json:"resolution,omitempty"`
 	// Summary summarizes Values.
 	Summary *stats.Summary `json:"summary,omitempty"`
 	// Percentiles maps a percentile label ("p99") to its value, computed
@@ -126,4 +149,33 @@ func (m *Measurement) Metric(name string) *Metric {
 		}
 	}
 	return nil
+}
+
+// Histogram is a metric's samples in bins: Counts[i] samples fell in
+// [Bounds[i], Bounds[i+1]) (so len(Bounds) == len(Counts)+1), in the
+// metric's unit; Underflow and Overflow count samples below Bounds[0] and
+// at or above the last bound. Bounds increase strictly; bins may differ
+// in width (an HDR histogram keeps a bounded relative error), and writers
+// leave out empty bins at either end only.
+type Histogram struct {
+	Bounds    []float64 `json:"bounds"`
+	Counts    []int64   `json:"counts"`
+	Underflow int64     `json:"underflow,omitempty"`
+	Overflow  int64     `json:"overflow,omitempty"`
+	// Min, Max and Mean are exact, recorded with every sample (not read
+	// from the bins); StdDev (population) too when the recorder kept the
+	// sums it needs, else absent.
+	Min    float64  `json:"min"`
+	Max    float64  `json:"max"`
+	Mean   float64  `json:"mean"`
+	StdDev *float64 `json:"stddev,omitempty"`
+}
+
+// Total is the number of samples in h, under- and overflows included.
+func (h *Histogram) Total() int64 {
+	t := h.Underflow + h.Overflow
+	for _, c := range h.Counts {
+		t += c
+	}
+	return t
 }

@@ -52,7 +52,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"no schema", `{"version":1}`, "not a chronograph result document"},
 		{"wrong schema", `{"schema":"other","version":1}`, "not a chronograph result document"},
 		{"no version", `{"schema":"chronograph.result"}`, "no valid \"version\""},
-		{"newer", `{"schema":"chronograph.result","version":99}`, "schema version 99, newer than this chrono understands (1); upgrade chrono"},
+		{"newer", `{"schema":"chronograph.result","version":99}`, "schema version 99, newer than this chrono understands (2); upgrade chrono"},
 		{"ragged", `{"schema":"chronograph.result","version":1,"measurements":[{"name":"a","metrics":[{"name":"w","values":[1,2]},{"name":"u","values":[1]}]}]}`, "every metric holds one value per sample"},
 		{"primary missing", `{"schema":"chronograph.result","version":1,"measurements":[{"name":"a","primary":"wall","metrics":[]}]}`, `primary metric "wall" is missing`},
 		{"unnamed", `{"schema":"chronograph.result","version":1,"measurements":[{"metrics":[]}]}`, "has no name"},

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -63,8 +64,16 @@ type Analysis struct {
 	WallSummary              stats.Summary
 	UserSummary, SysSummary  stats.Summary
 	// MedianCI is the confidence interval of the wall median (nil when
-	// the sample is too small).
+	// the sample is too small); when the CPUs differ (CPUsDiffer) it spans
+	// every CPU's interval too.
 	MedianCI *stats.Interval
+	// PerCPU summarizes the wall times per CPU when the runs were pinned
+	// to several CPUs (--pin with a list), and CPUsDiffer is set when the
+	// medians of two CPUs with at least 3 runs each differ by more than
+	// CPUDifferThreshold: the figure then depends on the CPU, and a
+	// warning says so.
+	PerCPU     []CPUWall
+	CPUsDiffer bool
 	// P95 and P99 of the wall time by PercentileMethod.
 	P95, P99 float64
 	// MaxRSS is the largest peak RSS of all runs and MedianRSS the median
@@ -108,6 +117,75 @@ type MetricAnalysis struct {
 	// fraction of a run measured (1 when none was scaled).
 	Scaled             bool
 	MinRunningFraction float64
+}
+
+// CPUWall is the wall time of the runs pinned to one CPU, in ns (corrected
+// like Analysis.Wall): the median with its confidence interval (the
+// order-statistic interval; the range of the runs with fewer than 6).
+type CPUWall struct {
+	CPU    int            `json:"cpu"`
+	Runs   int            `json:"runs"`
+	Median float64        `json:"median_ns"`
+	CI     stats.Interval `json:"ci"`
+}
+
+// CPUDifferThreshold is how far apart (0.05 = 5 %) the wall medians of two
+// CPUs may be before the analysis says that the CPUs differ.
+const CPUDifferThreshold = 0.05
+
+// perCPU fills a.PerCPU and a.CPUsDiffer from the runs' CPUs, and widens
+// a.MedianCI to every CPU's interval when the CPUs differ.
+func (a *Analysis) perCPU() {
+	res := a.Result
+	byCPU := map[int][]float64{}
+	for j, s := range res.Samples {
+		if s.Iteration < len(res.CPUs) && j < len(a.Wall) {
+			c := res.CPUs[s.Iteration]
+			byCPU[c] = append(byCPU[c], a.Wall[j])
+		}
+	}
+	if len(byCPU) < 2 {
+		return
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range slices.Sorted(maps.Keys(byCPU)) {
+		xs := byCPU[c]
+		w := CPUWall{CPU: c, Runs: len(xs), Median: stats.Median(xs)}
+		if iv, err := stats.MedianCI(xs, Confidence); err == nil {
+			w.CI = iv
+		} else {
+			w.CI = stats.Interval{Lo: slices.Min(xs), Hi: slices.Max(xs), Confidence: Confidence, Method: "range of the runs (too few for order statistics)"}
+		}
+		a.PerCPU = append(a.PerCPU, w)
+		if w.Runs >= 3 {
+			lo, hi = min(lo, w.Median), max(hi, w.Median)
+		}
+	}
+	if !(lo > 0 && hi/lo-1 > CPUDifferThreshold) {
+		return
+	}
+	a.CPUsDiffer = true
+	if a.MedianCI == nil {
+		return
+	}
+	iv := *a.MedianCI
+	for _, w := range a.PerCPU {
+		if w.Runs >= 3 {
+			iv.Lo, iv.Hi = min(iv.Lo, w.CI.Lo), max(iv.Hi, w.CI.Hi)
+		}
+	}
+	iv.Method, iv.Coverage = iv.Method+", widened to every CPU's interval (the CPUs differ)", 0
+	a.MedianCI = &iv
+}
+
+// perCPUText describes the per-CPU medians: "CPU 0 21.8 ms (15 runs), ...".
+func (a *Analysis) perCPUText(u unit.Unit) string {
+	u, res := a.wallFormat(u)
+	var parts []string
+	for _, w := range a.PerCPU {
+		parts = append(parts, fmt.Sprintf("CPU %d %s (%d runs)", w.CPU, fd(w.Median, res, u), w.Runs))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Metric returns the analysis of the probe figure named name, or nil.
@@ -250,10 +328,15 @@ func (r *Report) analyze(res *Result, u unit.Unit) *Analysis {
 	if iv, err := stats.MedianCI(a.Wall, Confidence); err == nil {
 		a.MedianCI = &iv
 	}
+	a.perCPU()
 	a.P95 = stats.Percentile(a.Wall, 95, PercentileMethod)
 	a.P99 = stats.Percentile(a.Wall, 99, PercentileMethod)
 	a.Outliers = stats.Tukey(a.Wall)
 	a.Warnings = r.warnings(a, u)
+	if a.CPUsDiffer {
+		a.Warnings = append(a.Warnings, fmt.Sprintf("the CPUs differ: %s: the figure depends on the CPU a run lands on, so the interval spans them; pin one CPU (e.g. --pin %d) to measure it there; `chrono env` compares the CPUs' speeds",
+			a.perCPUText(u), a.PerCPU[0].CPU))
+	}
 	r.analyzeMetrics(a, r.extraNames())
 	return a
 }

@@ -83,7 +83,15 @@ type Options struct {
 	// Timeout, when positive, kills a run's process group after that long
 	// and records the run as timed out.
 	Timeout time.Duration
-	// Pin lists the CPUs the commands run on (Linux only).
+	// Pin lists the CPUs the commands run on (Linux only). With one CPU
+	// every run is pinned to it. With several, each run is pinned to one
+	// of them in turn (the k-th timing run of every command, and so every
+	// command of round k, to Pin[k mod len(Pin)]; warm-up and overhead
+	// runs likewise), so that every run's CPU is known
+	// (Result.CPUs) and CPUs that differ in speed show as such (see
+	// Analysis.PerCPU) instead of mixing into one spread. To let a
+	// multi-threaded command use a set of CPUs at once, start chrono under
+	// taskset -c instead.
 	Pin []int
 	// IgnoreFailure records non-zero exit codes instead of stopping.
 	IgnoreFailure bool
@@ -158,6 +166,9 @@ type Result struct {
 	// statistics).
 	Samples  []Sample
 	TimedOut []Sample
+	// CPUs holds, with Options.Pin, the CPU each timing run was pinned
+	// to, indexed by Sample.Iteration (nil without Options.Pin).
+	CPUs []int
 	// Complete is set once the command has all its runs.
 	Complete bool
 	// PrecisionReached reports whether the Precision target was met.
@@ -431,6 +442,13 @@ type bench struct {
 	ovPath string
 
 	counters *counterState // nil unless Options.Counters
+
+	// cpu is the single CPU the starting thread is pinned to now (-1:
+	// none yet), pinTo pins it there (tests inject a fake), and warmups
+	// counts each command's warm-up runs (for their CPUs).
+	cpu     int
+	pinTo   func(cpu int) error
+	warmups []int
 }
 
 // Run benchmarks the commands (made by Commands) and returns the report.
@@ -546,7 +564,8 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell}
+	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell, cpu: -1, warmups: make([]int, len(cmds))}
+	b.pinTo = func(cpu int) error { return pinThread([]int{cpu}) }
 	b.rep = &Report{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
 	if len(opts.Counters) > 0 {
 		b.counters = newCounterState(opts.Counters, opts.CounterOptions)
@@ -638,10 +657,39 @@ func (b *bench) hook(what string, list []string, c *Command) error {
 	return nil
 }
 
+// pinRun pins the starting thread for the k-th run of its kind (timing
+// runs of a command, its warm-up runs, or overhead runs) when --pin lists
+// several CPUs, and returns the run's CPU (-1 without --pin).
+func (b *bench) pinRun(k int) (int, error) {
+	switch len(b.opts.Pin) {
+	case 0:
+		return -1, nil
+	case 1:
+		return b.opts.Pin[0], nil
+	}
+	c := b.opts.Pin[k%len(b.opts.Pin)]
+	if c != b.cpu {
+		if err := b.pinTo(c); err != nil {
+			return -1, err
+		}
+		b.cpu = c
+	}
+	return c, nil
+}
+
 // measure makes one timing (or warm-up) run of command i.
 func (b *bench) measure(i int, warmup bool) error {
 	c := &b.cmds[i]
 	res := b.rep.Results[i]
+	k := len(res.Samples) + len(res.TimedOut)
+	if warmup {
+		k = b.warmups[i]
+		b.warmups[i]++
+	}
+	cpu, err := b.pinRun(k)
+	if err != nil {
+		return err
+	}
 	if err := b.hook("prepare", b.opts.Prepare, c); err != nil {
 		return err
 	}
@@ -655,6 +703,9 @@ func (b *bench) measure(i int, warmup bool) error {
 	}
 	if !warmup {
 		s.Iteration = len(res.Samples) + len(res.TimedOut)
+		if cpu >= 0 {
+			res.CPUs = append(res.CPUs, cpu)
+		}
 		res.Spent += s.Wall
 		if s.TimedOut {
 			res.TimedOut = append(res.TimedOut, s)
@@ -696,6 +747,9 @@ func (b *bench) overheadRun(force bool) error {
 			return nil
 		}
 		b.ovPath = path
+	}
+	if _, err := b.pinRun(len(ov.Samples)); err != nil {
+		return err
 	}
 	spec := b.spec(b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)))
 	s, _, err := b.exec.run(spec)

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"github.com/chronograph/chronograph/warn"
 	"math"
 	"strings"
 
@@ -24,21 +25,16 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, ref s
 		d.End = d.Start
 	}
 	d.Incomplete = r.Incomplete()
-	d.Environment = host
-	if host != nil {
-		for _, w := range host.Warnings {
-			d.Warnings = append(d.Warnings, w.Message)
-		}
-	}
+	d.Environment = host // its warnings are shown from there, not copied
 	if r.Err != nil {
-		d.Warnings = append(d.Warnings, "stopped by an error: "+r.Err.Error())
+		d.Warnings = append(d.Warnings, warn.Legacy("error", "stopped by an error: "+r.Err.Error()))
 	}
 	if r.Interrupted {
-		d.Warnings = append(d.Warnings, "interrupted: the measurements present are real but fewer than asked for")
+		d.Warnings = append(d.Warnings, warn.Legacy("interrupted", "interrupted: the measurements present are real but fewer than asked for"))
 	}
-	d.Warnings = append(d.Warnings, r.Notes...)
+	d.Warnings = append(d.Warnings, warn.LegacyAll("run", r.Notes)...)
 	if n := r.countersNote(); n != "" {
-		d.Warnings = append(d.Warnings, n)
+		d.Warnings = append(d.Warnings, warn.Legacy("counters", n))
 	}
 	var as []*Analysis
 	for _, res := range r.Results {
@@ -54,7 +50,7 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, ref s
 			if c.Metric != "wall" {
 				what = " in " + c.Metric
 			}
-			d.Warnings = append(d.Warnings, "no comparison of "+c.Command.Command.Name+what+": "+c.Verdict)
+			d.Warnings = append(d.Warnings, warn.Legacy("no-comparison", "no comparison of "+c.Command.Command.Name+what+": "+c.Verdict))
 			continue
 		}
 		d.Comparisons = append(d.Comparisons, result.Comparison{
@@ -81,7 +77,7 @@ func metric(name, unit string, xs []float64, summarize bool) result.Metric {
 func (r *Report) measurement(a *Analysis) result.Measurement {
 	res := a.Result
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
-		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
+		Warnings: warn.LegacyAll("run", a.Warnings), Incomplete: !res.Complete || res.noTiming()}
 	wall := metric("wall", "ns", a.Wall, true)
 	if len(a.Wall) > 0 {
 		wall.PercentileMethod = string(PercentileMethod)
@@ -165,6 +161,14 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	}
 	if a.MedianCI != nil {
 		details["median_ci"] = a.MedianCI
+	}
+	if len(res.CPUs) > 0 {
+		details["run_cpus"] = res.CPUs
+		details["pin_note"] = "each timing run was pinned to the CPU at its index (the run's iteration) in run_cpus"
+	}
+	if len(a.PerCPU) > 0 {
+		details["per_cpu"] = a.PerCPU
+		details["cpus_differ"] = a.CPUsDiffer
 	}
 	if len(a.Wall) >= 4 { // Tukey's fences need 4 values (NaN below)
 		details["outliers"] = a.Outliers

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"fmt"
 	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"math"
 	"path/filepath"
@@ -162,7 +163,7 @@ func TestCountersExportsGolden(t *testing.T) {
 			t.Errorf("no comparison of %s in %v", want, metrics)
 		}
 	}
-	if n := strings.Count(strings.Join(d.Warnings, "\n"), "branch-misses"); n != 1 {
+	if n := strings.Count(fmt.Sprint(d.Warnings), "branch-misses"); n != 1 {
 		t.Errorf("branch-misses named %d times in the warnings, want once: %q", n, d.Warnings)
 	}
 	for _, want := range []string{"ipc", "scaled", "branch-misses: hardware counters are not available", "Counters compared with"} {

@@ -9,7 +9,9 @@ import (
 )
 
 // pinThread sets the CPU affinity of the calling OS thread (which must be
-// locked) to cpus; children forked from this thread inherit it.
+// locked, and never unlocked afterwards) to cpus; children forked from
+// this thread inherit it. With --pin of several CPUs it is called before
+// each run with the run's one CPU (see Options.Pin).
 func pinThread(cpus []int) error {
 	var set unix.CPUSet
 	for _, c := range cpus {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -30,9 +31,10 @@ type Sample struct {
 	MinorFaults, MajorFaults int64
 	VolCS, InvolCS           int64
 	// ExitCode is the exit status, or -1 when the process was killed by
-	// a signal (Signal names it).
-	ExitCode int
-	Signal   string
+	// a signal (Signal names it, SignalNumber is its number).
+	ExitCode     int
+	Signal       string
+	SignalNumber int
 	// TimedOut is set when the run exceeded the timeout and its process
 	// group was killed.
 	TimedOut bool
@@ -74,6 +76,9 @@ type execSpec struct {
 	// noProbe runs the process without the Probe (setup, cleanup,
 	// prepare and conclude commands).
 	noProbe bool
+	// probe, if set, is this run's Probe instead of one from the
+	// spawner's factory.
+	probe Probe
 }
 
 // executor runs one process and measures it; the spawner is the real
@@ -97,6 +102,10 @@ type spawner struct {
 	// started counts the processes started.
 	lastYield time.Time
 	started   int
+	// short records, per argument list, whether the last run of that
+	// command ended within the blocking part of the wait (Linux; see
+	// waitProcess).
+	short map[string]bool
 }
 
 // yieldEvery is how often, at most, run yields the processor between
@@ -188,7 +197,12 @@ func (sp *spawner) settledTail() []byte {
 
 // run starts spec, waits for it and measures it. It must be called on a
 // goroutine locked to its OS thread (see Run), which is where a Probe
-// starts and stops: this is the one place for setup -> start -> wait.
+// starts and stops: this is the one place for setup -> start -> wait, for
+// chrono run and chrono stat alike (Spawner).
+//
+// Between the start and the wait it does as little as it can: whatever
+// chrono does while the child runs competes with the child for the CPUs
+// and lands in its counts (see waitProcess).
 func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	if now := time.Now(); now.Sub(sp.lastYield) >= yieldEvery {
 		runtime.Gosched()
@@ -209,8 +223,8 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	}
 	attr := &os.ProcAttr{Env: spec.env, Sys: sysProcAttr(), Files: []*os.File{spec.stdin, stdout, stderr}}
 
-	var probe Probe
-	if sp.probe != nil && !spec.noProbe {
+	probe := spec.probe
+	if probe == nil && sp.probe != nil && !spec.noProbe {
 		if probe, err = sp.probe(); err != nil {
 			return s, nil, err
 		}
@@ -239,19 +253,12 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 		killGroup(p)
 	}
 	sp.mu.Unlock()
-	var timedOut atomic.Bool
-	var timer *time.Timer
+	var deadline time.Time
 	if spec.timeout > 0 {
-		timer = time.AfterFunc(spec.timeout, func() {
-			timedOut.Store(true)
-			killGroup(p)
-		})
+		deadline = start.Add(spec.timeout)
 	}
-	ps, werr := p.Wait()
+	ps, timedOut, werr := sp.waitProcess(p, spec, deadline)
 	s.Wall = time.Since(start)
-	if timer != nil {
-		timer.Stop()
-	}
 	// Kill what is left of the process group (background children of the
 	// command), so that no run leaves orphans behind.
 	sp.mu.Lock()
@@ -271,9 +278,9 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	fillUsage(&s, ps)
 	s.ExitCode = ps.ExitCode()
 	if s.ExitCode < 0 {
-		s.Signal = signalName(ps)
+		s.Signal, s.SignalNumber = signalOf(ps)
 	}
-	s.TimedOut = timedOut.Load()
+	s.TimedOut = timedOut
 	var errTail []byte
 	if s.ExitCode != 0 && spec.stderr == nil {
 		errTail = sp.settledTail()
@@ -301,4 +308,119 @@ func closeQuiet(fs ...*os.File) {
 // watch cancels sp when ctx is done; the returned function stops watching.
 func (sp *spawner) watch(ctx context.Context) func() bool {
 	return context.AfterFunc(ctx, sp.cancel)
+}
+
+// waitBlocking waits for p in a blocking system call (os.Process.Wait),
+// killing its process group at the deadline (if not zero). It is the wait
+// where waitProcess cannot wait quietly.
+func waitBlocking(p *os.Process, deadline time.Time) (*os.ProcessState, bool, error) {
+	var timedOut atomic.Bool
+	if !deadline.IsZero() {
+		timer := time.AfterFunc(time.Until(deadline), func() {
+			timedOut.Store(true)
+			killGroup(p)
+		})
+		defer timer.Stop()
+	}
+	ps, err := p.Wait()
+	return ps, timedOut.Load(), err
+}
+
+// ErrInterrupted is returned by Spawner.Run when its context was canceled
+// before or during the run (the process, if started, was killed with its
+// process group).
+var ErrInterrupted = errCanceled
+
+// Proc is one process for a Spawner to run.
+type Proc struct {
+	// Path is the executable (found in PATH from Argv[0] when empty);
+	// Argv the argument list, Argv[0] included.
+	Path string
+	Argv []string
+	// Env is the environment (nil: this process's, as it was at the
+	// first Run).
+	Env []string
+	// Stdin, Stdout and Stderr are the process's standard files; nil is
+	// the null device.
+	Stdin, Stdout, Stderr *os.File
+	// Timeout, when positive, kills the process group after that long;
+	// the Sample says TimedOut.
+	Timeout time.Duration
+	// Probe, if not nil, measures the run: Start right before the fork and
+	// Stop after the reaping, both on the spawner's thread.
+	Probe Probe
+}
+
+// Spawner runs processes one at a time exactly as Run runs a benchmark's
+// commands (chrono stat uses it too): each in a process group of its own
+// that is killed, with everything the command started, when the command
+// exits, times out or the context is canceled; started from a goroutine
+// locked to its OS thread (so that a Probe's per-thread setup, such as
+// counters.OpenForChild, reaches the child); and waited for without
+// waking up chrono while it runs (see waitProcess). A Spawner is not safe
+// for concurrent use; Close it when done.
+type Spawner struct {
+	sp      *spawner
+	stop    func() bool
+	devNull *os.File
+	env     []string // this process's environment, read once
+}
+
+// NewSpawner returns a Spawner whose running process is killed (with its
+// process group) when ctx is canceled; Run then returns ErrInterrupted,
+// and starts nothing more.
+func NewSpawner(ctx context.Context) *Spawner {
+	sp := newSpawner()
+	return &Spawner{sp: sp, stop: sp.watch(ctx)}
+}
+
+// Run runs p and waits for it. A process that exits non-zero or is killed
+// by a signal is not an error: the Sample says so (ExitCode, Signal). The
+// error is non-nil when the process could not be started or waited for,
+// when the Probe failed, and (ErrInterrupted, with the Sample of the
+// killed run) when the context was canceled.
+func (s *Spawner) Run(p Proc) (Sample, error) {
+	if len(p.Argv) == 0 {
+		return Sample{}, errors.New("run: no command to run")
+	}
+	path := p.Path
+	if path == "" {
+		var err error
+		if path, err = exec.LookPath(p.Argv[0]); err != nil {
+			return Sample{}, fmt.Errorf("run: cannot start %s: %w (check the name and PATH, or that the file is executable)", p.Argv[0], err)
+		}
+	}
+	spec := &execSpec{path: path, argv: p.Argv, env: p.Env, timeout: p.Timeout, probe: p.Probe, noProbe: p.Probe == nil}
+	files := []**os.File{&spec.stdin, &spec.stdout, &spec.stderr}
+	for i, f := range []*os.File{p.Stdin, p.Stdout, p.Stderr} {
+		if f == nil {
+			if s.devNull == nil {
+				dn, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+				if err != nil {
+					return Sample{}, fmt.Errorf("run: %w", err)
+				}
+				s.devNull = dn
+			}
+			f = s.devNull
+		}
+		*files[i] = f
+	}
+	if spec.env == nil {
+		if s.env == nil {
+			s.env = os.Environ()
+		}
+		spec.env = s.env
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	sample, _, err := s.sp.run(spec)
+	return sample, err
+}
+
+// Close stops watching the context and closes what the Spawner opened.
+func (s *Spawner) Close() {
+	s.stop()
+	s.sp.close()
+	closeQuiet(s.devNull)
+	s.devNull = nil
 }

@@ -20,7 +20,8 @@ func killGroup(p *os.Process) { p.Kill() }
 // switches stay -1 (unavailable).
 func fillUsage(s *Sample, ps *os.ProcessState) {}
 
-func signalName(ps *os.ProcessState) string { return "" }
+// signalOf: processes are not ended by POSIX signals on this platform.
+func signalOf(ps *os.ProcessState) (string, int) { return "", 0 }
 
 const usageUnavailable = "this platform gives no per-process rusage (max RSS, page faults, context switches) for a child"
 

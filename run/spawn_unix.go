@@ -32,11 +32,13 @@ func fillUsage(s *Sample, ps *os.ProcessState) {
 	s.InvolCS = int64(ru.Nivcsw)
 }
 
-func signalName(ps *os.ProcessState) string {
+// signalOf names the signal that ended the process, and gives its
+// number ("", 0 if it exited).
+func signalOf(ps *os.ProcessState) (string, int) {
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ws.Signal().String()
+		return ws.Signal().String(), int(ws.Signal())
 	}
-	return ""
+	return "", 0
 }
 
 // usageUnavailable is empty: this platform gives a per-child rusage.

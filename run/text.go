@@ -201,6 +201,9 @@ func (r *Report) writeAnalysis(b *strings.Builder, n int, a *Analysis, u unit.Un
 	}
 	writeMetrics(b, a, u)
 	fmt.Fprintf(b, "  runs:          %d (%d failed, %d timed out)\n", len(res.Samples)+len(res.TimedOut), a.Failures, a.TimedOut)
+	if len(a.PerCPU) > 1 {
+		fmt.Fprintf(b, "  per CPU:       %s (medians; --pin runs each run on one CPU in turn)\n", a.perCPUText(u))
+	}
 	for _, w := range a.Warnings {
 		fmt.Fprintf(b, "  warning: %s\n", w)
 	}

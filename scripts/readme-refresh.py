@@ -7,13 +7,15 @@ from the repository root, with a freshly built chrono first on PATH) and
 replaces the output below it with the real one. `go test ./cmd/chrono -run
 README` then checks the result (exactly, for "console exact" blocks).
 
-    scripts/readme-refresh.py
+    scripts/readme-refresh.py            # every example
+    scripts/readme-refresh.py 'stats'    # only commands containing 'stats'
 """
 import os
 import subprocess
 import sys
 import tempfile
 
+only = sys.argv[1] if len(sys.argv) > 1 else None
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 bindir = tempfile.mkdtemp()
 subprocess.run(["go", "build", "-o", os.path.join(bindir, "chrono"), "./cmd/chrono"], cwd=root, check=True)
@@ -29,7 +31,7 @@ while i < len(src):
         out.append(line)
         i += 1
         continue
-    if in_block and line.startswith("$ "):
+    if in_block and line.startswith("$ ") and (only is None or only in line):
         out.append(line)
         cmd = line[2:]
         p = subprocess.run(cmd, shell=True, cwd=root, env=env, capture_output=True, text=True)

@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -49,10 +51,58 @@ func BenchmarkMannWhitneyU(b *testing.B) {
 	}
 }
 
+// BenchmarkMannWhitneyExact measures the exact test at the sizes where it
+// costs most: na·nb at MannWhitneyExactLimit and U at its mean (the
+// samples interleaved), without and with ties, and small samples.
 func BenchmarkMannWhitneyExact(b *testing.B) {
-	xs, ys := benchSample(8), benchSample(200)
+	interleaved := func(na, nb int, step float64) ([]float64, []float64) {
+		// a and b spread evenly over the same range: U near its mean.
+		xs, ys := make([]float64, na), make([]float64, nb)
+		for i := range xs {
+			xs[i] = math.Floor(float64(i) / float64(na) * 1000 / step)
+		}
+		for i := range ys {
+			ys[i] = math.Floor((float64(i) + 0.5) / float64(nb) * 1000 / step)
+		}
+		return xs, ys
+	}
+	for _, c := range []struct {
+		name   string
+		na, nb int
+		step   float64 // values rounded to multiples of step/1000 of the range: ties
+	}{
+		{"5x5", 5, 5, 1}, {"10x10", 10, 10, 1}, {"20x20", 20, 20, 1},
+		{"30x30", 30, 30, 1}, {"50x50", 50, 50, 1}, {"50x50/ties", 50, 50, 40},
+		{"25x100", 25, 100, 1}, {"10x250", 10, 250, 1}, {"1x2500", 1, 2500, 1},
+		{"51x51/approx", 51, 51, 1},
+	} {
+		xs, ys := interleaved(c.na, c.nb, c.step)
+		r, _ := MannWhitneyU(xs, ys)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				MannWhitneyU(xs, ys)
+			}
+			b.ReportMetric(r.P, "p")
+		})
+	}
+}
+
+// BenchmarkCompareMedians puts the exact test's cost in context: the
+// bootstrap interval of CompareMedians at the exact limit (50 and 50).
+func BenchmarkCompareMedians(b *testing.B) {
+	xs, ys := benchSample(50), benchSample(50)
 	for b.Loop() {
-		MannWhitneyU(xs, ys)
+		CompareMedians(xs, ys, 0.95, 0.05, 1)
+	}
+}
+
+func BenchmarkMedianCIRanks(b *testing.B) {
+	for _, n := range []int{20, 200, 1_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				medianCIRanks(n, 0.95)
+			}
+		})
 	}
 }
 

@@ -15,6 +15,7 @@ func TestCompareAgainstScipy(t *testing.T) {
 			A, B    []float64
 			MWU     float64  `json:"mw_u"`
 			MWP     float64  `json:"mw_p"`
+			MWRef   string   `json:"mw_ref"`
 			MWExact bool     `json:"mw_exact"`
 			MWTies  bool     `json:"mw_ties"`
 			HL      float64  `json:"hodges_lehmann"`
@@ -39,7 +40,7 @@ func TestCompareAgainstScipy(t *testing.T) {
 			t.Errorf("%s: got %+v, scipy U=%v exact=%v ties=%v", c.Name, r, c.MWU, c.MWExact, c.MWTies)
 		}
 		if !close(r.P, c.MWP, tol) {
-			t.Errorf("%s: Mann-Whitney p = %v, scipy %v (rel. diff %.2g)", c.Name, r.P, c.MWP, math.Abs(r.P-c.MWP)/c.MWP)
+			t.Errorf("%s: Mann-Whitney p = %v, %s %v (rel. diff %.2g)", c.Name, r.P, c.MWRef, c.MWP, math.Abs(r.P-c.MWP)/c.MWP)
 		}
 		if hl := HodgesLehmann(c.A, c.B); !close(hl, c.HL, tol) {
 			t.Errorf("%s: Hodges-Lehmann %v, numpy %v", c.Name, hl, c.HL)
@@ -79,7 +80,7 @@ func TestMinSamplesForSignificance(t *testing.T) {
 	if n := MinSamplesForSignificance(0); n != 0 {
 		t.Errorf("alpha 0 gave %d", n)
 	}
-	if w, ok := SignificanceWarning(3, 3, 0.05); !ok || w.Code != WarnNoSignificance || !strings.Contains(w.Message, "at least 4") {
+	if w, ok := SignificanceWarning(3, 3, 0.05); !ok || w.Code != WarnNoSignificance || !strings.Contains(w.Next, "at least 4") {
 		t.Errorf("3 vs 3: %v %v", w, ok)
 	}
 	if _, ok := SignificanceWarning(4, 4, 0.05); ok {
@@ -104,25 +105,6 @@ func TestCompareErrors(t *testing.T) {
 	}
 	if !math.IsNaN(HodgesLehmann(nil, []float64{1})) {
 		t.Error("HodgesLehmann of an empty sample is not NaN")
-	}
-}
-
-// The exact distribution must sum to one and be symmetric.
-func TestMWUExactDistribution(t *testing.T) {
-	for _, mn := range [][2]int{{1, 1}, {3, 5}, {8, 8}, {4, 30}} {
-		m, n := mn[0], mn[1]
-		if p := mwuExactSF(0, m, n); math.Abs(p-1) > 1e-14 {
-			t.Errorf("%v: P(U>=0) = %v", mn, p)
-		}
-		if p := mwuExactSF(m*n, m, n); !close(p, 1/binomial(m+n, m), 1e-14) {
-			t.Errorf("%v: P(U>=mn) = %v", mn, p)
-		}
-		for u := 0; u <= m*n; u++ {
-			// P(U >= u) = P(U <= mn-u) = 1 - P(U >= mn-u+1)
-			if a, b := mwuExactSF(u, m, n), 1-mwuExactSF(m*n-u+1, m, n); math.Abs(a-b) > 1e-14 {
-				t.Fatalf("%v u=%d: not symmetric: %v vs %v", mn, u, a, b)
-			}
-		}
 	}
 }
 

@@ -10,7 +10,22 @@
 // a warning by Summarize, give NaN percentiles (as numpy does), and are an
 // error for the two-sample tests.
 //
+// Comparisons use one rule. MannWhitneyU computes its two-sided p-value
+// exactly, from the null distribution of U given the ties, whenever
+// na·nb <= MannWhitneyExactLimit (2500: two samples of 50), and by the
+// normal approximation with tie and continuity corrections above; P is
+// never below MinPValue, the smallest p samples of those sizes can have.
+// A difference is significant at level alpha when P <= alpha
+// (MannWhitneyResult.Significant, used by CompareMedians), which can
+// happen exactly when SignificanceWarning does not warn. MedianCI is the
+// order-statistic interval benchstat uses, with exact binomial coverage
+// for every n (see its doc comment for how it differs from benchstat's).
+//
 // Figures are checked against numpy and scipy (testdata/gen.py writes the
 // reference values the tests read): percentiles bit for bit for all nine
-// Hyndman-Fan definitions, the rest to 1e-12 relative.
+// Hyndman-Fan definitions, the rest to 1e-12 relative; exact Mann-Whitney
+// p-values with ties against scipy's exact permutation test and an integer
+// count. They are compared with golang.org/x/perf's (through go-moremath;
+// testdata/genxperf.go writes them) on its own test vectors and random
+// samples, and every difference is explained by a test.
 package stats

@@ -318,3 +318,41 @@ func LinearBins(xs []float64, n int) []Bin {
 	}
 	return bins
 }
+
+// Bins returns the histogram as contiguous bins in value units: count[i]
+// values fell in [bounds[i], bounds[i+1]) (so len(bounds) ==
+// len(counts)+1), empty bins at either end left out; nil for an empty
+// histogram. Under- and overflows are not in the bins (Underflows,
+// Overflows).
+func (h *Histogram) Bins() (bounds []float64, counts []int64) { return HDRBins(h.h) }
+
+// HDRBins returns an HdrHistogram's buckets as contiguous bins in value
+// units, as Histogram.Bins does: each bucket [From, To] of equivalent
+// integer values becomes the bin [From, To+1); empty buckets at either
+// end are left out.
+func HDRBins(h *hdrhistogram.Histogram) (bounds []float64, counts []int64) {
+	bars := h.Distribution()
+	lo, hi := 0, len(bars)
+	for lo < hi && bars[lo].Count == 0 {
+		lo++
+	}
+	for hi > lo && bars[hi-1].Count == 0 {
+		hi--
+	}
+	if lo == hi {
+		return nil, nil
+	}
+	for _, b := range bars[lo:hi] {
+		if n := len(bounds); n > 0 && float64(b.From) > bounds[n-1] {
+			// A gap between buckets (never in HdrHistogram's layout, but
+			// keep the bins contiguous if it happens): an empty bin.
+			bounds = append(bounds, float64(b.From))
+			counts = append(counts, 0)
+		} else if n == 0 {
+			bounds = append(bounds, float64(b.From))
+		}
+		bounds = append(bounds, float64(b.To+1))
+		counts = append(counts, b.Count)
+	}
+	return bounds, counts
+}

@@ -227,3 +227,34 @@ func TestMergeIntoEmptyKeepsExactExtremes(t *testing.T) {
 		t.Errorf("second merge: min %d max %d count %d", all.Min(), all.Max(), all.Count())
 	}
 }
+
+func TestBins(t *testing.T) {
+	h, err := NewHistogram(1, 1_000_000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []int64{5, 5, 7, 1500, 999_999} {
+		h.Record(v)
+	}
+	bounds, counts := h.Bins()
+	if len(bounds) != len(counts)+1 {
+		t.Fatalf("%d bounds, %d counts", len(bounds), len(counts))
+	}
+	var total int64
+	for i, c := range counts {
+		if bounds[i+1] <= bounds[i] {
+			t.Fatalf("bounds not increasing at %d: %v %v", i, bounds[i], bounds[i+1])
+		}
+		total += c
+	}
+	if total != 5 || counts[0] == 0 || counts[len(counts)-1] == 0 {
+		t.Errorf("total %d, first %d, last %d: want 5 values, no empty bins at the ends", total, counts[0], counts[len(counts)-1])
+	}
+	if bounds[0] > 5 || bounds[len(bounds)-1] <= 999_999 {
+		t.Errorf("bins [%v, %v) do not hold the values 5..999999", bounds[0], bounds[len(bounds)-1])
+	}
+	empty, _ := NewHistogram(1, 1000, 3)
+	if b, c := empty.Bins(); b != nil || c != nil {
+		t.Errorf("empty histogram: %v %v", b, c)
+	}
+}

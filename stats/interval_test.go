@@ -3,22 +3,26 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
 
+// MedianCI's ranks and coverage must equal gen.py's, computed in integers
+// (and checked there against scipy's binomial), for every n up to 200 and
+// a few large ones, at six confidence levels.
 func TestMedianCIRankAgainstScipy(t *testing.T) {
 	var ref struct {
 		MedianCI []struct {
 			N          int
 			Confidence float64
-			J          int
+			Lo, Hi     int
 			Coverage   float64
 		} `json:"median_ci"`
 	}
 	readJSON(t, "special.json", &ref)
-	if len(ref.MedianCI) == 0 {
-		t.Fatal("no cases")
+	if len(ref.MedianCI) < 1000 {
+		t.Fatalf("%d cases", len(ref.MedianCI))
 	}
 	for _, c := range ref.MedianCI {
 		xs := make([]float64, c.N)
@@ -26,7 +30,7 @@ func TestMedianCIRankAgainstScipy(t *testing.T) {
 			xs[i] = float64(c.N - i) // reversed: MedianCI must sort
 		}
 		iv, err := MedianCI(xs, c.Confidence)
-		if c.J == 0 {
+		if c.Lo == 0 {
 			if err == nil || !strings.Contains(err.Error(), "take at least") {
 				t.Errorf("n=%d conf=%v: want an error naming the minimum, got %v, %v", c.N, c.Confidence, iv, err)
 			}
@@ -36,12 +40,16 @@ func TestMedianCIRankAgainstScipy(t *testing.T) {
 			t.Errorf("n=%d conf=%v: %v", c.N, c.Confidence, err)
 			continue
 		}
-		// Order statistics x(j) and x(n+1-j) of 1..n are j and n+1-j.
-		if iv.Lo != float64(c.J) || iv.Hi != float64(c.N+1-c.J) {
-			t.Errorf("n=%d conf=%v: [%v, %v], scipy's binomial says ranks %d and %d", c.N, c.Confidence, iv.Lo, iv.Hi, c.J, c.N+1-c.J)
+		// Order statistics x(i) of 1..n are i.
+		if iv.Lo != float64(c.Lo) || iv.Hi != float64(c.Hi) {
+			t.Errorf("n=%d conf=%v: [%v, %v], gen.py says ranks %d and %d", c.N, c.Confidence, iv.Lo, iv.Hi, c.Lo, c.Hi)
 		}
-		if !close(iv.Coverage, c.Coverage, 1e-6) || iv.Coverage < c.Confidence {
-			t.Errorf("n=%d conf=%v: coverage %v, scipy %v", c.N, c.Confidence, iv.Coverage, c.Coverage)
+		tol := 1e-12
+		if c.N <= 53 {
+			tol = 0 // exact: dyadic sums
+		}
+		if !close(iv.Coverage, c.Coverage, tol) || iv.Coverage < c.Confidence {
+			t.Errorf("n=%d conf=%v: coverage %v, gen.py %v", c.N, c.Confidence, iv.Coverage, c.Coverage)
 		}
 	}
 }
@@ -56,6 +64,20 @@ func TestMedianCIMinimum(t *testing.T) {
 	}
 	if _, err := MedianCI([]float64{1, 2, 3, 4, 5, 6}, 0.95); err != nil {
 		t.Errorf("n=6: %v", err)
+	}
+	// A finite interval exists exactly from MinSamplesForMedianCI on, also
+	// at the reachable limit 1 - 2^(1-n) and just above it.
+	for n := 1; n <= 70; n++ {
+		limit := 1 - math.Ldexp(1, 1-n)
+		for _, c := range []float64{0.01, 0.5, 0.9, 0.95, 0.99, 0.999, 1e-6, limit, math.Nextafter(limit, 1), 1 - 1e-16, math.Nextafter(1, 0)} {
+			if !(c > 0 && c < 1) {
+				continue
+			}
+			lo, hi, cov, ok := medianCIRanks(n, c)
+			if need := MinSamplesForMedianCI(c); ok != (n >= need) || ok && (lo < 1 || hi > n || lo >= hi || cov < c) {
+				t.Errorf("n=%d conf=%v: [%d, %d) coverage %v ok %v, MinSamplesForMedianCI %d", n, c, lo, hi, cov, ok, need)
+			}
+		}
 	}
 	for _, c := range []float64{0, 1, -0.5, 95, math.NaN()} {
 		if _, err := MedianCI([]float64{1, 2, 3, 4, 5, 6, 7, 8}, c); err == nil {
@@ -150,5 +172,103 @@ func TestMeanMedian(t *testing.T) {
 	}
 	if m := Median([]float64{4, 1, 3, 2}); m != 2.5 {
 		t.Errorf("median = %v", m)
+	}
+}
+
+// MedianCI against go-moremath's QuantileCI (benchstat's median interval),
+// for every n from 1 to 200 at six confidence levels. Both are undefined
+// (an error here, an infinite bound there) for the same n. Every
+// difference must be one that MedianCI's doc comment names and counts:
+//
+//   - mirror (n from 21 to 30): QuantileCI's binomial probabilities come
+//     from exp(lchoose), whose rounding makes P(B=k) and P(B=n-k) differ in
+//     the last bit, so its tie-break towards the lower side goes either
+//     way; same width and coverage, reflected;
+//   - wider (n > 30, its normal approximation): one rank wider, its exact
+//     coverage above ours, which already reaches confidence;
+//   - under (n > 30): its exact coverage is below confidence.
+//
+// Up to 20 samples they are equal, coverage included.
+func TestMedianCIAgainstQuantileCI(t *testing.T) {
+	var ref struct {
+		QuantileCI []struct {
+			N          int
+			Confidence float64
+			LoOrder    int `json:"lo_order"`
+			HiOrder    int `json:"hi_order"`
+			Claimed    float64
+		} `json:"quantile_ci"`
+	}
+	readJSON(t, "xperf.json", &ref)
+	if len(ref.QuantileCI) != 1200 {
+		t.Fatalf("%d cases", len(ref.QuantileCI))
+	}
+	type key struct {
+		conf float64
+		kind string
+	}
+	diffs := map[key][]int{}
+	for _, q := range ref.QuantileCI {
+		n, conf := q.N, q.Confidence
+		lo, hi, cov, ok := medianCIRanks(n, conf)
+		finite := q.LoOrder >= 1 && q.HiOrder <= n
+		if ok != finite {
+			t.Errorf("n=%d conf=%v: ok %v, QuantileCI [%d, %d)", n, conf, ok, q.LoOrder, q.HiOrder)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if lo == q.LoOrder && hi == q.HiOrder {
+			if n <= 30 && !close(cov, q.Claimed, 1e-12) {
+				t.Errorf("n=%d conf=%v: coverage %v, QuantileCI %v", n, conf, cov, q.Claimed)
+			}
+			continue
+		}
+		qcov := newBinomialHalf(n).inside(q.LoOrder, q.HiOrder) // its exact coverage
+		var kind string
+		switch {
+		case qcov < conf:
+			kind = "under"
+		case q.LoOrder == n+1-hi && q.HiOrder == n+1-lo: // B -> n-B
+			kind = "mirror"
+		case q.HiOrder-q.LoOrder == hi-lo+1 && qcov > cov:
+			kind = "wider"
+		}
+		if kind == "" || n <= 20 || n <= 30 && kind != "mirror" {
+			t.Errorf("n=%d conf=%v: [%d, %d) coverage %v; QuantileCI [%d, %d) exact coverage %v", n, conf, lo, hi, cov, q.LoOrder, q.HiOrder, qcov)
+			continue
+		}
+		diffs[key{conf, kind}] = append(diffs[key{conf, kind}], n)
+	}
+	for _, c := range []float64{0.5, 0.8, 0.9, 0.95, 0.99, 0.999} {
+		t.Logf("confidence %v: mirror %v, wider %v, under %v", c, diffs[key{c, "mirror"}], diffs[key{c, "wider"}], diffs[key{c, "under"}])
+	}
+	// The figures MedianCI's doc comment gives.
+	if m, w, u := diffs[key{0.95, "mirror"}], diffs[key{0.95, "wider"}], diffs[key{0.95, "under"}]; !slices.Equal(m, []int{24}) ||
+		!slices.Equal(w, []int{43, 44, 66, 67, 93, 94, 137, 138, 189, 190}) || len(u) != 0 {
+		t.Errorf("at 0.95: mirror %v, wider %v, under %v; the doc names mirror 24, wider 43, 44, 66, 67, 93, 94, 137, 138, 189, 190", m, w, u)
+	}
+	if u := diffs[key{0.5, "under"}]; !slices.Equal(u, []int{177, 178}) {
+		t.Errorf("at 0.5 QuantileCI covers less than confidence for n = %v; the doc says 177 and 178", u)
+	}
+}
+
+// Large samples: the walk stays short (O(√n)), the coverage reaches the
+// confidence, no interval one rank shorter does, and the ranks match the
+// normal approximation n/2 ± z·√n/2 to within a rank or two.
+func TestMedianCIRanksLarge(t *testing.T) {
+	for _, n := range []int{54, 1001, 100_000, 1_000_001, 1_000_000_000} {
+		for _, c := range []struct{ conf, z float64 }{{0.9, 1.6448536269514722}, {0.95, 1.959963984540054}, {0.99, 2.5758293035489004}} {
+			lo, hi, cov, ok := medianCIRanks(n, c.conf)
+			b := newBinomialHalf(n)
+			if !ok || cov < c.conf || b.inside(lo+1, hi) >= c.conf || b.inside(lo, hi-1) >= c.conf {
+				t.Errorf("n=%d conf=%v: [%d, %d) coverage %v ok %v; shorter: %v %v", n, c.conf, lo, hi, cov, ok, b.inside(lo+1, hi), b.inside(lo, hi-1))
+			}
+			half := c.z * math.Sqrt(float64(n)) / 2
+			if math.Abs(float64(lo)-(float64(n)/2-half)) > 2 || math.Abs(float64(hi)-(float64(n)/2+half+1)) > 2 {
+				t.Errorf("n=%d conf=%v: [%d, %d), normal approximation [%.1f, %.1f)", n, c.conf, lo, hi, float64(n)/2-half, float64(n)/2+half+1)
+			}
+		}
 	}
 }

@@ -67,7 +67,7 @@ func SummarizeSorted(sorted []float64) Summary {
 	s := summarizeSorted(sorted)
 	if nan > 0 {
 		s.Warnings = append(s.Warnings, warnf(WarnNaN,
-			"%d NaN value%s left out of the summary: check the input", nan, plural(nan)))
+			"%d NaN value%s left out of the summary >> check the input", nan, plural(nan)))
 	}
 	return s
 }
@@ -76,7 +76,7 @@ func summarizeSorted(sorted []float64) Summary {
 	n := len(sorted)
 	if n == 0 {
 		return Summary{Warnings: []Warning{warnf(WarnTooFewSamples,
-			"no samples: take at least %d", MinSamples)}}
+			"no samples >> take at least %d", MinSamples)}}
 	}
 	s := Summary{N: n, Min: sorted[0], Max: sorted[n-1]}
 	// Mean by compensated (Kahan-Babuska) summation (Mean rescales a sum

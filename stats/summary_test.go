@@ -79,13 +79,13 @@ func TestSummaryWarnings(t *testing.T) {
 			t.Errorf("%s: warnings %v, want %v (%v)", c.name, got, c.want, s.Warnings)
 		}
 		for _, w := range s.Warnings {
-			if w.Message == "" || w.Error() != w.Message {
+			if w.Message == "" || w.Next == "" || w.Severity == "" {
 				t.Errorf("%s: bad warning %+v", c.name, w)
 			}
 		}
 	}
 	s := Summarize([]float64{1, 2})
-	if !strings.Contains(s.Warnings[0].Message, "at least 5") {
+	if !strings.Contains(s.Warnings[0].Next, "at least 5") {
 		t.Errorf("too-few warning does not say how many: %q", s.Warnings[0].Message)
 	}
 	if s := Summarize(append(slices.Clone(steady), math.NaN())); s.N != len(steady) || s.Mean != 100 {

@@ -1,18 +1,17 @@
 package stats
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chronograph/chronograph/warn"
+)
 
 // Warning is a condition that weakens a result, kept as data (as
-// golang.org/x/perf/benchmath does) so that every renderer can show it.
-// Code is a stable, machine-readable identifier; Message is one line for
-// people that says what was seen and what to do about it.
-type Warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// Error returns the message, so that a Warning can travel as an error.
-func (w Warning) Error() string { return w.Message }
+// golang.org/x/perf/benchmath does) so that every renderer can show it:
+// chronograph's one warning type, warn.Warning (a stable code, a
+// severity, what was seen and the next step).
+type Warning = warn.Warning
 
 // Warning codes set by this package.
 const (
@@ -35,8 +34,11 @@ const (
 	ResolutionFactor = 10
 )
 
+// warnf returns a warning of severity warn.Warn; the formatted text
+// before " >> " is the message, the rest the next step.
 func warnf(code, format string, args ...any) Warning {
-	return Warning{Code: code, Message: fmt.Sprintf(format, args...)}
+	msg, next, _ := strings.Cut(fmt.Sprintf(format, args...), " >> ")
+	return warn.New(code, msg, next)
 }
 
 // addWarnings derives the summary's own warnings from its figures; sorted is
@@ -44,7 +46,7 @@ func warnf(code, format string, args ...any) Warning {
 func (s *Summary) addWarnings(sorted []float64) {
 	if s.N < MinSamples {
 		s.Warnings = append(s.Warnings, warnf(WarnTooFewSamples,
-			"only %d sample%s: take at least %d (at least 6 for a 95%% confidence interval of the median)",
+			"only %d sample%s >> take at least %d (at least 6 for a 95%% confidence interval of the median)",
 			s.N, plural(s.N), MinSamples))
 	}
 	if s.N >= 4 {
@@ -66,13 +68,13 @@ func (s *Summary) addWarnings(sorted []float64) {
 		}
 		if n := low + high; n > 0 {
 			s.Warnings = append(s.Warnings, warnf(WarnOutliers,
-				"%d of %d samples are outliers by Tukey's fences (%d low, %d high, %d severe): they are kept; look for interference (other processes, frequency changes, GC)",
+				"%d of %d samples are outliers by Tukey's fences (%d low, %d high, %d severe), kept in the figures >> look for interference (other processes, frequency changes, GC)",
 				n, s.N, low, high, severe))
 		}
 	}
 	if s.N >= 2 && s.CV > MaxCV {
 		s.Warnings = append(s.Warnings, warnf(WarnHighVariance,
-			"spread is large: CV %.1f%% > %.0f%%: results are noisy; quiet the machine or take more samples",
+			"spread is large: CV %.1f%% > %.0f%%: results are noisy >> quiet the machine or take more samples",
 			s.CV*100, MaxCV*100))
 	}
 }
@@ -86,7 +88,7 @@ func (s *Summary) CheckResolution(resolution float64) {
 		return
 	}
 	s.Warnings = append(s.Warnings, warnf(WarnResolution,
-		"values are at the clock's resolution: median %.4g is less than %d ticks of %.4g (same unit): batch more work into each sample",
+		"values are at the clock's resolution: median %.4g is less than %d ticks of %.4g (same unit) >> batch more work into each sample",
 		s.Median, ResolutionFactor, resolution))
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"os"
 	"strings"
@@ -30,13 +31,18 @@ func newClocksCmd() *cobra.Command {
 		Use:   "clocks",
 		Short: "Characterize every clock of this host: resolution, tick, read cost, monotonicity, TSC",
 		Long: `clocks probes every clock this host has: Go's monotonic clock (time.Since),
-time.Now, each POSIX clock (read with the clock_gettime system call), and the
-CPU timestamp counter (RDTSC, LFENCE;RDTSC, RDTSCP on amd64; CNTVCT_EL0 on
-arm64). For each it shows the nominal resolution (clock_getres or
-1/frequency), the observed tick (smallest non-zero step between back-to-back
-reads), the read cost per read (median and p99 over batches of reads, numpy
-'linear' percentiles), backward steps on one thread and across threads, and
-whether a read goes through the vDSO, a system call or an instruction.
+time.Now, each POSIX clock (through the kernel's vDSO where it serves the
+clock, as C's clock_gettime reads it; the CPU-time clocks with the system
+call), and the CPU timestamp counter (RDTSC, LFENCE;RDTSC, RDTSCP on amd64;
+CNTVCT_EL0 on arm64). For each it shows the nominal resolution (clock_getres
+or 1/frequency), the observed tick (smallest non-zero step between
+back-to-back reads), the read cost per read (median and p99 over batches of
+reads, numpy 'linear' percentiles), backward steps on one thread and across
+threads, and whether a read goes through the vDSO, a system call or an
+instruction. A vDSO read is checked: where the vDSO cannot read the
+clocksource it makes the system call itself, and the clock is labelled
+syscall (the system calls of 1000 reads are counted where tracefs allows,
+else the costs are compared).
 
 It also shows the TSC frequency (from CPUID, or calibrated against
 CLOCK_MONOTONIC_RAW) next to the kernel's figure, the invariant-TSC bit,
@@ -105,7 +111,9 @@ func writeClocksText(w io.Writer, rep clock.Report) error {
 	tw.Flush()
 	fmt.Fprintf(ew, "\nTick: smallest non-zero step of back-to-back reads (bounded below by the read cost). Cost: per read,\n"+
 		"median and p99 (numpy 'linear') over batches of ~20 µs timed with Go's monotonic clock. BACK: backward\n"+
-		"steps on one thread. Paths: vdso/syscall/instruction are known by construction of the code that reads.\n")
+		"steps on one thread. PATH: vdso = read in user space through the kernel's vDSO; syscall = a system\n"+
+		"call per read; instruction = a CPU instruction. vDSO reads are checked for a fallback to the system\n"+
+		"call: %s.\n", pathCheckText(rep))
 	if len(unavailable) > 0 {
 		fmt.Fprintf(ew, "\nUnavailable:\n%s\n", strings.Join(unavailable, "\n"))
 	}
@@ -127,12 +135,8 @@ func writeClocksText(w io.Writer, rep clock.Report) error {
 		case rep.Kernel != nil:
 			fmt.Fprintf(ew, "  kernel      %s (±%s ppm as printed), from %s: %q\n",
 				hz(rep.Kernel.Hz), unit.Sig(rep.Kernel.ResolutionPPM, 2), rep.Kernel.From, strings.TrimSpace(rep.Kernel.Line))
-			if rep.DiffPPM != nil {
-				verdict := "agrees within 1e-4 (100 ppm)"
-				if a := *rep.DiffPPM; a > 100 || a < -100 {
-					verdict = "DISAGREES by more than 1e-4 (100 ppm)"
-				}
-				fmt.Fprintf(ew, "  difference  %+.3f ppm: %s\n", *rep.DiffPPM, verdict)
+			if a := rep.Agreement; a != nil {
+				fmt.Fprintf(ew, "  difference  %s\n", agreementText(a))
 			}
 		default:
 			fmt.Fprintf(ew, "  kernel      unknown: %s\n", rep.KernelError)
@@ -181,6 +185,39 @@ func writeClocksText(w io.Writer, rep clock.Report) error {
 }
 
 func hz(v float64) string { return unit.Number(v/1e6, 6) + " MHz" }
+
+// agreementText states the TSC-vs-kernel difference with its error bound
+// and what it shows: agreement within the limit only when the difference
+// plus the bound is within it, and otherwise what a calibration would
+// need to decide.
+func agreementText(a *clock.Agreement) string {
+	head := fmt.Sprintf("%+.3f ppm ± %s ppm", a.DiffPPM, unit.Sig(a.BoundPPM, 2))
+	switch a.Verdict {
+	case clock.Agree:
+		return fmt.Sprintf("%s: agrees within 1e-4 (%.0f ppm)", head, a.LimitPPM)
+	case clock.Disagree:
+		return fmt.Sprintf("%s: DISAGREES by more than 1e-4 (%.0f ppm)", head, a.LimitPPM)
+	}
+	s := fmt.Sprintf("%s: cannot tell whether it is within %.0f ppm: %s", head, a.LimitPPM, a.Reason)
+	if a.SettleWindow > 0 {
+		s += fmt.Sprintf(" (chrono clocks --calibrate %v)", a.SettleWindow)
+	}
+	return s
+}
+
+// pathCheckText says how the vDSO paths of this report were checked.
+func pathCheckText(rep clock.Report) string {
+	for _, r := range rep.Results {
+		b := r.Props.PathBasis
+		switch {
+		case strings.HasPrefix(b, "measured"):
+			return "the system calls of 1000 reads were counted"
+		case strings.HasPrefix(b, "inferred"):
+			return "system calls could not be counted, so the path was inferred from the costs"
+		}
+	}
+	return "none was checked"
+}
 
 func tscSourceText(t *clock.Info) string {
 	switch {
@@ -259,7 +296,8 @@ func (e *errWriter) Write(p []byte) (int, error) {
 //   - a measurement "tsc" whose metric "segment_frequency" (unit "Hz")
 //     holds the calibration's per-segment frequencies (none when the
 //     frequency came from the hardware); Details holds clock.Info, the
-//     kernel's figure and the difference in ppm.
+//     kernel's figure, the difference in ppm and the verdict with its
+//     error bound (kernel_agreement).
 //   - a measurement "probe" without metrics; Details holds the
 //     clocksource, the recommendation, the notes and the probe's duration.
 //
@@ -309,6 +347,9 @@ func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
 	if rep.DiffPPM != nil {
 		tscDetails["diff_ppm"] = *rep.DiffPPM
 	}
+	if rep.Agreement != nil {
+		tscDetails["kernel_agreement"] = rep.Agreement
+	}
 	tsc.Details = tscDetails
 	d.Measurements = append(d.Measurements, tsc)
 
@@ -319,7 +360,7 @@ func writeClocksJSON(w io.Writer, rep clock.Report, start time.Time) error {
 		probe["clocksource_error"] = rep.ClocksourceError
 	}
 	d.Measurements = append(d.Measurements, result.Measurement{Name: "probe", Metrics: []result.Metric{}, Details: probe})
-	d.Warnings = rep.Warnings
+	d.Warnings = warn.LegacyAll("clocks", rep.Warnings)
 	d.End = time.Now()
 	return result.Encode(w, d)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/result"
@@ -103,6 +104,84 @@ func TestClocksUsage(t *testing.T) {
 		}
 		if !strings.Contains(errb.String(), tt.want) {
 			t.Errorf("%q: stderr %q, want it to contain %q", tt.args, errb.String(), tt.want)
+		}
+	}
+}
+
+// fakeClocksReport is a probe report as a host might produce it, with
+// the conclusions derived by clock.Report.Assess.
+func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost float64, info clock.Info) clock.Report {
+	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Result {
+		return clock.Result{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
+			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, Changes: 100, Reads: 100,
+			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost, CostNs: []float64{cost}}
+	}
+	rep := clock.Report{
+		Results: []clock.Result{
+			res("go-monotonic", clock.Elapsed, monoPath, "time.Since(base)", monoCost),
+			res("CLOCK_MONOTONIC", clock.Elapsed, monoPath, monoDesc, monoCost),
+			res("CLOCK_THREAD_CPUTIME_ID", clock.CPUTime, clock.PathSyscall, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) system call", 1500),
+		},
+		TSC:         &info,
+		Kernel:      &clock.KernelTSC{Hz: 2_596_150_000, From: "kernel log", Line: "tsc: Detected 2596.150 MHz processor", ResolutionPPM: 0.19},
+		Clocksource: &cs,
+		Elapsed:     time.Second,
+	}
+	rep.Assess()
+	return rep
+}
+
+func TestClocksTextFakes(t *testing.T) {
+	calibrated := func(hz uint64, errPPM float64, window time.Duration) clock.Info {
+		return clock.Info{Hz: hz, Source: clock.FromCalibration, ErrorPPM: errPPM, InvariantKnown: true, Invariant: true,
+			Calibration: &clock.Calibration{Reference: "CLOCK_MONOTONIC_RAW", Window: window, Segments: 5}}
+	}
+	good := calibrated(2_596_150_100, 0.4, 100*time.Millisecond)
+	tests := []struct {
+		name      string
+		rep       clock.Report
+		want, not []string
+	}{
+		{"kvm-clock without tsc",
+			fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock"}}, clock.PathVDSO,
+				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 45, good),
+			[]string{"Clocksource   kvm-clock (available: kvm-clock)", "tsc is not among them", "agrees within 1e-4"},
+			[]string{"select it", "echo tsc"}},
+		{"kvm-clock with tsc",
+			fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock", "tsc"}}, clock.PathVDSO,
+				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 45, good),
+			[]string{"tsc is available: select it"}, nil},
+		{"vDSO fallback",
+			fakeClocksReport(clock.Clocksource{Current: "hpet", Available: []string{"hpet", "acpi_pm"}}, clock.PathSyscall,
+				"clock_gettime(CLOCK_MONOTONIC) through the vDSO (the vDSO falls back to the system call)", 1400, good),
+			[]string{"elapsed  syscall", "the vDSO cannot read clocksource hpet, so every read is a system call"},
+			[]string{"select it"}},
+		{"short calibration",
+			fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
+				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_596_160_000, 180, 10*time.Millisecond)),
+			[]string{"± 180 ppm: cannot tell whether it is within 100 ppm", "--calibrate 50ms"},
+			[]string{"agrees within", "DISAGREES"}},
+		{"clear disagreement",
+			fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
+				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_597_000_000, 2, 100*time.Millisecond)),
+			[]string{"DISAGREES by more than 1e-4", "recalibrate over a longer window"},
+			[]string{"agrees within"}},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		if err := writeClocksText(&out, tt.rep); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		for _, w := range tt.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: output lacks %q:\n%s", tt.name, w, text)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%s: output has %q:\n%s", tt.name, n, text)
+			}
 		}
 	}
 }

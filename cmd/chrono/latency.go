@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"math"
 	"os"
@@ -224,9 +225,10 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 	writeLatencyReport(w, res, held, opts, f.histogram)
 	if f.json != "" {
 		doc.Incomplete = res.Interrupted || runErr != nil
-		doc.Warnings = held.Warnings
+		doc.Warnings = warn.LegacyAll("conditions", held.Warnings)
 		if runErr != nil {
-			doc.Warnings = append(doc.Warnings, runErr.Error())
+			doc.Warnings = append(doc.Warnings, warn.New("sleep-failed", runErr.Error(),
+				"the figures cover what the thread measured before; report the error if it persists"))
 		}
 		doc.Measurements = res.Measurements()
 		if err := result.WriteFile(f.json, doc); err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/report"
@@ -45,13 +47,12 @@ standard input when FILE is omitted or "-".`,
 				}
 				o.Percentiles = ps
 			}
-			switch format {
-			case "text", "markdown", "md", "csv":
-			default:
-				return usagef("unknown --format %q: use text, markdown or csv", format)
+			f, err := report.ParseFormat(format)
+			if err != nil {
+				return usageError{err}
 			}
-			if baseline != "" && format != "text" {
-				return usagef("--baseline renders text only; drop --format %s", format)
+			if baseline != "" && f == report.JSON {
+				return usagef("--baseline writes text, markdown or csv, not json: drop --format json")
 			}
 			path := "-"
 			if len(args) == 1 {
@@ -67,20 +68,13 @@ standard input when FILE is omitted or "-".`,
 				if err != nil {
 					return err
 				}
-				return report.DiffText(w, old, d, o)
+				return report.RenderDiff(w, old, d, f, o)
 			}
-			switch format {
-			case "text":
-				return report.Text(w, d, o)
-			case "markdown", "md":
-				return report.Markdown(w, d, o)
-			default: // csv
-				return report.CSV(w, d, o)
-			}
+			return report.Render(w, d, f, o)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&format, "format", "text", "output format: text, markdown or csv")
+	fl.StringVar(&format, "format", "text", "output format: "+strings.Join(report.FormatNames(), ", "))
 	fl.StringVar(&baseline, "baseline", "", "compare with this older result document")
 	fl.BoolVar(&all, "all", false, "render every metric, not only each measurement's primary one")
 	fl.StringVarP(&pcts, "percentiles", "p", "50,99", "percentiles to show (linear definition)")

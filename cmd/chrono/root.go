@@ -170,7 +170,7 @@ func executeWithInput(args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		args = []string{} // cobra reads os.Args for a nil slice
 	}
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(withArgs(context.Background(), args))
 	if err == nil {
 		return exitOK
 	}

@@ -194,7 +194,7 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of --order random and of the bootstrap (default: from the clock; reported)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "kill a run's process group after this long and record it as timed out")
 	fl.StringVar(&f.precision, "precision", "", "run until the 95% CI of the median is within PCT% of it (e.g. 1 or 1%), bounded by --max-runs and the time budget")
-	fl.StringVar(&f.pin, "pin", "", "run the commands on these CPUs (e.g. 2 or 0,2-3; Linux)")
+	fl.StringVar(&f.pin, "pin", "", "pin every run to a CPU of this list (e.g. 2 or 0,2-3; Linux): with several, each run to the next CPU in turn, reported per CPU; for a multi-threaded command that needs a set of CPUs, run chrono under taskset -c instead")
 	fl.BoolVar(&f.subtractSpawn, "subtract-spawn", false, "with -N, subtract the measured spawn overhead of a trivial program from every run")
 	fl.StringVar(&f.counters, "counters", "", "count events in every run: --counters (perf stat's default set: "+strings.Join(counters.DefaultEventNames, ",")+") or --counters=LIST (e.g. task-clock,page-faults,cycles,instructions; always with '=')")
 	fl.Lookup("counters").NoOptDefVal = defaultCounters
@@ -335,7 +335,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if f.style != "none" {
 		var envw []string
 		for _, w := range host.Warnings {
-			envw = append(envw, w.Message)
+			envw = append(envw, w.String())
 		}
 		out := stdout
 		if f.exportJSON == "-" || f.exportCSV == "-" || f.exportMarkdown == "-" {

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"math"
 	"os"
@@ -196,7 +197,7 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 	doc.End = time.Now()
 	if f.json != "" {
 		doc.Incomplete = res.Interrupted
-		doc.Warnings = held.Warnings
+		doc.Warnings = warn.LegacyAll("conditions", held.Warnings)
 		doc.Measurements = []result.Measurement{}
 		for _, c := range res.Cells {
 			doc.Measurements = append(doc.Measurements, c.Measurement())

@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -18,6 +22,7 @@ import (
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/run"
 	"github.com/chronograph/chronograph/unit"
 )
 
@@ -86,39 +91,67 @@ func runStat(cmd *cobra.Command, args []string, f statFlags) error {
 			return usageError{err}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, caught, stopSignals := statSignals()
+	defer stopSignals()
 
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	// The command's output never mixes with the results on stdout: it is
 	// discarded, or shown on stderr with --show-output.
-	stdio := counters.Stdio{Stdin: cmd.InOrStdin(), Stderr: stderr}
-	if f.show {
-		stdio.Stdout = stderr
+	stdio, err := newStatStdio(cmd.InOrStdin(), stderr, f.show)
+	if err != nil {
+		return err
+	}
+	defer stdio.close()
+	// Every run goes through package run's spawner, as chrono run's do: a
+	// process group of its own, killed with everything in it on Ctrl-C,
+	// and a wait that leaves chrono asleep while the command runs.
+	sp := run.NewSpawner(ctx)
+	defer sp.Close()
+	proc := run.Proc{Argv: args, Stdin: stdio.in, Stdout: stdio.out, Stderr: stdio.err}
+	var cg *counters.Cachegrind
+	if f.valgrind {
+		if cg, err = counters.NewCachegrind(args); err != nil {
+			return err
+		}
+		defer cg.Close()
+		proc.Argv, proc.Path = cg.Argv, cg.Argv[0]
+	} else if proc.Path, err = exec.LookPath(args[0]); err != nil {
+		return fmt.Errorf("stat: cannot start %s: %w (check the name and PATH, or that the file is executable)", args[0], err)
 	}
 	start := time.Now()
 	var runs []counters.CommandRun
-	interrupted := false
+	var samples []run.Sample
 	for i := 0; i < f.runs; i++ {
-		var run counters.CommandRun
-		var err error
-		if f.valgrind {
-			run, err = counters.RunCachegrind(ctx, args, stdio)
-		} else {
-			run, err = counters.RunCommand(ctx, args, events, counters.Options{}, stdio)
+		var probe *statProbe
+		if cg == nil {
+			probe = &statProbe{events: events}
+			proc.Probe = probe
 		}
-		if ctx.Err() != nil {
-			interrupted = true
+		s, err := sp.Run(proc)
+		if errors.Is(err, run.ErrInterrupted) || caught() != nil {
 			break
 		}
 		if err != nil {
-			return err
+			return fmt.Errorf("stat: %w", err)
 		}
-		runs = append(runs, run)
+		cr := counters.CommandRun{Wall: s.Wall, User: s.User, Sys: s.Sys, ExitCode: s.ExitCode}
+		if cg != nil {
+			if cr.Reading, err = cg.Read(s.ExitCode); err != nil {
+				return err
+			}
+		} else {
+			cr.Reading = probe.reading
+		}
+		runs = append(runs, cr)
+		samples = append(samples, s)
 	}
 	end := time.Now()
+	stdio.close() // the command's output is all written before the results
+	sig := caught()
+	interrupted := sig != nil
 	if len(runs) == 0 {
-		return exitError{code: exitInterrupted, err: errors.New("stat: interrupted before a run finished")}
+		code, err := statExit(samples, f.runs, sig)
+		return exitError{code: code, err: err}
 	}
 	sum := counters.SummarizeRuns(runs)
 	var ri *counters.ReadInfo
@@ -139,23 +172,192 @@ func runStat(cmd *cobra.Command, args []string, f statFlags) error {
 			return err
 		}
 	}
-	switch {
-	case interrupted:
-		return exitError{code: exitInterrupted, err: fmt.Errorf("stat: interrupted after %d of %d runs", len(runs), f.runs)}
-	case sum.Failed > 0:
-		return fmt.Errorf("stat: the command exited non-zero in %d of %d runs (last exit code %d); the counts above are of those runs too", sum.Failed, sum.Runs, lastExit(runs))
+	if code, err := statExit(samples, f.runs, sig); code != exitOK {
+		return exitError{code: code, err: err}
 	}
 	return nil
 }
 
-func lastExit(runs []counters.CommandRun) int {
-	code := 0
-	for _, r := range runs {
-		if r.ExitCode != 0 {
-			code = r.ExitCode
+// statExit is chrono stat's exit code and message, given the runs made,
+// the runs asked for and the signal that interrupted it (nil if none).
+//
+// Like perf stat, it exits with the status of the last run (every run is
+// made whatever the earlier ones returned): a command that exits 3 makes
+// chrono stat exit 3. Where perf differs, chrono says what a shell says: a
+// command killed by signal N gives 128+N (perf exits 0 and prints the
+// signal's name), and an interrupt (SIGINT, SIGTERM) gives 128 + its
+// number, 130 or 143, after the results of the runs that finished.
+func statExit(samples []run.Sample, asked int, sig os.Signal) (int, error) {
+	if sig != nil {
+		code := exitInterrupted
+		if n, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(n)
+		}
+		name := sig.String()
+		switch sig {
+		case os.Interrupt:
+			name = "SIGINT"
+		case syscall.SIGTERM:
+			name = "SIGTERM"
+		}
+		if len(samples) == 0 {
+			return code, fmt.Errorf("stat: interrupted by %s before a run finished; killed the command and everything it started", name)
+		}
+		return code, fmt.Errorf("stat: interrupted by %s after %d of %d runs; killed the running command and everything it started; the results above are of the finished runs", name, len(samples), asked)
+	}
+	if len(samples) == 0 {
+		return exitFailure, errors.New("stat: no run was made")
+	}
+	failed := 0
+	for _, s := range samples {
+		if s.ExitCode != 0 {
+			failed++
 		}
 	}
-	return code
+	last := samples[len(samples)-1]
+	which := ""
+	if len(samples) > 1 {
+		which = fmt.Sprintf(" in the last run (non-zero in %d of %d runs)", failed, len(samples))
+	}
+	switch {
+	case last.ExitCode < 0 && last.SignalNumber > 0:
+		return 128 + last.SignalNumber, fmt.Errorf("stat: the command was killed by signal %d (%s)%s; exit code 128+%d, as a shell reports it", last.SignalNumber, last.Signal, which, last.SignalNumber)
+	case last.ExitCode < 0:
+		return exitFailure, fmt.Errorf("stat: the command was killed%s", which)
+	case last.ExitCode != 0:
+		return last.ExitCode, fmt.Errorf("stat: the command exited with code %d%s; chrono stat exits with it, as perf stat does", last.ExitCode, which)
+	}
+	return exitOK, nil
+}
+
+// statProbe counts events in one run's child, for run.Spawner: the group
+// is opened with counters.OpenForChild on the spawner's locked thread
+// right before the fork and read after the child is reaped.
+type statProbe struct {
+	events  []counters.Event
+	g       *counters.Group
+	reading counters.Reading
+}
+
+func (p *statProbe) Start() error {
+	g, err := counters.OpenForChild(p.events, counters.Options{}) // unavailable events are in the reading
+	if g == nil {
+		return err
+	}
+	p.g = g
+	return nil
+}
+
+func (p *statProbe) Stop(s *run.Sample) error {
+	if p.g == nil {
+		return nil
+	}
+	defer p.g.Close()
+	if s.Pid == 0 {
+		return nil // never started: nothing counted
+	}
+	var err error
+	p.reading, err = p.g.Read()
+	return err
+}
+
+// statSignals returns a context canceled by the first SIGINT or SIGTERM,
+// a function that returns that signal (nil before), and one that stops
+// listening.
+func statSignals() (context.Context, func() os.Signal, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			got.Store(s)
+			cancel()
+		case <-done:
+		}
+	}()
+	caught := func() os.Signal {
+		s, _ := got.Load().(os.Signal)
+		return s
+	}
+	stop := func() {
+		signal.Stop(ch)
+		close(done)
+		cancel()
+	}
+	return ctx, caught, stop
+}
+
+// statStdio holds the command's standard files: chrono's standard input
+// (unless it is a terminal: the command runs in a process group of its
+// own, which the terminal would stop for reading it, so it gets the null
+// device) and standard error, and with --show-output chrono's standard
+// error as its standard output (else the null device). A stream that is
+// not a file (in tests) is copied through a pipe.
+type statStdio struct {
+	in, out, err *os.File
+	closers      []*os.File
+	copies       sync.WaitGroup
+}
+
+func newStatStdio(in io.Reader, errw io.Writer, show bool) (*statStdio, error) {
+	st := &statStdio{}
+	if f, ok := in.(*os.File); ok {
+		if !isTerminal(f) {
+			st.in = f
+		}
+	} else if in != nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, fmt.Errorf("stat: %w", err)
+		}
+		st.in = r
+		st.closers = append(st.closers, r)
+		go func() {
+			io.Copy(w, in)
+			w.Close()
+		}()
+	}
+	var err error
+	if st.err, err = st.writer(errw); err != nil {
+		st.close()
+		return nil, err
+	}
+	if show {
+		st.out = st.err
+	}
+	return st, nil
+}
+
+// writer returns w as a file, through a pipe if it is not one.
+func (st *statStdio) writer(w io.Writer) (*os.File, error) {
+	if f, ok := w.(*os.File); ok {
+		return f, nil
+	}
+	r, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stat: %w", err)
+	}
+	st.closers = append(st.closers, pw)
+	st.copies.Add(1)
+	go func() {
+		defer st.copies.Done()
+		io.Copy(w, r)
+		r.Close()
+	}()
+	return pw, nil
+}
+
+// close closes the pipes and waits until their content is copied. It is
+// safe to call twice.
+func (st *statStdio) close() {
+	for _, f := range st.closers {
+		f.Close()
+	}
+	st.closers = nil
+	st.copies.Wait()
 }
 
 // quoteArgs renders argv for a header, quoting arguments with spaces.
@@ -336,7 +538,7 @@ func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, 
 		if !e.AllCounted() {
 			unavailable = append(unavailable, map[string]any{"event": e.Event.Name, "state": e.State.String(), "counted_runs": e.Counted, "reason": e.Reason})
 			if e.Counted > 0 {
-				m.Warnings = append(m.Warnings, fmt.Sprintf("%s was counted in %d of %d runs and is left out of the metrics; count fewer events so that the kernel need not multiplex them", e.Event.Name, e.Counted, e.Runs))
+				m.Warnings = append(m.Warnings, warn.New("not-counted", fmt.Sprintf("%s was counted in %d of %d runs and is left out of the metrics", e.Event.Name, e.Counted, e.Runs), "count fewer events so that the kernel need not multiplex them"))
 			}
 			continue
 		}
@@ -347,10 +549,10 @@ func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, 
 		}
 		if e.Scaled {
 			details["running_fraction."+e.Event.Name] = e.MeanRunningFraction
-			m.Warnings = append(m.Warnings, fmt.Sprintf("%s was multiplexed (counted %.1f%% of the time on average) and scaled up; count fewer events for exact counts", e.Event.Name, 100*e.MeanRunningFraction))
+			m.Warnings = append(m.Warnings, warn.New("multiplexed", fmt.Sprintf("%s was multiplexed (counted %.1f%% of the time on average) and scaled up", e.Event.Name, 100*e.MeanRunningFraction), "count fewer events for exact counts"))
 		}
 		if e.Note != "" {
-			m.Warnings = append(m.Warnings, e.Event.Name+": "+e.Note)
+			m.Warnings = append(m.Warnings, warn.Legacy("counter-note", e.Event.Name+": "+e.Note))
 		}
 	}
 	for _, t := range []struct {
@@ -372,7 +574,7 @@ func statDocument(argv []string, s counters.RunsSummary, ri *counters.ReadInfo, 
 		details["user_rdpmc_reason"] = ri.UserReadReason
 	}
 	if s.Failed > 0 {
-		m.Warnings = append(m.Warnings, fmt.Sprintf("the command exited non-zero in %d of %d runs", s.Failed, s.Runs))
+		m.Warnings = append(m.Warnings, warn.New("failed-runs", fmt.Sprintf("the command exited non-zero in %d of %d runs", s.Failed, s.Runs), "check the command runs cleanly on its own"))
 	}
 	m.Details = details
 	if m.Primary == "" {

@@ -2,14 +2,18 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/run"
 )
 
 func softwareCountersOrSkip(t *testing.T) counters.Availability {
@@ -113,12 +117,129 @@ func TestStatUsage(t *testing.T) {
 func TestStatFailingCommand(t *testing.T) {
 	softwareCountersOrSkip(t)
 	var out, errb bytes.Buffer
-	code := execute([]string{"stat", "-e", "task-clock", "--", "false"}, &out, &errb)
-	if code != exitFailure || !strings.Contains(errb.String(), "exited non-zero in 1 of 1 runs (last exit code 1)") {
-		t.Errorf("exit %d, stderr %q", code, errb.String())
+	code := execute([]string{"stat", "-e", "task-clock", "--", "sh", "-c", "exit 3"}, &out, &errb)
+	if code != 3 || !strings.Contains(errb.String(), "exited with code 3") {
+		t.Errorf("exit %d, stderr %q; want the command's exit code 3, as perf stat returns it", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "task-clock") {
 		t.Errorf("the counts of the failing run are not shown:\n%s", out.String())
+	}
+}
+
+// TestStatExit checks the exit code rule with made-up runs: the last
+// run's status as perf stat returns it, 128+N for a command killed by
+// signal N, 128 + the signal for an interrupt.
+func TestStatExit(t *testing.T) {
+	exit := func(code int) run.Sample { return run.Sample{ExitCode: code} }
+	killed := func(n int, name string) run.Sample {
+		return run.Sample{ExitCode: -1, SignalNumber: n, Signal: name}
+	}
+	tests := []struct {
+		name    string
+		samples []run.Sample
+		sig     os.Signal
+		code    int
+		want    string // in the message; "" for none
+	}{
+		{"success", []run.Sample{exit(0)}, nil, 0, ""},
+		{"exit 3", []run.Sample{exit(3)}, nil, 3, "exited with code 3"},
+		{"exit 200", []run.Sample{exit(200)}, nil, 200, "exited with code 200"},
+		{"last run counts (fails)", []run.Sample{exit(0), exit(5)}, nil, 5, "non-zero in 1 of 2 runs"},
+		{"last run counts (succeeds)", []run.Sample{exit(3), exit(0)}, nil, 0, ""},
+		{"killed by SIGTERM", []run.Sample{exit(0), killed(15, "terminated")}, nil, 143, "killed by signal 15 (terminated)"},
+		{"killed by SIGKILL", []run.Sample{killed(9, "killed")}, nil, 137, "128+9"},
+		{"SIGINT after runs", []run.Sample{exit(0), exit(0)}, syscall.SIGINT, 130, "after 2 of 5 runs"},
+		{"SIGTERM after runs", []run.Sample{exit(3)}, syscall.SIGTERM, 143, "after 1 of 5 runs"},
+		{"os.Interrupt before a run", nil, os.Interrupt, 130, "before a run finished"},
+	}
+	for _, tt := range tests {
+		code, err := statExit(tt.samples, 5, tt.sig)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if code != tt.code || (tt.want == "") != (err == nil) || !strings.Contains(msg, tt.want) {
+			t.Errorf("%s: exit %d, message %q; want %d and %q", tt.name, code, msg, tt.code, tt.want)
+		}
+	}
+}
+
+// TestStatInterrupt builds chrono, lets the first of 5 runs finish, then
+// interrupts the second (a command that ignores SIGINT and SIGTERM and
+// leaves a background child) with SIGINT, and SIGTERM in a second round:
+// the exit code is 130 or 143, the first run's results are printed and
+// exported (marked incomplete), and no process of the command survives.
+func TestStatInterrupt(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checks process groups through /proc")
+	}
+	softwareCountersOrSkip(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "chrono")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		mark := filepath.Join(dir, "ran-"+tc.sig.String())
+		js := filepath.Join(dir, "stat-"+tc.sig.String()+".json")
+		script := `if [ -e "$MARK" ]; then trap "" INT TERM; sleep 60 & sleep 60; else : > "$MARK"; fi`
+		cmd := exec.Command(bin, "stat", "-r", "5", "-e", "task-clock", "--json", js, "--", "sh", "-c", script)
+		cmd.Env = append(os.Environ(), "MARK="+mark)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until the second run's sh and both sleeps are there.
+		var groups []int
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			groups = childGroups(cmd.Process.Pid)
+			live := 0
+			for _, g := range groups {
+				live += len(run.LiveGroupMembers(g))
+			}
+			if live >= 3 {
+				break
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("the second run did not start in 30 s; stderr %s", stderr.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		cmd.Process.Signal(tc.sig)
+		err := cmd.Wait()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != tc.code {
+			t.Fatalf("%v: exit %v, want code %d; stderr %s", tc.sig, err, tc.code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), "Interrupted: 1 of 5 runs finished") || !strings.Contains(stdout.String(), "task-clock") {
+			t.Errorf("%v: the first run's results are not printed:\n%s\nstderr: %s", tc.sig, stdout.String(), stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%v: stderr %q does not say it was interrupted", tc.sig, stderr.String())
+		}
+		d, err := result.ReadFile(js)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.sig, err)
+		}
+		if m := d.Measurements[0].Metric("task-clock"); !d.Incomplete || m == nil || len(m.Values) != 1 {
+			t.Errorf("%v: export incomplete=%v, task-clock %+v; want incomplete with 1 value", tc.sig, d.Incomplete, m)
+		}
+		for _, g := range groups {
+			deadline := time.Now().Add(5 * time.Second)
+			for len(run.LiveGroupMembers(g)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if m := run.LiveGroupMembers(g); len(m) > 0 {
+				t.Errorf("%v: processes %v of the command survive the interrupt", tc.sig, m)
+				syscall.Kill(-g, syscall.SIGKILL)
+			}
+		}
 	}
 }
 

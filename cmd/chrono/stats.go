@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/warn"
 	"io"
 	"os"
 	"slices"
@@ -198,7 +199,7 @@ func (d *description) measurement(name string) result.Measurement {
 		}},
 		Details: details,
 	}
-	m.Warnings = append(m.Warnings, d.warnings()...)
+	m.Warnings = append(m.Warnings, warn.LegacyAll("numbers", d.warnings())...)
 	return m
 }
 
@@ -220,7 +221,7 @@ func (d *description) tooFewSaysCI() bool {
 func (d *description) warnings() []string {
 	var ws []string
 	for _, w := range d.summary.Warnings {
-		ws = append(ws, w.Message)
+		ws = append(ws, w.String())
 	}
 	if d.medianCIErr != nil && !d.tooFewSaysCI() {
 		ws = append(ws, d.medianCIErr.Error())

@@ -1,0 +1,384 @@
+package bench
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCPUTimeNetOfReads: with a CPU clock whose reads cost 1.5 µs (a
+// system call, half of it before its reading and half after) and a
+// StopTimer/StartTimer pair around a 60 ns body in every iteration, the
+// raw CPU time of a sample is ~20x its wall time; net of the reads'
+// measured cost it equals the wall time exactly (the thread is never
+// preempted), and the subtraction and the warning say what was done.
+// This replaces a real-clock test that failed on hosts with slow CPU
+// clock reads.
+func TestCPUTimeNetOfReads(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		stop      bool
+		preemptNs uint64 // per iteration, off the CPU
+		wantRatio float64
+		wantWarn  bool
+	}{
+		{"stoptimer", true, 0, 1, true},
+		// Each pair's segment: 80 ns on the CPU in 120 ns (the first
+		// segment of a sample is empty: 20 ns of 20, hence the tolerance).
+		{"stoptimer-preempted", true, 40, 80.0 / 120, true},
+		{"plain", false, 0, 1, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeClock{tick: 1, read: 20, cpuRead: 1500}
+			r, err := Run("x", func(b *B) {
+				for b.Loop() {
+					if tt.stop {
+						b.StopTimer()
+						b.StartTimer()
+					}
+					fc.advance(60)
+					fc.preempt(tt.preemptNs)
+				}
+			}, fc.opts(Options{Target: 200 * time.Microsecond, Samples: 6, WarmupSamples: 1}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// An empty segment: 1500 ns of CPU clock read around one
+			// 20 ns wall read that the wall time also has.
+			if r.Overhead.CPUReadNs != 1520 || r.Overhead.CPUReadMADNs != 0 {
+				t.Errorf("CPU read cost %v ± %v ns per segment, want 1520 ± 0", r.Overhead.CPUReadNs, r.Overhead.CPUReadMADNs)
+			}
+			if math.Abs(r.CPUPerWall-tt.wantRatio) > 1e-3 || (tt.preemptNs == 0 && r.CPUPerWall != 1) {
+				t.Errorf("CPU/wall = %v, want %v", r.CPUPerWall, tt.wantRatio)
+			}
+			for _, s := range r.Samples {
+				segs := 1
+				if tt.stop {
+					segs = int(s.Iterations) + 1 // a pair per iteration: a segment each, plus the sample's own
+					if s.TimerStops != int(s.Iterations) {
+						t.Fatalf("%d stops in %d iterations", s.TimerStops, s.Iterations)
+					}
+				}
+				if want := float64(segs) * 1520; s.CPUReadNs != want {
+					t.Errorf("subtracted %v ns from a sample of %d segments, want %v", s.CPUReadNs, segs, want)
+				}
+			}
+			if got := hasWarning(r, "mostly the cost of reading the CPU clock"); got != tt.wantWarn {
+				t.Errorf("read-cost warning %v, want %v: %q", got, tt.wantWarn, r.Warnings)
+			}
+			if tt.stop && !hasWarning(r, "inside the timed region") {
+				t.Errorf("StopTimer warning does not say what falls inside the timed region: %q", r.Warnings)
+			}
+			var buf strings.Builder
+			if err := WriteTable(&buf, r); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(buf.String(), "CPU clock read 1.520 µs of CPU time per timed segment (subtracted)") {
+				t.Errorf("the table does not state the subtracted read cost:\n%s", buf.String())
+			}
+		})
+	}
+}
+
+// TestCPUTimeUnavailable: without a CPU clock, CPU figures are -1, never 0.
+func TestCPUTimeUnavailable(t *testing.T) {
+	fc := &fakeClock{tick: 1, read: 20, noCPUTime: true}
+	r, err := Run("x", func(b *B) {
+		for b.Loop() {
+			fc.advance(100)
+		}
+	}, fc.opts(Options{Target: 100 * time.Microsecond, Samples: 4, WarmupSamples: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.CPUPerWall != -1 || r.Overhead.CPUReadNs != -1 {
+		t.Errorf("CPU/wall %v, read cost %v: want -1 for unavailable", r.CPUPerWall, r.Overhead.CPUReadNs)
+	}
+	for _, s := range r.Samples {
+		if s.CPUNs != -1 {
+			t.Errorf("sample CPU time %v, want -1", s.CPUNs)
+		}
+	}
+}
+
+func TestNetCPU(t *testing.T) {
+	for _, tt := range []struct {
+		raw, perSeg    float64
+		segs           int
+		wantCPU, wantS float64
+	}{
+		{1000, 300, 2, 400, 600},
+		{500, 300, 2, 0, 500}, // never below 0
+		{1000, 0, 5, 1000, 0},
+		{0, 300, 1, 0, 0},
+	} {
+		cpu, sub := netCPU(tt.raw, tt.segs, tt.perSeg)
+		if cpu != tt.wantCPU || sub != tt.wantS {
+			t.Errorf("netCPU(%v, %d, %v) = %v, %v; want %v, %v", tt.raw, tt.segs, tt.perSeg, cpu, sub, tt.wantCPU, tt.wantS)
+		}
+	}
+}
+
+// costOn returns a body that costs the CPU's ns per iteration.
+func costOn(fc *fakeClock, ns map[int]uint64) func(*B) {
+	return func(b *B) {
+		for b.Loop() {
+			fc.advance(ns[cpuOf(b)])
+		}
+	}
+}
+
+// TestSpreadCPUsThatDiffer: CPU 1 runs the body 35 % slower than CPU 0
+// (as seen on a 2-vCPU host). Unpinned, the blocks alternate between the
+// CPUs, every sample records its CPU, the per-CPU medians are reported,
+// and the interval spans both levels instead of claiming ±0.
+func TestSpreadCPUsThatDiffer(t *testing.T) {
+	fc := &fakeClock{tick: 1, read: 20}
+	r, err := Run("sum", costOn(fc, map[int]uint64{0: 306, 1: 415}),
+		fc.opts(Options{Target: 100 * time.Microsecond, Samples: 8, WarmupSamples: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perBlock := map[int]int{}
+	for _, s := range r.Samples {
+		if s.CPU != s.CPUEnd || s.CPU < 0 {
+			t.Fatalf("sample CPU %d..%d", s.CPU, s.CPUEnd)
+		}
+		if c, ok := perBlock[s.Block]; ok && c != s.CPU {
+			t.Errorf("block %d ran on CPUs %d and %d", s.Block, c, s.CPU)
+		}
+		perBlock[s.Block] = s.CPU
+	}
+	if len(perBlock) != DefaultBlocks {
+		t.Errorf("%d blocks, want %d", len(perBlock), DefaultBlocks)
+	}
+	if len(r.PerCPU) != 2 || r.PerCPU[0].CPU != 0 || r.PerCPU[1].CPU != 1 {
+		t.Fatalf("per-CPU results %+v, want CPUs 0 and 1", r.PerCPU)
+	}
+	for i, want := range []float64{306, 415} {
+		if c := r.PerCPU[i]; math.Abs(c.Median-want) > 0.5 || c.Samples != 4 || c.Blocks != 2 {
+			t.Errorf("CPU %d: median %v over %d samples in %d blocks, want %v over 4 in 2", c.CPU, c.Median, c.Samples, c.Blocks, want)
+		}
+	}
+	if !r.CPUsDiffer || !hasWarning(r, "the CPUs differ: CPU 0 306 ns/op") {
+		t.Errorf("CPUs differ %v, warnings %q", r.CPUsDiffer, r.Warnings)
+	}
+	if !(r.CI.Lo <= 306.5 && r.CI.Hi >= 414.5) {
+		t.Errorf("interval [%v, %v] hides the CPUs' difference (306 and 415 ns/op)", r.CI.Lo, r.CI.Hi)
+	}
+	if !strings.Contains(r.CI.Method, "every CPU's interval") {
+		t.Errorf("interval method %q does not say it spans the CPUs", r.CI.Method)
+	}
+	if !strings.HasPrefix(r.Placement, "spread: 4 blocks over CPUs 0-1 of the 2 allowed") {
+		t.Errorf("placement %q", r.Placement)
+	}
+}
+
+// TestPinOneCPU: pinned, every block runs on that CPU, and the figures
+// are that CPU's.
+func TestPinOneCPU(t *testing.T) {
+	fc := &fakeClock{tick: 1, read: 20}
+	r, err := Run("sum", costOn(fc, map[int]uint64{0: 306, 1: 415}),
+		fc.opts(Options{Target: 100 * time.Microsecond, Samples: 8, WarmupSamples: 1, Pin: true, CPU: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Samples {
+		if s.CPU != 1 {
+			t.Fatalf("sample on CPU %d, pinned to 1", s.CPU)
+		}
+	}
+	if len(r.PerCPU) != 1 || r.CPUsDiffer || math.Abs(r.NsPerOp.Median-415) > 0.5 {
+		t.Errorf("per CPU %+v, differ %v, median %v; want CPU 1 only at 415", r.PerCPU, r.CPUsDiffer, r.NsPerOp.Median)
+	}
+	if !strings.HasPrefix(r.Placement, "pinned to CPU 1") {
+		t.Errorf("placement %q", r.Placement)
+	}
+}
+
+// TestSpreadCPUsAlike: CPUs of the same speed are reported per CPU but do
+// not widen the interval.
+func TestSpreadCPUsAlike(t *testing.T) {
+	fc := &fakeClock{tick: 1, read: 20}
+	r, err := Run("sum", costOn(fc, map[int]uint64{0: 300, 1: 303}),
+		fc.opts(Options{Target: 100 * time.Microsecond, Samples: 8, WarmupSamples: 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.PerCPU) != 2 || r.CPUsDiffer || hasWarning(r, "the CPUs differ: ") {
+		t.Errorf("per CPU %+v, differ %v, warnings %q", r.PerCPU, r.CPUsDiffer, r.Warnings)
+	}
+	// The blocks alternate 300 and 303: the t interval of their mean
+	// covers both.
+	if !(r.CI.Lo <= 300.5 && r.CI.Hi >= 302.5) {
+		t.Errorf("interval [%v, %v]", r.CI.Lo, r.CI.Hi)
+	}
+}
+
+// TestCompareSpread: Compare moves all cases across CPUs together; a
+// ratio that is the same on every CPU is reported as such, one that
+// differs between CPUs widens the interval and says so.
+func TestCompareSpread(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		b        map[int]uint64
+		wantNote bool
+	}{
+		{"same-ratio", map[int]uint64{0: 50, 1: 75}, false},
+		{"ratio-differs", map[int]uint64{0: 50, 1: 100}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeClock{tick: 1, read: 20}
+			c, err := Compare([]Case{
+				{Name: "old", F: costOn(fc, map[int]uint64{0: 100, 1: 150})},
+				{Name: "new", F: costOn(fc, tt.b)},
+			}, fc.opts(Options{Target: 200 * time.Microsecond, Samples: 8}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cpus := map[int]bool{}
+			for i, s := range c.Results[0].Samples {
+				cpus[s.CPU] = true
+				if s2 := c.Results[1].Samples[i]; s2.CPU != s.CPU || s2.Block != s.Block {
+					t.Fatalf("round %d: cases on CPU %d and %d", i, s.CPU, s2.CPU)
+				}
+			}
+			if len(cpus) != 2 {
+				t.Errorf("rounds ran on CPUs %v, want both", cpus)
+			}
+			p := c.Pairs[0]
+			if got := p.Note != ""; got != tt.wantNote {
+				t.Errorf("note %q, want one: %v", p.Note, tt.wantNote)
+			}
+			if tt.wantNote && !(p.CI.Lo <= 1.5 && p.CI.Hi >= 2) {
+				t.Errorf("ratio interval [%v, %v] hides the per-CPU ratios 2 and 1.5", p.CI.Lo, p.CI.Hi)
+			}
+			if !tt.wantNote && !strings.HasPrefix(p.Verdict, "new is 2.00x faster than old [2.00, 2.00]") {
+				t.Errorf("verdict %q", p.Verdict)
+			}
+		})
+	}
+}
+
+// samplesOf makes samples with the given ns/op per block (one slice per
+// block), on the given CPU per block.
+func samplesOf(cpus []int, blocks ...[]float64) []Sample {
+	var ss []Sample
+	for j, b := range blocks {
+		for _, x := range b {
+			ss = append(ss, Sample{Iterations: 10, WallNs: 10 * x, CPU: cpus[j], CPUEnd: cpus[j], Block: j})
+		}
+	}
+	return ss
+}
+
+func TestIntervalOf(t *testing.T) {
+	rep := func(x float64, n int) []float64 { return slices.Repeat([]float64{x}, n) }
+	t.Run("blocks", func(t *testing.T) {
+		// Block medians 10, 12, 14, 16: mean 13, s = √(20/3), t(0.975, 3)
+		// = 3.18245: 13 ± 4.1085. The 20 samples' order-statistic interval
+		// [x(6), x(15)] = [12, 14] lies inside.
+		ss := samplesOf([]int{0, 0, 0, 0}, rep(10, 5), rep(12, 5), rep(14, 5), rep(16, 5))
+		iv, bm, per, differ, err := intervalOf(ss, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := 3.182446305284263 * math.Sqrt(20.0/3) / 2
+		if math.Abs(iv.Lo-(13-h)) > 1e-6 || math.Abs(iv.Hi-(13+h)) > 1e-6 {
+			t.Errorf("interval [%v, %v], want 13 ± %v", iv.Lo, iv.Hi, h)
+		}
+		if !slices.Equal(bm, []float64{10, 12, 14, 16}) || differ || len(per) != 1 {
+			t.Errorf("block medians %v, differ %v, per CPU %+v", bm, differ, per)
+		}
+	})
+	t.Run("cpus-differ", func(t *testing.T) {
+		// Two CPUs 10 % apart, each steady: the interval spans both.
+		ss := samplesOf([]int{0, 1, 0, 1}, rep(100, 5), rep(110, 5), rep(100, 5), rep(110, 5))
+		iv, _, per, differ, err := intervalOf(ss, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !differ || len(per) != 2 || per[0].Median != 100 || per[1].Median != 110 {
+			t.Fatalf("differ %v, per CPU %+v", differ, per)
+		}
+		if iv.Lo > 100 || iv.Hi < 110 {
+			t.Errorf("interval [%v, %v] does not span 100 and 110", iv.Lo, iv.Hi)
+		}
+	})
+	t.Run("threshold", func(t *testing.T) {
+		// 4.9 % apart is not "differ"; 5.1 % is.
+		for _, tt := range []struct {
+			hi   float64
+			want bool
+		}{{104.9, false}, {105.1, true}} {
+			ss := samplesOf([]int{0, 1}, rep(100, 4), rep(tt.hi, 4))
+			if _, _, _, differ, _ := intervalOf(ss, 0.95); differ != tt.want {
+				t.Errorf("100 vs %v: differ %v, want %v", tt.hi, differ, tt.want)
+			}
+		}
+	})
+	t.Run("migrated-and-few", func(t *testing.T) {
+		// A migrated sample belongs to no CPU; a CPU with fewer than 3
+		// samples does not decide "differ".
+		ss := samplesOf([]int{0, 1}, rep(100, 6), rep(200, 2))
+		ss = append(ss, Sample{Iterations: 1, WallNs: 300, CPU: 0, CPUEnd: 1, Block: 2})
+		_, _, per, differ, err := intervalOf(ss, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if differ || len(per) != 2 || per[0].Samples != 6 || per[1].Samples != 2 {
+			t.Errorf("differ %v, per CPU %+v", differ, per)
+		}
+	})
+	t.Run("too-few", func(t *testing.T) {
+		ss := samplesOf([]int{-1}, []float64{1, 2, 3})
+		if _, _, per, _, err := intervalOf(ss, 0.95); err == nil || per != nil {
+			t.Errorf("3 samples in one block: err %v, per CPU %+v; want an error and no CPUs", err, per)
+		}
+	})
+}
+
+func TestTQuantile(t *testing.T) {
+	// scipy.stats.t.ppf(0.975, df)
+	for _, tt := range []struct{ df, want float64 }{
+		{1, 12.706204736174698}, {3, 3.182446305284263}, {10, 2.2281388519649385}, {1000, 1.9623390808264078},
+	} {
+		if got := tQuantile(0.975, tt.df); math.Abs(got-tt.want) > 1e-9*tt.want {
+			t.Errorf("t(0.975, %v) = %v, want %v", tt.df, got, tt.want)
+		}
+	}
+}
+
+func TestMakePlan(t *testing.T) {
+	p := makePlan(20, 4, -1, []int{0, 1, 2, 3}, 1)
+	if !slices.Equal(p.sizes, []int{5, 5, 5, 5}) {
+		t.Errorf("sizes %v", p.sizes)
+	}
+	seen := map[int]bool{}
+	for j := range 4 {
+		seen[p.cpu(j)] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("4 blocks on 4 CPUs visited %v, want each once", seen)
+	}
+	if p.cpu(4) != p.cpu(0) || p.size(7) != 5 {
+		t.Errorf("blocks beyond the plan: CPU %d (block 0: %d), size %d", p.cpu(4), p.cpu(0), p.size(7))
+	}
+	if q := makePlan(7, 4, -1, []int{0, 1, 2, 3}, 1); !slices.Equal(q.sizes, []int{2, 2, 2, 1}) {
+		t.Errorf("7 samples in 4 blocks: %v", q.sizes)
+	}
+	if q := makePlan(3, 4, -1, nil, 1); len(q.sizes) != 3 || q.cpu(0) != -1 || !strings.Contains(q.placement, "unknown") {
+		t.Errorf("unknown CPUs: %+v", q)
+	}
+	if q := makePlan(20, 4, 5, []int{0, 1}, 1); q.cpu(3) != 5 || !strings.HasPrefix(q.placement, "pinned to CPU 5") {
+		t.Errorf("pinned: %+v", q)
+	}
+	if q := makePlan(20, 4, -1, []int{3}, 1); q.cpu(2) != 3 || !strings.Contains(q.placement, "the only one") {
+		t.Errorf("one allowed CPU: %+v", q)
+	}
+	if got := cpuList([]int{6, 0, 1, 2, 3, 3}); got != "0-3,6" {
+		t.Errorf("cpuList = %q", got)
+	}
+}

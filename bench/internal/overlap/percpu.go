@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chronograph/chronograph/bench"
+)
+
+// perCPU returns " cpu=N:median,... differ" for the result's per-CPU
+// medians, or "" when it has none.
+func perCPU(r *bench.Result) string {
+	if len(r.PerCPU) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, c := range r.PerCPU {
+		parts = append(parts, fmt.Sprintf("%d:%.1f", c.CPU, c.Median))
+	}
+	s := " cpu=" + strings.Join(parts, ",")
+	if r.CPUsDiffer {
+		s += " differ"
+	}
+	return s
+}

@@ -1,0 +1,14 @@
+package report
+
+import (
+	"io"
+
+	"github.com/chronograph/chronograph/result"
+)
+
+// jsonRenderer writes the document itself (package result's encoding).
+type jsonRenderer struct{}
+
+func (jsonRenderer) Render(w io.Writer, d *result.Document, _ Options) error {
+	return result.Encode(w, d)
+}

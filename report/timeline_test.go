@@ -1,0 +1,211 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"github.com/chronograph/chronograph/warn"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/chronograph/chronograph/internal/browser"
+	"github.com/chronograph/chronograph/result"
+)
+
+var (
+	timelinePageFlag = flag.String("timeline.html", "", "TestTimelineInBrowser: load this timeline page instead of the test fixture")
+	screenshotFlag   = flag.String("timeline.screenshot", "", "TestTimelineInBrowser: save the screenshot here (PNG)")
+	viewFlag         = flag.String("timeline.view", "", "TestTimelineInBrowser: open the page on FROM,TO (ns from the first event)")
+	hoverFlag        = flag.String("timeline.hover", "", "TestTimelineInBrowser: hover the mouse at X,Y (CSS pixels) before the screenshot")
+)
+
+// fixture is a small timeline: two lanes with nested spans, a flow across
+// them, instants and a counter.
+func fixture() Timeline {
+	return Timeline{
+		Title: "fixture </script><b>", Clock: "tsc: test",
+		Lanes: []string{"reader", "worker <1>"},
+		Spans: []TimelineSpan{
+			{Lane: 0, Name: "read", Start: 0, Dur: 400_000, Flow: 1},
+			{Lane: 0, Name: "decode", Start: 50_000, Dur: 200_000},
+			{Lane: 0, Name: "inner", Start: 60_000, Dur: 100_000},
+			{Lane: 1, Name: "work", Start: 450_000, Dur: 500_000, Flow: 1},
+			{Lane: 1, Name: "work", Start: 1_000_000, Dur: 300_000, Flow: 1<<60 + 1},
+		},
+		Instants: []TimelineInstant{{Lane: 0, Name: "queued", At: 420_000, Payload: 1<<63 + 5, Flow: 1}},
+		Counters: []TimelineCounter{{Name: "backlog", At: 0, Value: 1}, {Name: "backlog", At: 500_000, Value: 3}, {Name: "backlog", At: 900_000, Value: 0}},
+	}
+}
+
+func TestTimelineHTML(t *testing.T) {
+	var buf bytes.Buffer
+	if err := TimelineHTML(&buf, fixture()); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	// Self-contained: nothing that would load from elsewhere.
+	for _, bad := range []string{"http://", "https://", " src=", "@import", "url("} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page contains %q: it must load nothing", bad)
+		}
+	}
+	if strings.Contains(page, "</script><b>") {
+		t.Error("the title was not escaped")
+	}
+	m := regexp.MustCompile(`(?s)<script id="data" type="application/json">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no data block")
+	}
+	var d timelineData
+	if err := json.Unmarshal([]byte(m[1]), &d); err != nil {
+		t.Fatalf("data block: %v", err)
+	}
+	if d.Title != "fixture </script><b>" || d.Clock != "tsc: test" || strings.Join(d.Lanes, "|") != "reader|worker <1>" {
+		t.Errorf("header %+v", d)
+	}
+	if strings.Join(d.Names, ",") != "read,decode,inner,work,queued,backlog" {
+		t.Errorf("names %v", d.Names)
+	}
+	span := func(i int) string { b, _ := json.Marshal(d.Spans[i]); return string(b) }
+	if span(0) != `[0,0,0,400000,"0x1"]` || span(4) != `[1,3,1000000,300000,"0x1000000000000001"]` || span(1) != `[0,1,50000,200000,""]` {
+		t.Errorf("spans %v", d.Spans)
+	}
+	if b, _ := json.Marshal(d.Instants[0]); string(b) != `[0,4,420000,"9223372036854775813","0x1"]` {
+		t.Errorf("instant %s", b)
+	}
+	if b, _ := json.Marshal(d.Counters); string(b) != `[[5,0,1],[5,500000,3],[5,900000,0]]` {
+		t.Errorf("counters %s", b)
+	}
+	bad := fixture()
+	bad.Spans[0].Lane = 5
+	if err := TimelineHTML(&buf, bad); err == nil || !strings.HasPrefix(err.Error(), "report: ") {
+		t.Errorf("a span on a missing lane: %v", err)
+	}
+}
+
+// TestTimelineInBrowser loads the timeline in headless Chromium, hovers a
+// span and zooms, and fails on any console error, uncaught exception or
+// network request. It saves a screenshot (-timeline.screenshot FILE; the
+// README's image is made with scripts/trace-screenshot.sh).
+func TestTimelineInBrowser(t *testing.T) {
+	chrome, err := browser.Find()
+	if err != nil {
+		t.Skipf("skipped: %v; CI installs Debian's chromium so that this runs", err)
+	}
+	page := *timelinePageFlag
+	if page == "" {
+		page = filepath.Join(t.TempDir(), "timeline.html")
+		var buf bytes.Buffer
+		if err := TimelineHTML(&buf, fixture()); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := browser.Options{
+		Width: 1200, Height: 560,
+		Probes: []string{
+			`document.getElementById("meta").textContent.length > 0`,
+			`document.getElementById("c").width > 0`,
+			`document.getElementById("tip").style.display`,
+		},
+	}
+	if *timelinePageFlag == "" {
+		// The fixture's "read" span fills lane 0, depth 0, from x = 160
+		// (the gutter) over about a third of the width: hover its middle,
+		// then wheel-zoom there.
+		o.Mouse = []browser.Mouse{{Type: "mouseMoved", X: 300, Y: 62}, {Type: "mouseWheel", X: 300, Y: 62, DeltaY: -200}, {Type: "mouseMoved", X: 300, Y: 63}}
+	}
+	if *viewFlag != "" {
+		o.Fragment = "view=" + *viewFlag
+	}
+	if *hoverFlag != "" {
+		var x, y float64
+		if _, err := fmt.Sscanf(*hoverFlag, "%g,%g", &x, &y); err != nil {
+			t.Fatalf("-timeline.hover %q: want X,Y", *hoverFlag)
+		}
+		o.Mouse = append(o.Mouse, browser.Mouse{Type: "mouseMoved", X: x, Y: y})
+	}
+	res, err := browser.Load(chrome, page, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.ConsoleErrors {
+		t.Errorf("console: %s", e)
+	}
+	for _, r := range res.Requests {
+		t.Errorf("network request: %s", r)
+	}
+	if res.Probes[0] != "true" || res.Probes[1] != "true" {
+		t.Errorf("the page did not draw: probes %v", res.Probes)
+	}
+	if *timelinePageFlag == "" && res.Probes[2] != `"block"` {
+		t.Errorf("hovering a span showed no details: tip display %s", res.Probes[2])
+	}
+	out := *screenshotFlag
+	if out == "" {
+		out = filepath.Join(t.TempDir(), "timeline.png")
+	}
+	if err := os.WriteFile(out, res.PNG, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(res.PNG, []byte("\x89PNG")) {
+		t.Error("the screenshot is not a PNG")
+	}
+	t.Logf("screenshot: %s (%d bytes)", out, len(res.PNG))
+}
+
+// traceDocument is a trace summary document as tracer.Document writes it.
+func traceDocument() *result.Document {
+	d := &result.Document{Schema: result.Schema, Version: result.Version, Kind: result.KindTrace}
+	d.Run.Trace = &result.TraceRun{Clock: "tsc: test", Lanes: 2, FromNs: 0, ToNs: 2000, Events: 8, Overwritten: 3, RingEvents: 8}
+	tr := func(td result.TraceDetail) result.KindDetail { return result.KindDetail{Trace: &td} }
+	d.Measurements = []result.Measurement{
+		{Name: "span task", Primary: "duration", Metrics: []result.Metric{{Name: "duration", Unit: "ns", Resolution: 1, Values: []float64{10, 1, 1000}}},
+			Detail: tr(result.TraceDetail{Role: "span", Span: "task", TotalNs: 1011, WallShare: 0.5055})},
+		{Name: "irq → task (same flow)", Primary: "interval", Metrics: []result.Metric{{Name: "interval", Unit: "ns", Resolution: 1, Values: []float64{2, 5}}},
+			Detail: tr(result.TraceDetail{Role: "between", A: "irq", B: "task", PerFlow: true, Unmatched: 2})},
+		{Name: "irq → nothing", Detail: tr(result.TraceDetail{Role: "between", A: "irq", B: "nothing", Unmatched: 4}),
+			Warnings: []warn.Warning{warn.New("no-pairs", "no irq event is followed by a nothing event", "check the names (and the flow ids with per-flow pairing)")}},
+		{Name: "gaps reader", Primary: "gap", Metrics: []result.Metric{{Name: "gap", Unit: "ns", Resolution: 1, Values: []float64{1980, 10}}},
+			Detail: tr(result.TraceDetail{Role: "gaps", Lane: "reader", GapFromNs: []int64{20, 0}})},
+	}
+	d.Warnings = []warn.Warning{warn.New("trace-overwritten", "the rings overwrote their oldest events before the dump", "give Options.RingEvents more room")}
+	return d
+}
+
+func TestTraceView(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Render(&buf, traceDocument(), Text, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "trace.txt", buf.Bytes())
+	// The same after a JSON round trip.
+	var enc bytes.Buffer
+	if err := result.Encode(&enc, traceDocument()); err != nil {
+		t.Fatal(err)
+	}
+	d, err := result.Decode(&enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf2 bytes.Buffer
+	if err := Render(&buf2, d, Text, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if buf2.String() != buf.String() {
+		t.Errorf("after a JSON round trip:\n%s\nbefore:\n%s", buf2.String(), buf.String())
+	}
+	var csvb bytes.Buffer
+	if err := Render(&csvb, traceDocument(), CSV, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(csvb.String(), "span,count,p50_ns,p90_ns,p99_ns,max_ns,total_ns,wall_share\ntask,3,") {
+		t.Errorf("csv:\n%s", csvb.String())
+	}
+}

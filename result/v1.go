@@ -1,0 +1,81 @@
+package result
+
+import (
+	"time"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/warn"
+)
+
+// documentV1 is a document of schema version 1: warnings were plain
+// strings and kind-specific figures an untyped "details" object.
+type documentV1 struct {
+	Schema       string          `json:"schema"`
+	Version      int             `json:"version"`
+	Tool         Tool            `json:"tool"`
+	Kind         string          `json:"kind"`
+	Args         []string        `json:"args,omitempty"`
+	Start        time.Time       `json:"start"`
+	End          time.Time       `json:"end"`
+	Incomplete   bool            `json:"incomplete,omitempty"`
+	Environment  *env.Host       `json:"environment,omitempty"`
+	Measurements []measurementV1 `json:"measurements"`
+	Comparisons  []Comparison    `json:"comparisons,omitempty"`
+	Warnings     []string        `json:"warnings,omitempty"`
+}
+
+type measurementV1 struct {
+	Name       string            `json:"name"`
+	Parameters map[string]string `json:"parameters,omitempty"`
+	Primary    string            `json:"primary"`
+	Metrics    []metricV1        `json:"metrics"`
+	Details    map[string]any    `json:"details,omitempty"`
+	Warnings   []string          `json:"warnings,omitempty"`
+	Incomplete bool              `json:"incomplete,omitempty"`
+}
+
+type metricV1 struct {
+	Name             string             `json:"name"`
+	Unit             string             `json:"unit"`
+	Values           []float64          `json:"values"`
+	Summary          *stats.Summary     `json:"summary,omitempty"`
+	Percentiles      map[string]float64 `json:"percentiles,omitempty"`
+	PercentileMethod string             `json:"percentile_method,omitempty"`
+}
+
+// v1Warnings turns version 1's warning texts into warnings with the code
+// "v1" (their codes were not recorded).
+func v1Warnings(ws []string) []warn.Warning {
+	var out []warn.Warning
+	for _, w := range ws {
+		out = append(out, warn.Warning{Code: "v1", Severity: warn.Warn, Message: w})
+	}
+	return out
+}
+
+// v1Units maps version 1's units to today's.
+var v1Units = map[string]string{"allocs/op": UnitCountPerOp, "B/op": UnitBytesPerOp}
+
+// upgrade converts a version 1 document: the metrics and comparisons keep
+// their meaning; kind-specific details are kept in the deprecated Details
+// map for the renderers that still read them.
+func (o *documentV1) upgrade() *Document {
+	d := &Document{Schema: o.Schema, Version: Version, Tool: o.Tool, Kind: o.Kind, Args: o.Args,
+		Start: o.Start, End: o.End, Incomplete: o.Incomplete, Environment: o.Environment,
+		Comparisons: o.Comparisons, Warnings: v1Warnings(o.Warnings)}
+	for _, m := range o.Measurements {
+		nm := Measurement{Name: m.Name, Parameters: m.Parameters, Primary: m.Primary, Details: m.Details,
+			Warnings: v1Warnings(m.Warnings), Incomplete: m.Incomplete}
+		for _, met := range m.Metrics {
+			u := met.Unit
+			if x, ok := v1Units[u]; ok {
+				u = x
+			}
+			nm.Metrics = append(nm.Metrics, Metric{Name: met.Name, Unit: u, Values: met.Values, Summary: met.Summary,
+				Percentiles: met.Percentiles, PercentileMethod: met.PercentileMethod})
+		}
+		d.Measurements = append(d.Measurements, nm)
+	}
+	return d
+}

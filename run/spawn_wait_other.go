@@ -1,0 +1,16 @@
+//go:build !linux
+
+package run
+
+import (
+	"os"
+	"time"
+)
+
+// waitProcess waits until p exits (killing its process group at the
+// deadline, if not zero), reaps it and reports whether the deadline
+// killed it. Here it is a blocking wait: the quiet wait of Linux needs a
+// pidfd.
+func (sp *spawner) waitProcess(p *os.Process, _ *execSpec, deadline time.Time) (*os.ProcessState, bool, error) {
+	return waitBlocking(p, deadline)
+}
