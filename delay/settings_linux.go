@@ -30,14 +30,16 @@ func (s ThreadSettings) apply() error {
 	if err := s.validate(); err != nil {
 		return err
 	}
-	if s.Pin {
+	if len(s.CPUs) > 0 {
 		var set unix.CPUSet
-		set.Set(s.CPU)
+		for _, c := range s.CPUs {
+			set.Set(c)
+		}
 		if err := schedSetaffinty(0, &set); err != nil {
 			if errors.Is(err, unix.EINVAL) {
-				return fmt.Errorf("delay: cannot pin to CPU %d (%v): pick one of the CPUs this process may use (see nproc, taskset -p $$)", s.CPU, err)
+				return fmt.Errorf("delay: cannot pin to %s (%v): pick CPUs this process may use (see nproc, taskset -p $$)", cpuWords(s.CPUs), err)
 			}
-			return &PermissionError{Setting: fmt.Sprintf("pinning to CPU %d", s.CPU), Err: err,
+			return &PermissionError{Setting: "pinning to " + cpuWords(s.CPUs), Err: err,
 				Fix: "check the cgroup's cpuset and taskset -p $$"}
 		}
 	}

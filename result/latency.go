@@ -76,11 +76,13 @@ type LatencyDetail struct {
 }
 
 // LatencyCPU summarizes the latencies of one thread measured on one CPU:
-// their count and exact min, max and mean, in ns.
+// their count and exact min, max, mean and population standard
+// deviation, in ns.
 type LatencyCPU struct {
-	CPU    int     `json:"cpu"`
-	Count  int64   `json:"count"`
-	MinNs  int64   `json:"min_ns"`
-	MaxNs  int64   `json:"max_ns"`
-	MeanNs float64 `json:"mean_ns"`
+	CPU      int     `json:"cpu"`
+	Count    int64   `json:"count"`
+	MinNs    int64   `json:"min_ns"`
+	MaxNs    int64   `json:"max_ns"`
+	MeanNs   float64 `json:"mean_ns"`
+	StdDevNs float64 `json:"stddev_ns"`
 }
