@@ -152,7 +152,7 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 	if len(yields) > 0 {
 		notes = append(notes, "Go runtime yields (after a measurement, or at once when the deadline was far): "+strings.Join(yields, "; "))
 	}
-	notes = append(notes, fmt.Sprintf("percentiles: read from the HDR histograms (%d significant digits), linearly within a bin; min, max and mean exact; digits: as far as each figure is known", run.SignificantDigits))
+	notes = append(notes, fmt.Sprintf("percentiles: linear definition, the latencies around each rank read from the HDR histograms (%d significant digits); min, max and mean exact; digits: as far as each figure is known", run.SignificantDigits))
 	if run.HistogramUs > 0 {
 		notes = append(notes, fmt.Sprintf("overflows: latencies of %d µs or more (-h)", run.HistogramUs))
 	} else {
