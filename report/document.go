@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -158,17 +159,25 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 		}
 		seen[m.Name] = true
 		for _, met := range m.Metrics {
-			if (!o.All && m.Primary != "" && met.Name != m.Primary) || len(met.Values) == 0 {
+			binned := len(met.Values) == 0 && met.Histogram != nil && met.Histogram.Total() > 0
+			if (!o.All && m.Primary != "" && met.Name != m.Primary) || (len(met.Values) == 0 && !binned) {
 				continue
 			}
 			omet := om.Metric(met.Name)
-			if omet == nil || len(omet.Values) == 0 || omet.Unit != met.Unit {
+			obinned := omet != nil && len(omet.Values) == 0 && omet.Histogram != nil && omet.Histogram.Total() > 0
+			if omet == nil || (len(omet.Values) == 0 && !obinned) || omet.Unit != met.Unit {
 				continue
 			}
 			os, ns := NewSeries(omet), NewSeries(&met)
 			c := Change{Measurement: m.Name, Metric: met.Name, Unit: met.Unit, Old: os.Summary.Median, New: ns.Summary.Median,
 				OldPrec: os.AtQuantile(0.5), NewPrec: ns.AtQuantile(0.5)}
-			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+			if binned || obinned {
+				// Binned samples (latency histograms): the medians are
+				// read from the bins, but the test needs raw values.
+				c.Err = errors.New("the samples are binned: no test of binned samples yet, compare the medians and percentiles")
+			} else {
+				c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+			}
 			changes = append(changes, c)
 		}
 	}

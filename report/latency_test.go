@@ -148,3 +148,16 @@ func TestBinnedQuantileBetweenBins(t *testing.T) {
 		}
 	}
 }
+
+// A latency document compared with a baseline: the threads are in both,
+// with their medians read from the bins and no test claimed.
+func TestLatencyDiff(t *testing.T) {
+	var b bytes.Buffer
+	if err := RenderDiff(&b, latencyDoc(t, 0), latencyDoc(t, 0), Text, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "no measurement is in both") || !strings.Contains(out, "cannot tell: the samples are binned") || !strings.Contains(out, "53.5 µs") {
+		t.Errorf("diff:\n%s", out)
+	}
+}
