@@ -64,7 +64,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
 		os.Exit(1)
 	}
-	if err := c.WriteTable(os.Stdout); err != nil {
+	if err := c.WriteText(os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
 		os.Exit(1)
 	}
