@@ -61,8 +61,10 @@ type PlacedInterval struct {
 // invocations and not only within one; and, when the medians of two CPUs
 // with at least 3 values each differ by more than CPUDifferThreshold,
 // every such CPU's interval (CPUMedian.CI), so that it spans the CPUs'
-// levels. It fails when none of the parts exists (too few values),
-// returning the blocks' and CPUs' figures all the same.
+// levels. When no value is negative, the interval does not reach below 0
+// (the t interval of a few scattered blocks can). It fails when none of
+// the parts exists (too few values), returning the blocks' and CPUs'
+// figures all the same.
 func PlacedMedianCI(xs []float64, blocks, cpus []int, confidence float64) (PlacedInterval, error) {
 	var p PlacedInterval
 	if err := checkConfidence(confidence); err != nil {
@@ -113,6 +115,13 @@ func PlacedMedianCI(xs []float64, blocks, cpus []int, confidence float64) (Place
 			err = errors.New("stats: no values for an interval of the median")
 		}
 		return p, err
+	}
+	if p.CI.Lo < 0 && len(xs) > 0 && slices.Min(xs) >= 0 {
+		// The t interval of a few scattered block medians can reach below
+		// zero; values that cannot be negative (times, ratios of times)
+		// have no median there.
+		p.CI.Lo = 0
+		parts = append(parts, "cut at 0 (no value is negative)")
 	}
 	p.CI.Confidence, p.CI.Coverage = confidence, 0
 	p.CI.Method = "hull of: " + strings.Join(parts, "; ")

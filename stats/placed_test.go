@@ -82,6 +82,22 @@ func TestPlacedMedianCI(t *testing.T) {
 			t.Errorf("differ %v, per CPU %+v", p.CPUsDiffer, p.PerCPU)
 		}
 	})
+	t.Run("not-below-zero", func(t *testing.T) {
+		// Block medians 15, 9, 37, 9: mean 17.5, t interval 17.5 ± 21.1
+		// would reach -3.6; times are not negative.
+		xs, bs, cs := placed([]int{0, 1, 0, 1}, rep(15, 5), rep(9, 5), rep(37, 5), rep(9, 5))
+		p, err := PlacedMedianCI(xs, bs, cs, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.CI.Lo != 0 || p.CI.Hi < 37 || !strings.Contains(p.CI.Method, "cut at 0") {
+			t.Errorf("interval %+v, want [0, ≥37] and a method that says it was cut", p.CI)
+		}
+		neg, _, _ := placed([]int{0, 1, 0, 1}, rep(-15, 5), rep(-9, 5), rep(-37, 5), rep(9, 5))
+		if p, _ := PlacedMedianCI(neg, bs, cs, 0.95); p.CI.Hi < 9 || p.CI.Lo > -37 {
+			t.Errorf("values of both signs: interval %+v cut", p.CI)
+		}
+	})
 	t.Run("too-few", func(t *testing.T) {
 		p, err := PlacedMedianCI([]float64{1, 2, 3}, []int{0, 0, 0}, nil, 0.95)
 		if err == nil || p.PerCPU != nil || len(p.BlockMedians) != 1 {
