@@ -217,10 +217,11 @@ func functionTables(fs []*functionFigures, o Options) (text, csvT *Table) {
 }
 
 // countPrecision is the precision of the median of a count per
-// operation: the quantile's, or whole counts when every sample counted
-// none (a zero that is exact, however many iterations it is spread over).
+// operation: the quantile's, or whole counts when the median is 0 (the
+// middle samples counted none: a zero that is exact, however many
+// iterations it is spread over).
 func countPrecision(s *Series) unit.Precision {
-	if s.N() > 0 && s.Summary.Min == 0 && s.Summary.Max == 0 {
+	if s.N() > 0 && s.Summary.Median == 0 {
 		return unit.Precision{Resolution: 1}
 	}
 	return s.AtQuantile(0.5)
