@@ -217,11 +217,54 @@ func linearQuantile(sorted []float64, q float64) float64 {
 	return lerp(sorted[i], sorted[i+1], h-lo)
 }
 
+// summaryJSON is the JSON form of a Summary: figures that are not finite
+// numbers are null.
+type summaryJSON struct {
+	N                int       `json:"n"`
+	Min              *float64  `json:"min"`
+	Max              *float64  `json:"max"`
+	Mean             *float64  `json:"mean"`
+	Median           *float64  `json:"median"`
+	StdDevSample     *float64  `json:"stddev_sample"`
+	StdDevPopulation *float64  `json:"stddev_population"`
+	MAD              *float64  `json:"mad"`
+	MADScaled        *float64  `json:"mad_scaled"`
+	Q1               *float64  `json:"q1"`
+	Q3               *float64  `json:"q3"`
+	IQR              *float64  `json:"iqr"`
+	CV               *float64  `json:"cv"`
+	Warnings         []Warning `json:"warnings,omitempty"`
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null figure becomes NaN
+// (not a finite number: beyond the float64 range, or from infinite
+// values), except "stddev_sample" and "cv" with fewer than two values,
+// which stay 0 as Summarize leaves them, so that a summary round-trips.
+func (s *Summary) UnmarshalJSON(data []byte) error {
+	var j summaryJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	val := func(p *float64) float64 {
+		if p == nil {
+			return math.NaN()
+		}
+		return *p
+	}
+	*s = Summary{N: j.N, Min: val(j.Min), Max: val(j.Max), Mean: val(j.Mean), Median: val(j.Median),
+		StdDevSample: val(j.StdDevSample), StdDevPopulation: val(j.StdDevPopulation), MAD: val(j.MAD), MADScaled: val(j.MADScaled),
+		Q1: val(j.Q1), Q3: val(j.Q3), IQR: val(j.IQR), CV: val(j.CV), Warnings: j.Warnings}
+	if j.N < 2 {
+		s.StdDevSample, s.CV = 0, 0
+	}
+	return nil
+}
+
 // MarshalJSON writes the summary with "stddev_sample" and "cv" as null
 // when they are undefined (fewer than two values), and every figure that
 // is not a finite number (beyond the float64 range, or from infinite
 // values) as null, so that a reader never takes them for a measured 0 and
-// the encoding never fails. (Reading null back leaves them 0.)
+// the encoding never fails. UnmarshalJSON reads such nulls back as NaN.
 func (s Summary) MarshalJSON() ([]byte, error) {
 	fin := func(x float64) *float64 {
 		if math.IsInf(x, 0) || math.IsNaN(x) {
@@ -233,22 +276,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	if s.N >= 2 {
 		sd, cv = fin(s.StdDevSample), fin(s.CV)
 	}
-	v := struct {
-		N                int       `json:"n"`
-		Min              *float64  `json:"min"`
-		Max              *float64  `json:"max"`
-		Mean             *float64  `json:"mean"`
-		Median           *float64  `json:"median"`
-		StdDevSample     *float64  `json:"stddev_sample"`
-		StdDevPopulation *float64  `json:"stddev_population"`
-		MAD              *float64  `json:"mad"`
-		MADScaled        *float64  `json:"mad_scaled"`
-		Q1               *float64  `json:"q1"`
-		Q3               *float64  `json:"q3"`
-		IQR              *float64  `json:"iqr"`
-		CV               *float64  `json:"cv"`
-		Warnings         []Warning `json:"warnings,omitempty"`
-	}{s.N, fin(s.Min), fin(s.Max), fin(s.Mean), fin(s.Median), sd, fin(s.StdDevPopulation), fin(s.MAD), fin(s.MADScaled),
+	v := summaryJSON{s.N, fin(s.Min), fin(s.Max), fin(s.Mean), fin(s.Median), sd, fin(s.StdDevPopulation), fin(s.MAD), fin(s.MADScaled),
 		fin(s.Q1), fin(s.Q3), fin(s.IQR), cv, s.Warnings}
 	// Not json.Marshal: it would escape <, > and & in warning texts,
 	// which the document's writer deliberately leaves readable.

@@ -171,6 +171,14 @@ func TestSummaryNearFloat64Range(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"stddev_sample":null`) || !strings.Contains(string(b), `"mad":1.7e+308`) {
 		t.Errorf("JSON %s, %v", b, err)
 	}
+	// The JSON round-trips: null reads back as NaN, and writes as null.
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil || !math.IsNaN(back.StdDevSample) || back.MAD != 1.7e308 {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	if b2, _ := json.Marshal(back); string(b2) != string(b) {
+		t.Errorf("round trip:\n%s\n%s", b, b2)
+	}
 	// Large values of one sign: every figure finite, no warning.
 	s = Summarize([]float64{1e308, 1.5e308, 1.2e308, 1.7e308})
 	if w := codes(s.Warnings); slices.Contains(w, WarnOverflow) || math.IsInf(s.StdDevSample, 0) || math.IsInf(s.IQR, 0) {
