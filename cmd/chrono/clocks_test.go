@@ -77,6 +77,14 @@ func decodeStrict(t *testing.T, data []byte) *result.Document {
 	if d.Version != result.Version || d.Schema != result.Schema {
 		t.Errorf("schema %q version %d", d.Schema, d.Version)
 	}
+	// ... and writing what was read gives the same document.
+	var again bytes.Buffer
+	if err := result.Encode(&again, &d); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytes.TrimSpace(again.Bytes()), bytes.TrimSpace(data)) {
+		t.Errorf("the document does not round-trip:\n--- written again\n%.3000s\n--- read\n%.3000s", again.Bytes(), data)
+	}
 	return &d
 }
 
