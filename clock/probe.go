@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -544,7 +545,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 		}
 	}
 	var why strings.Builder
-	fmt.Fprintf(&why, "%s: %.0f ns/read (median), observed tick %.0f ns, %s, never stepped back", best.Props.Name, best.CostMedianNs, best.TickNs, best.Props.Path)
+	fmt.Fprintf(&why, "%s: %s/read (median), observed tick %s, %s, never stepped back", best.Props.Name, nsText(best.CostMedianNs), nsText(best.TickNs), best.Props.Path)
 	if f := readerFuncs[best.Props.Name]; f != "" {
 		fmt.Fprintf(&why, "; read it with %s", f)
 	}
@@ -554,7 +555,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 	var others []string
 	for _, r := range rs {
 		if r.Props.Name != best.Props.Name && r.Props.Kind == Elapsed && r.Props.Err == nil && r.CostMedianNs > 0 {
-			others = append(others, fmt.Sprintf("%s %.0f ns (%s)", r.Props.Name, r.CostMedianNs, r.Props.Path))
+			others = append(others, fmt.Sprintf("%s %s (%s)", r.Props.Name, nsText(r.CostMedianNs), r.Props.Path))
 		}
 	}
 	if len(others) > 0 {
@@ -563,7 +564,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 	if best.Props.Name != "CLOCK_MONOTONIC_RAW" {
 		for _, r := range cands {
 			if r.Props.Name == "CLOCK_MONOTONIC_RAW" {
-				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %.0f ns, %s)", r.CostMedianNs, r.Props.Path)
+				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
 			}
 		}
 	}
@@ -581,13 +582,18 @@ func recommend(rs []Result, info *Info) Recommendation {
 		if !info.Invariant {
 			inv = "NOT invariant (its rate may change with the CPU frequency)"
 		}
-		rec.Counter = fmt.Sprintf("for intervals of a few hundred ns, %s costs %.0f ns/read, is %s, frequency %s (%s); convert with TSCInfo().ToNanos",
-			ctr.Props.Name, ctr.CostMedianNs, inv, fmtHz(float64(info.Hz)), info.Source)
+		rec.Counter = fmt.Sprintf("for intervals of a few hundred ns, %s costs %s/read, is %s, frequency %s (%s); convert with TSCInfo().ToNanos",
+			ctr.Props.Name, nsText(ctr.CostMedianNs), inv, fmtHz(float64(info.Hz)), info.Source)
 	}
 	return rec
 }
 
 func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
+
+// nsText writes a figure in ns for the prose of recommendations and
+// warnings: to the nanosecond (the unit of Go's clocks), in the unit that
+// suits it.
+func nsText(ns float64) string { return unit.Duration(ns, unit.Precision{Resolution: 1}) }
 
 // MaxKernelDiffPPM is the agreement between the calibrated and the
 // kernel's TSC frequency below which they are said to agree (1e-4).
@@ -623,7 +629,7 @@ func warnings(rep *Report) []warn.Warning {
 	for _, r := range rep.Results {
 		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
 			w = append(w, warn.New(WarnSteppedBack,
-				fmt.Sprintf("%s stepped back %d times on one thread (up to %.0f ns)", r.Props.Name, r.BackwardSteps, r.MaxBackwardNs),
+				fmt.Sprintf("%s stepped back %d times on one thread (up to %s)", r.Props.Name, r.BackwardSteps, nsText(r.MaxBackwardNs)),
 				"do not use it for elapsed time on this host"))
 		}
 	}
@@ -667,14 +673,14 @@ func clocksourceWarnings(rep *Report) []warn.Warning {
 			name = "clocksource " + cs.Current
 		}
 		return []warn.Warning{warn.New(WarnVDSOFallback,
-			fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %.0f ns), in C programs too%s",
-				strings.Join(fellBack, ", "), name, sysNs, why), next)}
+			fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %s), in C programs too%s",
+				strings.Join(fellBack, ", "), name, nsText(sysNs), why), next)}
 	}
 	if cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
 		mono := ""
 		for _, r := range rep.Results {
 			if r.Props.Name == "CLOCK_MONOTONIC" && r.Props.Err == nil && r.CostMedianNs > 0 {
-				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %.0f ns, %s)", r.CostMedianNs, r.Props.Path)
+				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
 			}
 		}
 		msg := fmt.Sprintf("the kernel clocksource is %q%s", cs.Current, mono)
