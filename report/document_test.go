@@ -93,9 +93,10 @@ func TestDiffVerdicts(t *testing.T) {
 	}
 }
 
-// One sample has no sample standard deviation: it is never shown as 0.
+// One sample has no sample standard deviation: it is never shown as 0
+// (in the generic view: a kind without a view of its own).
 func TestOneSampleStdDevUndefined(t *testing.T) {
-	d := result.New("numbers", result.Tool{Name: "chrono", Version: "test"})
+	d := result.New("other", result.Tool{Name: "chrono", Version: "test"})
 	d.Measurements = []result.Measurement{{Name: "x", Primary: "v", Metrics: []result.Metric{{Name: "v", Unit: "ns", Values: []float64{1500}}}}}
 	var txt, csvb bytes.Buffer
 	if err := Render(&txt, d, Text, Options{}); err != nil {
