@@ -178,7 +178,7 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 	for _, p := range run.Percentiles {
 		prec := interp(p / 100)
 		if method == stats.InvertedCDF || method == stats.ClosestObservation {
-			prec = s.AtQuantile(p / 100) // an observation: its resolution holds
+			prec = unit.Precision{Resolution: s.Resolution, Uncertainty: s.AtQuantile(p / 100).Uncertainty} // an observation: its resolution holds
 		}
 		c := cell(stats.Quantile(s.Sorted, p/100, method), prec)
 		pt.Rows = append(pt.Rows, []Cell{TextCell(stats.PercentileLabel(p)), c})
