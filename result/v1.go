@@ -77,5 +77,11 @@ func (o *documentV1) upgrade() *Document {
 		}
 		d.Measurements = append(d.Measurements, nm)
 	}
+	switch d.Kind {
+	case KindCommand:
+		upgradeCommandV1(o, d)
+	case KindCounters:
+		upgradeCountersV1(o, d)
+	}
 	return d
 }

@@ -65,7 +65,8 @@ func TestCountersReal(t *testing.T) {
 	if m := a.Metric("page-faults"); m == nil || len(m.Values) != 4 || m.Unit != "count" {
 		t.Errorf("page-faults analysis %+v", m)
 	}
-	note := rep.countersNote()
+	w, _ := rep.countersWarning()
+	note := w.Message
 	if !hw {
 		if len(rep.Counters.Unavailable) != 2 || !strings.Contains(note, "cycles, instructions: ") {
 			t.Errorf("unavailable %+v, note %q; want cycles and instructions with one reason", rep.Counters.Unavailable, note)
@@ -109,7 +110,7 @@ func TestCountersShellSubtracted(t *testing.T) {
 	// A figure missing in some runs is not summarized, and a warning says so.
 	delete(rep.Results[0].Samples[2].Extra, "page-faults")
 	a = rep.Analyze(rep.Results[0])
-	if a.Metric("page-faults") != nil || !strings.Contains(strings.Join(a.Warnings, "\n"), "page-faults was counted in only 5 of 6 runs") {
+	if a.Metric("page-faults") != nil || !strings.Contains(warnText(a.Warnings), "page-faults was counted in only 5 of 6 runs and is left out") {
 		t.Errorf("partial figure: metric %+v, warnings %q", a.Metric("page-faults"), a.Warnings)
 	}
 }
@@ -139,7 +140,7 @@ func TestSetupOrder(t *testing.T) {
 		if g := strings.Join(got, " "); g != tt.want {
 			t.Errorf("order %q: calls %q, want %q", tt.order, g, tt.want)
 		}
-		notes := strings.Join(rep.Notes, "\n")
+		notes := warnText(rep.Notes)
 		if tt.note == "" && notes != "" || !strings.Contains(notes, tt.note) {
 			t.Errorf("order %q: notes %q, want %q", tt.order, notes, tt.note)
 		}

@@ -32,19 +32,21 @@ var (
 
 var timeUnits = []Unit{Nanosecond, Microsecond, Millisecond, Second}
 
-// ParseUnit parses a unit name: ns, us (or µs), ms, s.
+// ParseUnit parses a unit name: ns (nanosecond), us or µs
+// (microsecond), ms (millisecond), s (second), as -u/--time-unit takes
+// them (hyperfine's names included).
 func ParseUnit(s string) (Unit, error) {
 	switch s {
-	case "ns":
+	case "ns", "nanosecond":
 		return Nanosecond, nil
-	case "us", "µs", "μs":
+	case "us", "µs", "μs", "microsecond":
 		return Microsecond, nil
-	case "ms":
+	case "ms", "millisecond":
 		return Millisecond, nil
-	case "s":
+	case "s", "second":
 		return Second, nil
 	}
-	return Unit{}, fmt.Errorf("unit: unknown time unit %q: use ns, us, ms or s", s)
+	return Unit{}, fmt.Errorf("unit: unknown time unit %q: use ns, us (µs, microsecond), ms (millisecond) or s (second)", s)
 }
 
 // For returns the largest unit in which |ns| is at least 1 (nanoseconds

@@ -80,7 +80,7 @@ func TestParseValue(t *testing.T) {
 }
 
 func TestParseUnit(t *testing.T) {
-	for _, s := range []string{"ns", "us", "µs", "ms", "s"} {
+	for _, s := range []string{"ns", "us", "µs", "ms", "s", "nanosecond", "microsecond", "millisecond", "second"} {
 		if _, err := ParseUnit(s); err != nil {
 			t.Errorf("ParseUnit(%q): %v", s, err)
 		}
