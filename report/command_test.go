@@ -123,3 +123,17 @@ func TestGroupThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandComparisonWithoutCIStored: a comparison without an interval
+// is stored without one (no lo, hi or confidence written as 0).
+func TestCommandComparisonWithoutCIStored(t *testing.T) {
+	d := smallDoc(3)
+	d.Comparisons = CommandComparisons(d)
+	var b bytes.Buffer
+	if err := result.Encode(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); !strings.Contains(s, `"ratio": 1.75`) || strings.Contains(s, `"lo"`) || strings.Contains(s, `"confidence"`) {
+		t.Errorf("comparisons:\n%s", s[strings.Index(s, `"comparisons"`):])
+	}
+}
