@@ -117,6 +117,16 @@ command's runs and --cleanup once right after; with them, several commands
 run in sequence unless --order interleaved is given, in which case every
 setup runs before the first timing run (and a note says so).
 
+Output: the text goes to standard output (the progress line to standard
+error, on a terminal); it is the rendering of the result document, so
+chrono report of a saved --export-json document prints the same. --json
+prints the document instead; --export-json, --export-csv (hyperfine's
+columns first) and --export-markdown (hyperfine's table, then chrono's
+columns) FILE write it too (- = standard output), after each command;
+--redact replaces what identifies the host and its users. Export paths are
+checked before anything runs. With fewer than 6 runs a median or a ratio
+has no confidence interval and no difference is called significant.
+
 Ctrl-C kills the running command's process group, writes the exports with
 what was measured (marked incomplete) and exits with 130.
 
@@ -137,7 +147,8 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
   chrono run -N --warmup 3 'grep -c foo big.txt' 'rg -c foo big.txt'
   chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
   chrono run --precision 1 --timeout 10s -N ./a.out
-  chrono run -L impl a,b './{impl} --fast' --export-markdown -
+  chrono run -L impl a,b './{impl} --fast' --style none --export-markdown -
+  chrono run -N -u microsecond --json --redact true > run.json
   chrono run -N --counters=task-clock,page-faults,instructions 'gzip -1 -k -c f' 'gzip -9 -k -c f'`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, raw []string) error {
