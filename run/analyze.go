@@ -35,9 +35,9 @@ func series(ss []Sample, f func(Sample) float64) []float64 {
 	return xs
 }
 
-// CorrectedWall returns the wall times of res in ns, minus the median
+// correctedWall returns the wall times of res in ns, minus the median
 // overhead when it is subtracted (never below zero).
-func (r *Report) CorrectedWall(res *Result) []float64 {
+func (r *Report) correctedWall(res *Result) []float64 {
 	w, _, _, sub := r.overheadMedians()
 	return correct(series(res.Samples, func(s Sample) float64 { return float64(s.Wall) }), w, sub)
 }
@@ -52,11 +52,11 @@ func correct(xs []float64, by float64, sub bool) []float64 {
 	return xs
 }
 
-// Analysis holds what the document of one command is made of: its runs'
+// analysis holds what the document of one command is made of: its runs'
 // figures corrected for the overhead, the judgements made on them
 // (warnings, whether the CPUs differ) and the counters' figures. Renderers
 // recompute every statistic they show from the document's samples.
-type Analysis struct {
+type analysis struct {
 	Result *Result
 	// Wall, User and Sys are in ns, corrected for the overhead when it is
 	// subtracted; Raw* are the measured values.
@@ -67,9 +67,9 @@ type Analysis struct {
 	// PerCPU holds the wall times' median per CPU when the runs were
 	// pinned to several CPUs (--pin with a list), and CPUsDiffer is set
 	// when the medians of two CPUs with at least 3 runs each differ by
-	// more than CPUDifferThreshold: the figure then depends on the CPU,
+	// more than cpuDifferThreshold: the figure then depends on the CPU,
 	// and a warning says so.
-	PerCPU     []CPUWall
+	PerCPU     []cpuWall
 	CPUsDiffer bool
 	// MedianRSS is the median of the runs' peak RSS in bytes; -1 when
 	// unavailable.
@@ -83,13 +83,13 @@ type Analysis struct {
 	// Metrics are the probe figures (counters) recorded in every run, in
 	// the order of Report.extraNames; Derived are figures derived from
 	// their means (IPC, miss rates, CPUs utilized), as perf stat does.
-	Metrics []*MetricAnalysis
+	Metrics []*metricAnalysis
 	Derived []counters.Derived
 }
 
-// MetricAnalysis holds the figures of one probe figure (a counter) of a
+// metricAnalysis holds the figures of one probe figure (a counter) of a
 // command.
-type MetricAnalysis struct {
+type metricAnalysis struct {
 	Name string
 	// Unit is "ns" (task-clock, cpu-clock) or "count".
 	Unit string
@@ -109,20 +109,20 @@ type MetricAnalysis struct {
 	Running []float64
 }
 
-// CPUWall is the median wall time of the runs pinned to one CPU, in ns
-// (corrected like Analysis.Wall).
-type CPUWall struct {
+// cpuWall is the median wall time of the runs pinned to one CPU, in ns
+// (corrected like analysis.Wall).
+type cpuWall struct {
 	CPU    int
 	Runs   int
 	Median float64
 }
 
-// CPUDifferThreshold is how far apart (0.05 = 5 %) the wall medians of two
+// cpuDifferThreshold is how far apart (0.05 = 5 %) the wall medians of two
 // CPUs may be before the analysis says that the CPUs differ.
-const CPUDifferThreshold = 0.05
+const cpuDifferThreshold = 0.05
 
 // perCPU fills a.PerCPU and a.CPUsDiffer from the runs' CPUs.
-func (a *Analysis) perCPU() {
+func (a *analysis) perCPU() {
 	res := a.Result
 	byCPU := map[int][]float64{}
 	for j, s := range res.Samples {
@@ -137,18 +137,18 @@ func (a *Analysis) perCPU() {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range slices.Sorted(maps.Keys(byCPU)) {
 		xs := byCPU[c]
-		w := CPUWall{CPU: c, Runs: len(xs), Median: stats.Median(xs)}
+		w := cpuWall{CPU: c, Runs: len(xs), Median: stats.Median(xs)}
 		a.PerCPU = append(a.PerCPU, w)
 		if w.Runs >= 3 {
 			lo, hi = min(lo, w.Median), max(hi, w.Median)
 		}
 	}
-	a.CPUsDiffer = lo > 0 && hi/lo-1 > CPUDifferThreshold
+	a.CPUsDiffer = lo > 0 && hi/lo-1 > cpuDifferThreshold
 }
 
 // perCPUText describes the per-CPU medians for a warning: "CPU 0 21.8 ms
 // (15 runs), ...".
-func (a *Analysis) perCPUText() string {
+func (a *analysis) perCPUText() string {
 	byCPU := map[int][]float64{}
 	for j, s := range a.Result.Samples {
 		if s.Iteration < len(a.Result.CPUs) && j < len(a.Wall) {
@@ -163,7 +163,7 @@ func (a *Analysis) perCPUText() string {
 }
 
 // Metric returns the analysis of the probe figure named name, or nil.
-func (a *Analysis) Metric(name string) *MetricAnalysis {
+func (a *analysis) Metric(name string) *metricAnalysis {
 	for _, m := range a.Metrics {
 		if m.Name == name {
 			return m
@@ -175,14 +175,14 @@ func (a *Analysis) Metric(name string) *MetricAnalysis {
 // analyzeMetrics fills a.Metrics and a.Derived from the runs' probe
 // figures. A figure missing from some runs is not summarized (its values
 // would not line up with the runs), and a warning says so.
-func (r *Report) analyzeMetrics(a *Analysis, names []string) {
+func (r *Report) analyzeMetrics(a *analysis, names []string) {
 	res := a.Result
 	if len(res.Samples) == 0 {
 		return
 	}
 	_, _, _, sub := r.overheadMedians()
 	for _, name := range names {
-		m := &MetricAnalysis{Name: name, Unit: extraUnit(name)}
+		m := &metricAnalysis{Name: name, Unit: extraUnit(name)}
 		scaled := false
 		for _, s := range res.Samples {
 			v, ok := s.Extra[name]
@@ -224,7 +224,7 @@ func (r *Report) analyzeMetrics(a *Analysis, names []string) {
 		a.Metrics = append(a.Metrics, m)
 	}
 	if len(a.Metrics) > 0 {
-		mean := func(m *MetricAnalysis) (float64, float64, bool) {
+		mean := func(m *metricAnalysis) (float64, float64, bool) {
 			return m.Summary.Mean, stats.MeanUncertainty(m.Summary), true
 		}
 		a.Derived = counters.DeriveMeans(func(name string) (float64, float64, bool) {
@@ -243,29 +243,29 @@ func (r *Report) analyzeMetrics(a *Analysis, names []string) {
 	}
 }
 
-// OverheadAnalysis summarizes the overhead runs.
-type OverheadAnalysis struct {
+// overheadAnalysis summarizes the overhead runs.
+type overheadAnalysis struct {
 	*Overhead
 	Wall, User, Sys stats.Summary
 }
 
-// AnalyzeOverhead summarizes the overhead runs, or returns nil.
-func (r *Report) AnalyzeOverhead() *OverheadAnalysis {
+// analyzeOverhead summarizes the overhead runs, or returns nil.
+func (r *Report) analyzeOverhead() *overheadAnalysis {
 	ov := r.Overhead
 	if ov == nil || len(ov.Samples) == 0 {
 		return nil
 	}
-	return &OverheadAnalysis{Overhead: ov,
+	return &overheadAnalysis{Overhead: ov,
 		Wall: stats.Summarize(series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) })),
 		User: stats.Summarize(series(ov.Samples, func(s Sample) float64 { return float64(s.User) })),
 		Sys:  stats.Summarize(series(ov.Samples, func(s Sample) float64 { return float64(s.Sys) })),
 	}
 }
 
-// Analyze corrects the figures of res for the overhead, judges them
+// analyze corrects the figures of res for the overhead, judges them
 // (warnings) and analyzes its counters.
-func (r *Report) Analyze(res *Result) *Analysis {
-	a := &Analysis{Result: res, TimedOut: len(res.TimedOut), MedianRSS: -1}
+func (r *Report) analyze(res *Result) *analysis {
+	a := &analysis{Result: res, TimedOut: len(res.TimedOut), MedianRSS: -1}
 	ow, ou, os_, sub := r.overheadMedians()
 	a.RawWall = series(res.Samples, func(s Sample) float64 { return float64(s.Wall) })
 	a.RawUser = series(res.Samples, func(s Sample) float64 { return float64(s.User) })
@@ -327,7 +327,7 @@ func medianText(xs []float64, res float64) string {
 // overheadText returns the overhead's median and scaled MAD as the
 // summary's overhead line prints them, and what the overhead is called.
 func (r *Report) overheadText() (median, mad, what string) {
-	oa := r.AnalyzeOverhead()
+	oa := r.analyzeOverhead()
 	if oa == nil {
 		return "", "", ""
 	}
@@ -342,7 +342,7 @@ func (r *Report) overheadText() (median, mad, what string) {
 // warnings returns the judgements on a's figures; the figures they quote
 // are those of the summary (corrected for the overhead when it is
 // subtracted, with the summary's digits).
-func (r *Report) warnings(a *Analysis) []warn.Warning {
+func (r *Report) warnings(a *analysis) []warn.Warning {
 	var w []warn.Warning
 	res, sum := a.Result, a.WallSummary
 	med := medianText(a.Wall, 1)
@@ -446,7 +446,7 @@ func (r *Report) belowResolution(median float64) bool {
 	if !(median > 0) {
 		return true
 	}
-	oa := r.AnalyzeOverhead()
+	oa := r.analyzeOverhead()
 	return oa != nil && oa.Subtracted && oa.Unavailable == "" && median <= oa.Wall.MADScaled
 }
 

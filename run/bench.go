@@ -90,7 +90,7 @@ type Options struct {
 	// command of round k, to Pin[k mod len(Pin)]; warm-up and overhead
 	// runs likewise), so that every run's CPU is known
 	// (Result.CPUs) and CPUs that differ in speed show as such (see
-	// Analysis.PerCPU) instead of mixing into one spread. To let a
+	// analysis.PerCPU) instead of mixing into one spread. To let a
 	// multi-threaded command use a set of CPUs at once, start chrono under
 	// taskset -c instead.
 	Pin []int
@@ -916,7 +916,7 @@ func (b *bench) done(i int) bool {
 // 95 % confidence interval, and whether the interval is within
 // Precision of the median.
 func (b *bench) precision(res *Result) (med, lo, hi float64, ok bool) {
-	xs := b.rep.CorrectedWall(res)
+	xs := b.rep.correctedWall(res)
 	med = stats.Median(xs)
 	iv, err := stats.MedianCI(xs, stats.Confidence)
 	if err != nil || med <= 0 {

@@ -114,7 +114,7 @@ func TestShellOverheadSubtraction(t *testing.T) {
 	if rep.Overhead == nil || rep.Overhead.Kind != "shell" || len(rep.Overhead.Samples) < minOverheadRuns {
 		t.Fatalf("overhead = %+v, want shell overhead with >= %d runs", rep.Overhead, minOverheadRuns)
 	}
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	if got := a.WallSummary.Median; got != 8e6 {
 		t.Errorf("corrected median = %v ns, want 8e6 (10 ms - 2 ms overhead)", got)
 	}
@@ -131,7 +131,7 @@ func TestShellOverheadSubtraction(t *testing.T) {
 		f := &fake{walls: map[string]time.Duration{"A": 10 * time.Millisecond}, overhead: 2 * time.Millisecond}
 		f.walls["true"] = 2 * time.Millisecond
 		rep := runFake(t, f, Options{Runs: 12, NoShell: true, SubtractSpawn: sub}, "A")
-		a := rep.Analyze(rep.Results[0])
+		a := rep.analyze(rep.Results[0])
 		want := 10e6
 		if sub {
 			want = 8e6
@@ -166,7 +166,7 @@ func TestFailure(t *testing.T) {
 	if rep.Err != nil || rep.Incomplete() {
 		t.Fatalf("-i: Err = %v, incomplete %v", rep.Err, rep.Incomplete())
 	}
-	a := rep.Analyze(rep.Results[1])
+	a := rep.analyze(rep.Results[1])
 	if a.Failures != 5 || rep.Results[1].Samples[0].ExitCode != 3 {
 		t.Errorf("-i: %d failures recorded, exit code %d; want 5, 3", a.Failures, rep.Results[1].Samples[0].ExitCode)
 	}
@@ -270,7 +270,7 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 			t.Errorf("process group %d of a timed-out run survives", s.Pid)
 		}
 	}
-	a := rep.Analyze(res)
+	a := rep.analyze(res)
 	if !strings.Contains(warnText(a.Warnings), "timed out") {
 		t.Errorf("warnings %q do not mention the timeouts", a.Warnings)
 	}

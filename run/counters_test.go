@@ -58,7 +58,7 @@ func TestCountersReal(t *testing.T) {
 	if want := int64(len(res.Samples) + 1 + len(rep.Overhead.Samples)); user.Load() != want {
 		t.Errorf("user probe ran %d times, want %d (4 timing + 1 warm-up + %d overhead runs, no prepare runs)", user.Load(), want, len(rep.Overhead.Samples))
 	}
-	a := rep.Analyze(res)
+	a := rep.analyze(res)
 	if m := a.Metric("task-clock"); m == nil || len(m.Values) != 4 || m.Unit != "ns" || m.Subtracted {
 		t.Errorf("task-clock analysis %+v (with -N nothing is subtracted)", m)
 	}
@@ -99,7 +99,7 @@ func TestCountersShellSubtracted(t *testing.T) {
 	for i := range rep.Overhead.Samples {
 		rep.Overhead.Samples[i].Extra = map[string]float64{"page-faults": 100} // no task-clock: not subtracted
 	}
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	pf, tc := a.Metric("page-faults"), a.Metric("task-clock")
 	if pf == nil || !pf.Subtracted || pf.Overhead != 100 || pf.Summary.Median != 200 || pf.Raw[0] != 300 {
 		t.Errorf("page-faults %+v, want 300 - 100 subtracted", pf)
@@ -109,7 +109,7 @@ func TestCountersShellSubtracted(t *testing.T) {
 	}
 	// A figure missing in some runs is not summarized, and a warning says so.
 	delete(rep.Results[0].Samples[2].Extra, "page-faults")
-	a = rep.Analyze(rep.Results[0])
+	a = rep.analyze(rep.Results[0])
 	if a.Metric("page-faults") != nil || !strings.Contains(warnText(a.Warnings), "page-faults was counted in only 5 of 6 runs and is left out") {
 		t.Errorf("partial figure: metric %+v, warnings %q", a.Metric("page-faults"), a.Warnings)
 	}

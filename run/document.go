@@ -62,7 +62,7 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, o Doc
 		d.Warnings = append(d.Warnings, warn.NewNote("rusage-unavailable", usageUnavailable, "measure on Linux or macOS for per-run memory and context switches"))
 	}
 	for _, res := range r.Results {
-		d.Measurements = append(d.Measurements, r.measurement(r.Analyze(res)))
+		d.Measurements = append(d.Measurements, r.measurement(r.analyze(res)))
 	}
 	return d
 }
@@ -144,7 +144,7 @@ func metric(name, unit string, resolution float64, xs []float64) result.Metric {
 	return m
 }
 
-func (r *Report) measurement(a *Analysis) result.Measurement {
+func (r *Report) measurement(a *analysis) result.Measurement {
 	res := a.Result
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
 		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
@@ -184,7 +184,7 @@ func (r *Report) measurement(a *Analysis) result.Measurement {
 	}
 	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
 	// Probe figures (counters), one metric per figure present in every
-	// run, corrected like the times (see MetricAnalysis).
+	// run, corrected like the times (see metricAnalysis).
 	for _, ma := range a.Metrics {
 		detail.Probes = append(detail.Probes, ma.Name)
 		m.Metrics = append(m.Metrics, metric(ma.Name, ma.Unit, 1, ma.Values))

@@ -63,7 +63,7 @@ func TestPinRotates(t *testing.T) {
 	if !slices.Contains(f.cpus, 0) || !slices.Contains(f.cpus, 1) {
 		t.Errorf("runs on CPUs %v", f.cpus)
 	}
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	if len(a.PerCPU) != 2 || a.PerCPU[0].Runs != 5 || a.PerCPU[1].Runs != 5 || !a.CPUsDiffer {
 		t.Fatalf("per CPU %+v, differ %v", a.PerCPU, a.CPUsDiffer)
 	}
@@ -98,7 +98,7 @@ func TestPinRotates(t *testing.T) {
 func TestPinAlike(t *testing.T) {
 	walls := map[int]time.Duration{0: 20 * time.Millisecond, 2: 20300 * time.Microsecond}
 	rep, _ := runPinned(t, []int{0, 2}, walls, Options{Runs: 12}, "A")
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	if len(a.PerCPU) != 2 || a.CPUsDiffer {
 		t.Errorf("per CPU %+v, differ %v", a.PerCPU, a.CPUsDiffer)
 	}
@@ -126,7 +126,7 @@ func TestPinOne(t *testing.T) {
 	if !slices.Equal(res.CPUs, []int{3, 3, 3, 3}) || pinned != 0 {
 		t.Errorf("CPUs %v, re-pinned %d times", res.CPUs, pinned)
 	}
-	if a := b.rep.Analyze(res); len(a.PerCPU) != 0 {
+	if a := b.rep.analyze(res); len(a.PerCPU) != 0 {
 		t.Errorf("per CPU %+v", a.PerCPU)
 	}
 	// Without --pin no CPU is claimed.

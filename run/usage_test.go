@@ -75,7 +75,7 @@ func TestFailureWarning(t *testing.T) {
 	for _, ignore := range []bool{false, true} {
 		f := &fake{walls: map[string]time.Duration{"A": time.Millisecond}, exit: map[string]int{"A": 1}}
 		rep := runFake(t, f, Options{Runs: 3, IgnoreFailure: ignore}, "A")
-		a := rep.Analyze(rep.Results[0])
+		a := rep.analyze(rep.Results[0])
 		got := warnText(a.Warnings)
 		if withI := strings.Contains(got, "(kept, with -i)"); withI != ignore {
 			t.Errorf("IgnoreFailure=%v: warnings %q", ignore, got)
