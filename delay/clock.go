@@ -18,8 +18,12 @@ func nanotime() int64
 // Tests replace it with a fake.
 type clockSource interface {
 	now() int64
-	// block blocks until about abs (same timebase as now) without spinning.
-	block(abs int64)
+	// block blocks until about abs (same timebase as now) without
+	// spinning. An error means it could not wait (it may have returned
+	// at once).
+	block(abs int64) error
+	// yield lets the Go scheduler run other goroutines (runtime.Gosched).
+	yield()
 }
 
 // base ties time.Time values to the nanotime timebase: baseTime was read at
@@ -28,6 +32,9 @@ var (
 	baseOnce sync.Once
 	baseTime time.Time
 	baseNano int64
+	// baseErr bounds the error of baseNano: half the narrowest bracket,
+	// rounded up.
+	baseErr int64
 )
 
 func initBase() {
@@ -47,6 +54,7 @@ func initBase() {
 			baseNano = n1 + w/2 - int64(t.Sub(baseTime))
 		}
 	}
+	baseErr = best/2 + 1
 }
 
 // monoOf returns t as nanoseconds on the nanotime timebase. A t without a

@@ -64,6 +64,15 @@
 // overshoot of tens of µs; Study's busy-spin mechanism measures that floor.
 // Wake-ups later than MaxSpin (the kernel's own tail) also end late.
 //
+// The Go runtime preempts a goroutine that ran 10 ms without rescheduling
+// with a signal, wherever it is: back-to-back waits that only spin would
+// take that hit (~10-15 µs here) in the middle of a spin about every
+// 20 ms. A spin-only wait therefore yields (runtime.Gosched) at its start
+// when the Sleeper's waits have not parked or yielded for 5 ms; for a
+// goroutine locked to its thread a yield hands the thread's P to another
+// thread and back, so such a wait costs more there (tens of µs, more on a
+// saturated machine).
+//
 // # Other platforms
 //
 // Elsewhere Sleep is a portable fallback: time.Sleep until the margin before

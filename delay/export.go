@@ -59,6 +59,12 @@ func (c *Cell) Measurement() result.Measurement {
 	if c.Unavailable != "" {
 		m.Warnings = append(m.Warnings, warn.Legacy("unavailable", "unavailable: "+c.Unavailable))
 	}
+	if c.Failed > 0 {
+		m.Details["failed"] = c.Failed
+		m.Warnings = append(m.Warnings, warn.New("waits-failed",
+			fmt.Sprintf("%d of %d waits failed and are not in the figures: %v", c.Failed, c.Failed+len(c.Achieved), c.Err),
+			"the error says why the system call failed"))
+	}
 	return m
 }
 
@@ -105,8 +111,25 @@ func (r *LatencyResult) Measurements() []result.Measurement {
 			params["priority"] = strconv.Itoa(th.Priority)
 			params["cpu"] = strconv.Itoa(th.CPU)
 			d["overruns"] = th.Overruns
+			d["runtime_yields"] = th.Yields
+			d["runtime_yield_max_ns"] = int64(th.YieldMax)
+			if len(th.PerCPU) > 0 {
+				var per []map[string]any
+				for _, c := range th.PerCPU {
+					per = append(per, map[string]any{"cpu": c.CPU, "count": c.Count, "min_ns": int64(c.Min),
+						"max_ns": int64(c.Max), "mean_ns": c.Mean()})
+				}
+				d["per_cpu"] = per
+			}
 		}
-		out = append(out, result.Measurement{Name: name, Parameters: params, Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted})
+		m := result.Measurement{Name: name, Parameters: params, Metrics: []result.Metric{}, Details: d, Incomplete: r.Interrupted}
+		if th != nil && th.Err != nil {
+			m.Incomplete = true
+			m.Warnings = append(m.Warnings, warn.New("sleep-failed",
+				fmt.Sprintf("the thread stopped after %d latencies: %v", th.Count, th.Err),
+				"the figures cover what it measured before; the error says why the sleep failed"))
+		}
+		out = append(out, m)
 	}
 	for i, h := range r.Histograms {
 		add(fmt.Sprintf("thread %d", i), h, &r.Threads[i])

@@ -11,6 +11,12 @@ type fakeClock struct {
 	step   int64
 	late   func() int64
 	blocks []int64 // the wake times asked for
+	yields []int64 // the times of the yields
+	// fail, when set, makes block return its error without waiting.
+	fail func() error
+	// gate, when set, makes block wait for a value from it first
+	// (without holding the clock).
+	gate chan struct{}
 }
 
 func (c *fakeClock) now() int64 {
@@ -20,14 +26,29 @@ func (c *fakeClock) now() int64 {
 	return c.t
 }
 
-func (c *fakeClock) block(abs int64) {
+func (c *fakeClock) block(abs int64) error {
+	if c.gate != nil {
+		<-c.gate
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.blocks = append(c.blocks, abs)
+	if c.fail != nil {
+		if err := c.fail(); err != nil {
+			return err
+		}
+	}
 	if abs > c.t {
 		c.t = abs
 	}
 	if c.late != nil {
 		c.t += c.late()
 	}
+	return nil
+}
+
+func (c *fakeClock) yield() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.yields = append(c.yields, c.t)
 }

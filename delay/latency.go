@@ -2,6 +2,7 @@ package delay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -57,6 +58,43 @@ type ThreadLatency struct {
 	Overflows int64
 	// Overruns counts wake-ups so late that whole intervals were skipped.
 	Overruns int64
+	// Yields counts the thread's yields to the Go scheduler, made when
+	// the runtime asked for one (sysmon does, about every 20 ms, for a
+	// goroutine that did not reschedule for 10 ms); YieldMax is the
+	// longest. A goroutine locked to its thread yields by handing its P
+	// to another thread and waiting to get it back: a yield longer than
+	// the interval makes the next wake-ups late (overruns), the Go
+	// runtime's share of the latencies, which a C tester does not have.
+	Yields   int64
+	YieldMax time.Duration
+	// PerCPU splits the latencies of a thread that was not pinned by the
+	// CPU each wake-up ran on (read with clock.CPU right after the clock,
+	// outside the measured latency), in CPU order. It is set in the
+	// result of Run only (nil in live snapshots, for pinned threads and
+	// where the CPU cannot be read).
+	PerCPU []CPULatency
+	// Err is why the thread stopped measuring before its loops, Duration
+	// or the context ended it (the sleep failed); nil otherwise. Its
+	// latencies up to then are kept.
+	Err error
+}
+
+// CPULatency summarizes the latencies of one thread measured on one CPU
+// (ns).
+type CPULatency struct {
+	CPU      int
+	Count    int64
+	Min, Max time.Duration
+	// Sum is the exact sum of the latencies on this CPU.
+	Sum time.Duration
+}
+
+// Mean returns the exact mean latency on this CPU in ns (NaN when none).
+func (c CPULatency) Mean() float64 {
+	if c.Count == 0 {
+		return math.NaN()
+	}
+	return float64(c.Sum) / float64(c.Count)
 }
 
 // LatencyResult is the outcome of a LatencyTest.
@@ -109,8 +147,13 @@ type latThread struct {
 	hist                      *stats.Histogram
 	count, min, act, max, sum atomic.Int64
 	overruns, overflows       atomic.Int64
+	yields, yieldMax          atomic.Int64
 	limit                     int64 // HistogramMax in ns
 	tid                       atomic.Int64
+	finished                  atomic.Bool
+	// Written by the measuring thread only, read after it finished.
+	perCPU []CPULatency // indexed by CPU number
+	err    error
 }
 
 // NewLatencyTest validates opts and prepares the per-thread histograms.
@@ -181,6 +224,8 @@ func (t *LatencyTest) Snapshot() []ThreadLatency {
 		}
 		s.Overruns = th.overruns.Load()
 		s.Overflows = th.overflows.Load()
+		s.Yields = th.yields.Load()
+		s.YieldMax = time.Duration(th.yieldMax.Load())
 		out[i] = s
 	}
 	return out
@@ -189,8 +234,13 @@ func (t *LatencyTest) Snapshot() []ThreadLatency {
 // Run measures until every thread did its loops, Duration passed or ctx
 // ended, and returns the result. Thread settings that are refused make Run
 // fail before any measurement (use Acquire first to check them, or to drop
-// them with BestEffort).
+// them with BestEffort). When ctx ends, Run interrupts the threads' sleeps
+// (it does not wait for the current interval) and returns what they
+// measured, with Interrupted set. When a thread's sleep fails, that thread
+// stops, its ThreadLatency.Err says why, and Run returns the result with
+// an error wrapping it.
 func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
+	parent := ctx
 	if t.opts.Duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.opts.Duration)
@@ -204,6 +254,7 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 		wg.Add(1)
 		goLocked(func() {
 			defer wg.Done()
+			defer th.finished.Store(true)
 			t.runThread(th, ready, start, &stop)
 		})
 	}
@@ -224,24 +275,79 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	case <-finished:
 	case <-ctx.Done():
 		stop.Store(true)
-		<-finished
-		interrupted = t.opts.Duration == 0 || ctx.Err() != context.DeadlineExceeded
+		t.interrupt(finished)
+		// The Duration bound ends the test normally; the caller's
+		// context ending it is an interruption.
+		interrupted = parent.Err() != nil
 	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	res := &LatencyResult{Threads: t.Snapshot(), Interrupted: interrupted, HistogramMax: t.opts.HistogramMax}
 	all, _ := stats.NewHistogram(1, t.opts.histogramRange(), 3)
-	for _, th := range t.threads {
+	var errs []error
+	for i, th := range t.threads {
 		res.Histograms = append(res.Histograms, th.hist)
 		all.Merge(th.hist)
+		for _, c := range th.perCPU {
+			if c.Count > 0 {
+				res.Threads[i].PerCPU = append(res.Threads[i].PerCPU, c)
+			}
+		}
+		if th.err != nil {
+			res.Threads[i].Err = th.err
+			errs = append(errs, fmt.Errorf("delay: latency thread %d stopped after %d latencies: %w", i, res.Threads[i].Count, th.err))
+		}
 	}
 	res.All = all
-	return res, nil
+	return res, errors.Join(errs...)
 }
 
-// record accounts one latency of thread th.
-func (th *latThread) record(lat int64) {
+// interruptPeriod is how often Run repeats its interruption of the
+// threads' sleeps until they all stopped (a thread that was between its
+// stop check and its sleep when the first one came would otherwise sleep
+// a whole interval).
+const interruptPeriod = time.Millisecond
+
+// interrupt wakes every thread still sleeping (stop is already set) and
+// waits until all finished.
+func (t *LatencyTest) interrupt(finished <-chan struct{}) {
+	tick := time.NewTicker(interruptPeriod)
+	defer tick.Stop()
+	for {
+		for _, th := range t.threads {
+			if tid := th.tid.Load(); tid != 0 && !th.finished.Load() {
+				interruptThread(int(tid))
+			}
+		}
+		select {
+		case <-finished:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// maxPerCPU bounds the CPU numbers the per-CPU split tracks (higher ones
+// are left out of it, not of the histograms).
+const maxPerCPU = 4096
+
+// record accounts one latency of thread th, measured on CPU cpu (-1 when
+// unknown or not tracked).
+func (th *latThread) record(lat int64, cpu int) {
+	if cpu >= 0 && cpu < maxPerCPU {
+		if cpu >= len(th.perCPU) {
+			th.perCPU = append(th.perCPU, make([]CPULatency, cpu+1-len(th.perCPU))...)
+		}
+		c := &th.perCPU[cpu]
+		if c.Count == 0 {
+			c.CPU, c.Min, c.Max = cpu, time.Duration(lat), time.Duration(lat)
+		}
+		c.Count++
+		c.Sum += time.Duration(lat)
+		c.Min = min(c.Min, time.Duration(lat))
+		c.Max = max(c.Max, time.Duration(lat))
+	}
 	th.hist.Record(lat)
 	th.act.Store(lat)
 	th.sum.Add(lat)

@@ -5,6 +5,7 @@ package delay
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -31,47 +32,89 @@ func mechanisms() []mechanism {
 		m.processSlack = 1
 		ms = append(ms, m)
 	}
-	nanosleep := func(d time.Duration) (func() (int64, int64), func(), error) {
-		return func() (int64, int64) {
+	// The system-call mechanisms run on a locked thread of their own;
+	// signalling it (interruptThread) ends its nanosleep or
+	// clock_nanosleep with EINTR.
+	nanosleep := func(d time.Duration, stop *stopFlag) (*waiter, error) {
+		tid := unix.Gettid()
+		return &waiter{wait: func() (int64, int64, error) {
 			s := nanotime()
 			ts := unix.NsecToTimespec(int64(d))
 			for {
 				var rem unix.Timespec
 				err := unix.Nanosleep(&ts, &rem)
+				if err == nil {
+					return s, nanotime(), nil
+				}
 				if !errors.Is(err, unix.EINTR) {
-					break
+					return s, nanotime(), fmt.Errorf("nanosleep: %w", err)
+				}
+				if stop.isSet() {
+					return s, s, errStopped
 				}
 				ts = rem
 			}
-			return s, nanotime()
-		}, func() {}, nil
+		}, interrupt: func() { interruptThread(tid) }, cleanup: func() {}}, nil
 	}
-	clockNanosleepAbs := func(d time.Duration) (func() (int64, int64), func(), error) {
-		return func() (int64, int64) {
+	clockNanosleepAbs := func(d time.Duration, stop *stopFlag) (*waiter, error) {
+		tid := unix.Gettid()
+		return &waiter{wait: func() (int64, int64, error) {
 			s := nanotime()
-			_ = sleepAbs(s + int64(d))
-			return s, nanotime()
-		}, func() {}, nil
+			if err := sleepAbs(s+int64(d), stop.isSet); err != nil {
+				if errors.Is(err, errStopped) {
+					return s, s, err
+				}
+				return s, nanotime(), fmt.Errorf("clock_nanosleep: %w", err)
+			}
+			return s, nanotime(), nil
+		}, interrupt: func() { interruptThread(tid) }, cleanup: func() {}}, nil
 	}
-	timerfd := func(d time.Duration) (func() (int64, int64), func(), error) {
-		fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_CLOEXEC)
+	// A blocking read of a timerfd is restarted after a signal
+	// (SA_RESTART), so it is interrupted by re-arming the timer to
+	// expire at once instead.
+	timerfd := func(d time.Duration, stop *stopFlag) (*waiter, error) {
+		fd, err := timerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_CLOEXEC)
 		if err != nil {
-			return nil, nil, fmt.Errorf("delay: timerfd_create: %w", err)
+			return nil, fmt.Errorf("delay: timerfd_create: %w", err)
 		}
 		spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
 		var buf [8]byte
-		return func() (int64, int64) {
+		var mu sync.Mutex // guards fd against interrupt after cleanup
+		closed := false
+		return &waiter{wait: func() (int64, int64, error) {
 			s := nanotime()
-			if unix.TimerfdSettime(fd, 0, &spec, nil) == nil {
-				for {
-					_, err := unix.Read(fd, buf[:])
-					if !errors.Is(err, unix.EINTR) {
-						break
-					}
+			if err := unix.TimerfdSettime(fd, 0, &spec, nil); err != nil {
+				return s, nanotime(), fmt.Errorf("timerfd_settime: %w", err)
+			}
+			if stop.isSet() {
+				return s, s, errStopped
+			}
+			for {
+				_, err := unix.Read(fd, buf[:])
+				if err == nil {
+					break
+				}
+				if !errors.Is(err, unix.EINTR) {
+					return s, nanotime(), fmt.Errorf("read(timerfd): %w", err)
 				}
 			}
-			return s, nanotime()
-		}, func() { unix.Close(fd) }, nil
+			if stop.isSet() {
+				return s, s, errStopped
+			}
+			return s, nanotime(), nil
+		}, interrupt: func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if !closed {
+				now := unix.ItimerSpec{Value: unix.Timespec{Nsec: 1}}
+				_ = unix.TimerfdSettime(fd, unix.TFD_TIMER_ABSTIME, &now, nil)
+			}
+		}, cleanup: func() {
+			mu.Lock()
+			defer mu.Unlock()
+			closed = true
+			unix.Close(fd)
+		}}, nil
 	}
 	for _, m := range []mechanism{
 		{name: "nanosleep", setup: nanosleep},

@@ -2,8 +2,12 @@ package delay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
@@ -64,8 +68,15 @@ type Cell struct {
 	CPUClock string
 	// Unavailable, when set, says why the cell could not be measured.
 	Unavailable string
-	// Incomplete is set when the context ended the cell early.
+	// Incomplete is set when the context ended the cell early (the wait
+	// in progress then is dropped, not counted).
 	Incomplete bool
+	// Failed counts the waits that failed (the system call returned an
+	// error, so the wait did not last what it was asked to): they are not
+	// samples, and no figure of the cell includes them. Err is the first
+	// one's error, wrapping the system's.
+	Failed int
+	Err    error
 
 	// Derived figures (ns; ErrorPct in %), set by summarize.
 	AchievedMedian  float64
@@ -85,7 +96,8 @@ type StudyResult struct {
 	Durations  []time.Duration
 	Mechanisms []string
 	Cells      []*Cell // durations outer, mechanisms inner
-	// SpinMargin is delay.Sleep's learned margin at the end of the study.
+	// SpinMargin is delay.Sleep's learned margin at the end of the study;
+	// 0 when no delay.Sleep cell took a sample.
 	SpinMargin time.Duration
 	// Interrupted is set when the context ended the study early.
 	Interrupted bool
@@ -95,16 +107,18 @@ type StudyResult struct {
 // measure on this platform, in the order a Study runs them.
 func Mechanisms() []string {
 	var names []string
-	for _, m := range mechanisms() {
+	for _, m := range studyMechanisms() {
 		names = append(names, m.name)
 	}
 	return names
 }
 
-// mechanism is one way of waiting. wait(d) waits once and returns the
-// start and end of the wait on nanotime; setup, if any, runs once on the
-// sampling goroutine before the first sample and returns the wait function
-// and a cleanup.
+// studyMechanisms lists the mechanisms a Study knows (tests replace it).
+var studyMechanisms = mechanisms
+
+// mechanism is one way of waiting. setup runs once on the sampling
+// goroutine, before the first sample, and returns the waiter that takes
+// the samples of one requested duration.
 type mechanism struct {
 	name string
 	// locked mechanisms run on a fresh thread locked for the cell (and
@@ -116,7 +130,50 @@ type mechanism struct {
 	// processSlack > 0: set every thread's timer slack for the cell (for
 	// the Go runtime's own waits), restored afterwards.
 	processSlack int64
-	setup        func(d time.Duration) (wait func() (start, end int64), cleanup func(), err error)
+	setup        func(d time.Duration, stop *stopFlag) (*waiter, error)
+}
+
+// waiter waits with one mechanism for one requested duration.
+type waiter struct {
+	// wait waits once and returns the start and end of the wait on
+	// nanotime. A non-nil err is errStopped when stop ended the wait, or
+	// says why the wait failed: then start and end mean nothing.
+	wait func() (start, end int64, err error)
+	// interrupt, if not nil, makes a wait in progress end soon (stop is
+	// set before). It may be called from another goroutine, at any time,
+	// even after cleanup. Waits without one (time.Sleep, delay.Sleep)
+	// run to their end in the background when a study is interrupted,
+	// their result dropped.
+	interrupt func()
+	// cleanup releases what setup acquired.
+	cleanup func()
+}
+
+// errStopped reports a wait ended because a study or latency test was
+// interrupted.
+var errStopped = errors.New("delay: stopped")
+
+// stopFlag tells a cell's waits that the study was interrupted.
+type stopFlag struct {
+	flag atomic.Bool
+	ch   chan struct{}
+	once sync.Once
+}
+
+func newStopFlag() *stopFlag { return &stopFlag{ch: make(chan struct{})} }
+
+func (s *stopFlag) set() {
+	s.once.Do(func() {
+		s.flag.Store(true)
+		close(s.ch)
+	})
+}
+
+func (s *stopFlag) isSet() bool { return s.flag.Load() }
+
+// simpleWaiter is a waiter with nothing to interrupt or release.
+func simpleWaiter(wait func() (int64, int64, error)) *waiter {
+	return &waiter{wait: wait, cleanup: func() {}}
 }
 
 // Study measures how accurately each waiting mechanism waits for each
@@ -135,7 +192,7 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	if err := opts.Settings.validate(); err != nil {
 		return nil, err
 	}
-	all := mechanisms()
+	all := studyMechanisms()
 	var mechs []mechanism
 	if len(opts.Mechanisms) == 0 {
 		mechs = all
@@ -166,11 +223,19 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 		res.Mechanisms = append(res.Mechanisms, m.name)
 	}
 	cellBudget := budget / time.Duration(len(durs)*len(mechs))
+	done := func() (*StudyResult, error) {
+		for _, c := range res.Cells {
+			if c.Mechanism == "delay.Sleep" && len(c.Achieved) > 0 {
+				res.SpinMargin = studySleeper.Margin()
+			}
+		}
+		return res, nil
+	}
 	for _, d := range durs {
 		for _, m := range mechs {
 			if ctx.Err() != nil {
 				res.Interrupted = true
-				return res, nil
+				return done()
 			}
 			if opts.Progress != nil {
 				opts.Progress(m.name, d)
@@ -187,8 +252,7 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 		}
 		markBest(res.Cells[len(res.Cells)-len(mechs):])
 	}
-	res.SpinMargin = studySleeper.Margin()
-	return res, nil
+	return done()
 }
 
 // studySleeper is delay.Sleep as measured by Study (a Sleeper of its own,
@@ -196,24 +260,26 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 var studySleeper = NewSleeper(Options{})
 
 // measureCell samples one mechanism at one duration on a suitable
-// goroutine.
+// goroutine. When ctx ends it returns at once with the samples taken so
+// far (Incomplete set): it stops the wait in progress where the mechanism
+// can be interrupted, and otherwise leaves it to end in the background,
+// its result dropped.
 func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN int, set ThreadSettings) (*Cell, error) {
-	type out struct {
-		c   *Cell
-		err error
-	}
-	done := make(chan out, 1)
+	sink := &cellSink{c: &Cell{Mechanism: m.name, Requested: d}}
+	stop := newStopFlag()
+	var current atomic.Pointer[waiter]
+	var slack restorer
+	done := make(chan error, 1)
 	measure := func() {
-		c := &Cell{Mechanism: m.name, Requested: d}
 		if m.locked { // on a thread of its own (goLocked): its settings die with it
 			if err := set.apply(); err != nil {
-				done <- out{nil, err}
+				done <- err
 				return
 			}
 			if m.threadSlack > 0 {
 				if err := setThreadSlack(m.threadSlack); err != nil {
-					c.Unavailable = err.Error()
-					done <- out{c, nil}
+					sink.do(func(c *Cell) { c.Unavailable = err.Error() })
+					done <- nil
 					return
 				}
 			}
@@ -221,37 +287,124 @@ func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN
 		if m.processSlack > 0 {
 			restore, err := setProcessTimerSlack(m.processSlack)
 			if err != nil {
-				c.Unavailable = err.Error()
-				done <- out{c, nil}
+				sink.do(func(c *Cell) { c.Unavailable = err.Error() })
+				done <- nil
 				return
 			}
-			defer restore()
+			if !slack.set(restore) {
+				done <- nil // interrupted meanwhile: restored already
+				return
+			}
+			defer slack.run()
 		}
-		c.sample(ctx, m, d, budget, maxN)
-		done <- out{c, nil}
+		sink.sample(m, d, budget, maxN, stop, &current)
+		done <- nil
 	}
 	if m.locked {
 		goLocked(measure)
 	} else {
 		go measure()
 	}
-	o := <-done
-	return o.c, o.err
+	select {
+	case err := <-done:
+		if err != nil {
+			return nil, err
+		}
+		return sink.c, nil
+	case <-ctx.Done():
+	}
+	select {
+	case err := <-done: // finished anyway
+		if err != nil {
+			return nil, err
+		}
+		return sink.c, nil
+	default:
+	}
+	stop.set()
+	sink.close()
+	if w := current.Load(); w != nil && w.interrupt != nil {
+		w.interrupt()
+	}
+	slack.run()
+	return sink.c, nil
 }
 
-// sample takes samples of m at d until the budget is used (at least one),
-// after one untimed warm-up wait when d ≤ 100 ms.
-func (c *Cell) sample(ctx context.Context, m mechanism, d, budget time.Duration, maxN int) {
-	wait, cleanup, err := m.setup(d)
+// cellSink is where the sampling goroutine puts a cell's samples: once
+// closed (the study was interrupted and returned the cell), it takes no
+// more.
+type cellSink struct {
+	mu       sync.Mutex
+	c        *Cell
+	closed   bool
+	finished bool
+}
+
+// do applies f to the cell unless the sink is closed, and reports whether
+// it did.
+func (s *cellSink) do(f func(c *Cell)) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	f(s.c)
+	return true
+}
+
+func (s *cellSink) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	s.c.Incomplete = !s.finished
+}
+
+// restorer holds a function that undoes a setting, to be run once, by
+// whoever comes first: the sampling goroutine when it ends, or an
+// interrupted measureCell (which must not leave the setting behind while
+// the goroutine finishes its last wait).
+type restorer struct {
+	mu   sync.Mutex
+	f    func()
+	done bool
+}
+
+// set records f; it returns false, after running f, when run already ran.
+func (r *restorer) set(f func()) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		f()
+		return false
+	}
+	r.f = f
+	return true
+}
+
+func (r *restorer) run() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.done && r.f != nil {
+		r.f()
+	}
+	r.done = true
+}
+
+// sample takes samples of m at d until the budget is used (at least one
+// attempt) or stop is set, after one untimed warm-up wait when d ≤ 100 ms.
+// A failed wait counts as failed, not as a sample.
+func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *stopFlag, current *atomic.Pointer[waiter]) {
+	w, err := m.setup(d, stop)
 	if err != nil {
-		c.Unavailable = err.Error()
+		s.do(func(c *Cell) { c.Unavailable = err.Error() })
 		return
 	}
-	defer cleanup()
+	current.Store(w)
+	defer w.cleanup()
 	cpu := clock.ProcessCPU
-	c.CPUClock = "process"
+	cpuClock := "process"
 	if m.locked {
-		cpu, c.CPUClock = clock.ThreadCPU, "thread"
+		cpu, cpuClock = clock.ThreadCPU, "thread"
 	}
 	// The cost of the two CPU-clock reads around a wait, subtracted from
 	// each CPU figure (median of a few empty pairs).
@@ -270,34 +423,57 @@ func (c *Cell) sample(ctx context.Context, m mechanism, d, budget time.Duration,
 	if cpuOK {
 		readCost = stats.Summarize(empty).Median
 	} else {
-		c.CPUClock = ""
+		cpuClock = ""
+	}
+	if !s.do(func(c *Cell) { c.CPUClock = cpuClock }) {
+		return
 	}
 	if d <= 100*time.Millisecond {
-		wait()
+		// Untimed warm-up; had it failed, the waits below fail too and
+		// are counted.
+		_, _, _ = w.wait()
 	}
 	began := nanotime()
-	for len(c.Achieved) < maxN {
-		if ctx.Err() != nil {
-			c.Incomplete = true
+	var last int64 // the previous attempt's length
+	for n := 0; n < maxN; n++ {
+		if stop.isSet() {
 			return
 		}
-		if n := len(c.Achieved); n > 0 {
-			used := nanotime() - began
-			if used+int64(c.Achieved[n-1]) > int64(budget) {
-				return
-			}
+		if n > 0 && nanotime()-began+last > int64(budget) {
+			break
 		}
 		var c0, c1 time.Duration
 		if cpuOK {
 			c0, _ = cpu()
 		}
-		start, end := wait()
+		t0 := nanotime()
+		start, end, err := w.wait()
+		last = nanotime() - t0
 		if cpuOK {
 			c1, _ = cpu()
-			c.CPU = append(c.CPU, math.Max(0, float64(c1-c0)-readCost))
 		}
-		c.Achieved = append(c.Achieved, float64(end-start))
+		if errors.Is(err, errStopped) || stop.isSet() {
+			return
+		}
+		if !s.do(func(c *Cell) {
+			if err != nil {
+				c.Failed++
+				if c.Err == nil {
+					c.Err = fmt.Errorf("delay: %s %v: %w", m.name, d, err)
+				}
+				return
+			}
+			if cpuOK {
+				c.CPU = append(c.CPU, math.Max(0, float64(c1-c0)-readCost))
+			}
+			c.Achieved = append(c.Achieved, float64(end-start))
+		}) {
+			return
+		}
 	}
+	s.mu.Lock()
+	s.finished = true
+	s.mu.Unlock()
 }
 
 func (c *Cell) summarize() {
@@ -355,49 +531,79 @@ func markBest(cells []*Cell) {
 // goMechanisms are the portable mechanisms (Go runtime waits, busy-spin,
 // delay.Sleep); the Linux file adds the system calls.
 func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
-	sleep := func(d time.Duration) (func() (int64, int64), func(), error) {
-		return func() (int64, int64) {
+	sleep := func(d time.Duration, _ *stopFlag) (*waiter, error) {
+		return simpleWaiter(func() (int64, int64, error) {
 			s := nanotime()
 			time.Sleep(d)
-			return s, nanotime()
-		}, func() {}, nil
+			return s, nanotime(), nil
+		}), nil
 	}
-	timer := func(d time.Duration) (func() (int64, int64), func(), error) {
+	timer := func(d time.Duration, stop *stopFlag) (*waiter, error) {
 		t := time.NewTimer(time.Hour)
 		t.Stop()
-		return func() (int64, int64) {
+		return &waiter{wait: func() (int64, int64, error) {
 			s := nanotime()
 			t.Reset(d)
-			<-t.C
-			return s, nanotime()
-		}, func() { t.Stop() }, nil
+			select {
+			case <-t.C:
+				return s, nanotime(), nil
+			case <-stop.ch:
+				return s, s, errStopped
+			}
+		}, cleanup: func() { t.Stop() }}, nil
 	}
-	ticker := func(d time.Duration) (func() (int64, int64), func(), error) {
+	ticker := func(d time.Duration, stop *stopFlag) (*waiter, error) {
 		t := time.NewTicker(d)
 		last := nanotime()
-		return func() (int64, int64) {
-			<-t.C
+		return &waiter{wait: func() (int64, int64, error) {
+			select {
+			case <-t.C:
+			case <-stop.ch:
+				return last, last, errStopped
+			}
 			s, e := last, nanotime()
 			last = e
-			return s, e
-		}, t.Stop, nil
+			return s, e, nil
+		}, cleanup: t.Stop}, nil
 	}
-	spin := func(d time.Duration) (func() (int64, int64), func(), error) {
-		return func() (int64, int64) {
+	// The spin yields first every yieldEvery, as delay.Sleep's spin-only
+	// waits do, so that the runtime does not preempt it mid-spin.
+	spin := func(d time.Duration, stop *stopFlag) (*waiter, error) {
+		rested := nanotime()
+		return simpleWaiter(func() (int64, int64, error) {
 			s := nanotime()
-			return s, spinUntil(systemClock, s+int64(d))
-		}, func() {}, nil
+			if s-rested >= int64(yieldEvery) {
+				rested = s
+				runtime.Gosched()
+			}
+			abs := s + int64(d)
+			for {
+				if t := nanotime(); t >= abs {
+					return s, t, nil
+				}
+				if stop.isSet() {
+					return s, s, errStopped
+				}
+			}
+		}), nil
 	}
-	dsleep := func(noSpin bool) func(d time.Duration) (func() (int64, int64), func(), error) {
+	dsleep := func(noSpin bool) func(d time.Duration, _ *stopFlag) (*waiter, error) {
 		s := studySleeper
 		if noSpin {
 			s = NewSleeper(Options{NoSpin: true})
 		}
-		return func(d time.Duration) (func() (int64, int64), func(), error) {
-			return func() (int64, int64) {
+		return func(d time.Duration, _ *stopFlag) (*waiter, error) {
+			return simpleWaiter(func() (int64, int64, error) {
+				before, _ := s.Failures()
 				st := nanotime()
-				return st, s.untilNano(st+int64(d), st)
-			}, func() {}, nil
+				end := s.untilNano(st+int64(d), st)
+				if after, err := s.Failures(); after != before {
+					// The kernel wait failed: the time.Sleep fallback
+					// is not what is measured here.
+					return st, end, err
+				}
+				return st, end, nil
+			}), nil
 		}
 	}
 	runtimeWaits = []mechanism{

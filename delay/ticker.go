@@ -212,10 +212,19 @@ func (t *Ticker) Stats() TickerStats {
 // Sleeper). The returned cancel function prevents f from running if it has
 // not started yet and reports whether it did so.
 func At(t time.Time, f func()) (cancel func() bool) {
+	cancel, _ = at(defaultSleeper, t, f)
+	return cancel
+}
+
+// at is At with a given Sleeper; done is closed when the goroutine ends
+// (whether f ran or not).
+func at(s *Sleeper, t time.Time, f func()) (cancel func() bool, done <-chan struct{}) {
 	var mu sync.Mutex
 	state := 0 // 0 pending, 1 cancelled, 2 started
+	end := make(chan struct{})
 	go func() {
-		defaultSleeper.SleepUntil(t)
+		defer close(end)
+		s.SleepUntil(t)
 		mu.Lock()
 		run := state == 0
 		if run {
@@ -234,7 +243,7 @@ func At(t time.Time, f func()) (cancel func() bool) {
 			return true
 		}
 		return false
-	}
+	}, end
 }
 
 // Pacer paces a loop at a fixed rate: each Wait returns at the next slot

@@ -4,7 +4,9 @@ package delay
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"runtime"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -22,8 +24,9 @@ var eintrRetries atomic.Int64
 
 // sleepAbs blocks the calling thread in clock_nanosleep(CLOCK_MONOTONIC,
 // TIMER_ABSTIME) until abs, retrying on EINTR (the absolute deadline makes
-// the retry exact: no remaining-time bookkeeping).
-func sleepAbs(abs int64) error {
+// the retry exact: no remaining-time bookkeeping). When stopped is not nil
+// and reports true after an EINTR, it returns errStopped instead.
+func sleepAbs(abs int64, stopped func() bool) error {
 	ts := unix.NsecToTimespec(abs)
 	for {
 		err := clockNanosleep(unix.CLOCK_MONOTONIC, unix.TIMER_ABSTIME, &ts, nil)
@@ -32,6 +35,9 @@ func sleepAbs(abs int64) error {
 		}
 		if errors.Is(err, unix.EINTR) {
 			eintrRetries.Add(1)
+			if stopped != nil && stopped() {
+				return errStopped
+			}
 			continue
 		}
 		return err
@@ -90,14 +96,16 @@ var systemClock clockSource = linuxClock{}
 
 func (linuxClock) now() int64 { return nanotime() }
 
+func (linuxClock) yield() { runtime.Gosched() }
+
 // timerFileFallbacks counts waits that could not use a timerfd and slept
 // in clock_nanosleep on the caller's thread instead (default timer slack;
 // the adaptive margin absorbs it).
 var timerFileFallbacks atomic.Int64
 
-func (linuxClock) block(abs int64) {
+func (linuxClock) block(abs int64) error {
 	if abs < 1 {
-		return // a zero it_value would disarm the timer, and abs is past anyway
+		return nil // a zero it_value would disarm the timer, and abs is past anyway
 	}
 	var t *timerFile
 	select {
@@ -106,20 +114,25 @@ func (linuxClock) block(abs int64) {
 		var err error
 		if t, err = newTimerFile(); err != nil {
 			timerFileFallbacks.Add(1)
-			_ = sleepAbs(abs)
-			return
+			if err2 := sleepAbs(abs, nil); err2 != nil {
+				return fmt.Errorf("delay: timerfd_create: %w; clock_nanosleep: %w", err, err2)
+			}
+			return nil
 		}
 	}
 	if err := t.wait(abs); err != nil {
 		// Not expected; the timer's state is unknown, so drop it.
 		t.f.Close()
 		timerFileFallbacks.Add(1)
-		_ = sleepAbs(abs)
-		return
+		if err2 := sleepAbs(abs, nil); err2 != nil {
+			return fmt.Errorf("delay: waiting on a timerfd: %w; clock_nanosleep: %w", err, err2)
+		}
+		return nil
 	}
 	select {
 	case idleTimerFiles <- t:
 	default:
 		t.f.Close()
 	}
+	return nil
 }

@@ -2,7 +2,10 @@
 
 package delay
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // otherClock is the portable fallback: Go's monotonic clock and
 // time.Sleep, whose granularity is the platform's (often ~1 ms, up to
@@ -14,8 +17,11 @@ var systemClock clockSource = otherClock{}
 
 func (otherClock) now() int64 { return nanotime() }
 
-func (otherClock) block(abs int64) {
+func (otherClock) yield() { runtime.Gosched() }
+
+func (otherClock) block(abs int64) error {
 	if d := abs - nanotime(); d > 0 {
 		time.Sleep(time.Duration(d))
 	}
+	return nil
 }

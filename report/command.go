@@ -437,8 +437,13 @@ func firstPositive(xs ...float64) unit.Unit {
 	return unit.Nanosecond
 }
 
-// commandView lays out a command document (see the comment above).
+// commandView lays out a command document (see the comment above). A
+// document of kind command that has none of its shape (no wall times, no
+// command details: written by another tool) gets the generic view.
 func commandView(d *result.Document, o Options) (*View, error) {
+	if !commandShaped(d) {
+		return genericView(d, o)
+	}
 	st := settingsOf(d, o)
 	cs := commandInfos(d)
 	ref, walls, cnts, err := compareCommands(d, cs, st)
@@ -476,6 +481,20 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
+}
+
+// commandShaped reports whether d has what the command view shows: the
+// kind's details or a measurement with wall times.
+func commandShaped(d *result.Document) bool {
+	if d.Run.Command != nil {
+		return true
+	}
+	for i := range d.Measurements {
+		if d.Measurements[i].Detail.Command != nil || d.Measurements[i].Metric("wall") != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func cmpFloat(a, b float64) int {

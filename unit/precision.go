@@ -83,10 +83,19 @@ func decimals(step, scale float64) int {
 	return int(math.Floor(math.Log10(scale/step) + 1e-9))
 }
 
+// Magnitudes beyond which fixed writes exponent form: plain digits of
+// 1e15 and more, or of less than 1e-6, are unreadable (a value near 1e308
+// would print as 309 digits, one of 1e-20 as zero).
+const (
+	maxFixedMag = 15
+	minFixedMag = -7
+)
+
 // fixed formats v with d decimals; a negative d rounds to 10^-d (tens,
 // hundreds) and prints no decimals. A non-zero v that would print as
 // zero gets one significant digit instead: 0.8 with d = 0 is "0.8",
-// never "1" or "0".
+// never "1" or "0". Values of 1e15 and more, or below 1e-6, are written
+// in exponent form with the same significant digits (1.700e+308).
 func fixed(v float64, d int) string {
 	switch {
 	case math.IsNaN(v):
@@ -100,6 +109,9 @@ func fixed(v float64, d int) string {
 		mag := int(math.Floor(math.Log10(math.Abs(v))))
 		if -d > mag { // the first significant digit is finer than the step
 			d = -mag
+		}
+		if mag >= maxFixedMag || mag <= minFixedMag {
+			return strconv.FormatFloat(v, 'e', min(max(mag+d, 0), 16), 64)
 		}
 	}
 	if d < 0 {

@@ -32,21 +32,30 @@ var (
 
 var timeUnits = []Unit{Nanosecond, Microsecond, Millisecond, Second}
 
-// ParseUnit parses a unit name: ns (nanosecond), us or µs
-// (microsecond), ms (millisecond), s (second), as -u/--time-unit takes
-// them (hyperfine's names included).
+// ParseUnit parses a unit name: ns (or nanosecond), us (or µs,
+// microsecond), ms (or millisecond), s (or second); plurals are accepted.
 func ParseUnit(s string) (Unit, error) {
-	switch s {
-	case "ns", "nanosecond":
+	switch strings.TrimSuffix(s, "s") {
+	case "nanosecond":
 		return Nanosecond, nil
-	case "us", "µs", "μs", "microsecond":
+	case "microsecond":
 		return Microsecond, nil
-	case "ms", "millisecond":
+	case "millisecond":
 		return Millisecond, nil
-	case "s", "second":
+	case "second":
 		return Second, nil
 	}
-	return Unit{}, fmt.Errorf("unit: unknown time unit %q: use ns, us (µs, microsecond), ms (millisecond) or s (second)", s)
+	switch s {
+	case "ns":
+		return Nanosecond, nil
+	case "us", "µs", "μs":
+		return Microsecond, nil
+	case "ms":
+		return Millisecond, nil
+	case "s":
+		return Second, nil
+	}
+	return Unit{}, fmt.Errorf("unit: unknown time unit %q: use ns, us, ms or s (or nanosecond, microsecond, millisecond, second)", s)
 }
 
 // For returns the largest unit in which |ns| is at least 1 (nanoseconds

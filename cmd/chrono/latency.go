@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/chronograph/chronograph/warn"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -56,7 +55,14 @@ cyclictest's display (only when standard error is a terminal, unless --live).
 At the end: per-thread and overall p50/p90/p99/p99.9/p99.99/max, overflows
 (latencies above the histogram's range) and overruns (wake-ups so late that
 whole intervals were skipped), and the histogram (per microsecond up to
-MAXUS with -h, else a compact log-scale view).
+MAXUS with -h, else a compact log-scale view). Threads that are not pinned
+(-a) also record the CPU each wake-up ran on; when one woke on several
+CPUs, its latencies are split by CPU.
+
+Ctrl-C (SIGINT) or SIGTERM stops the test at once, without waiting for the
+current interval; what was measured is printed and exported (marked
+incomplete), and chrono exits with 130 (SIGINT) or 143 (SIGTERM). A thread
+whose sleep fails stops; the report says why, and chrono exits with 1.
 
 SCHED_FIFO (-p), mlockall (-m) and /dev/cpu_dma_latency need privileges. When
 one is refused chrono stops before measuring and says how to get it; with
@@ -172,10 +178,14 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(context.Background())
 	defer stop()
 	doc := result.New("latency", toolInfo())
 	doc.Args = append([]string{"chrono"}, os.Args[1:]...)
+	if f.json != "" {
+		// Before measuring, so that an interruption exits at once.
+		doc.Environment = env.Capture()
+	}
 
 	liveDone := make(chan struct{})
 	liveStopped := make(chan struct{})
@@ -205,25 +215,33 @@ func runLatency(cmd *cobra.Command, f latencyFlags) error {
 			lines = len(snap)
 		}
 	}()
-	res, err := test.Run(ctx)
+	res, runErr := test.Run(ctx)
 	close(liveDone)
 	<-liveStopped
-	if err != nil {
-		return err
+	if res == nil {
+		return runErr
 	}
 	doc.End = time.Now()
 	writeLatencyReport(w, res, held, opts, f.histogram)
 	if f.json != "" {
-		doc.Environment = env.Capture()
-		doc.Incomplete = res.Interrupted
+		doc.Incomplete = res.Interrupted || runErr != nil
 		doc.Warnings = warn.LegacyAll("conditions", held.Warnings)
+		if runErr != nil {
+			doc.Warnings = append(doc.Warnings, warn.New("sleep-failed", runErr.Error(),
+				"the figures cover what the thread measured before; report the error if it persists"))
+		}
 		doc.Measurements = res.Measurements()
 		if err := result.WriteFile(f.json, doc); err != nil {
-			return err
+			return errors.Join(runErr, err)
 		}
 	}
+	if runErr != nil {
+		// A thread's sleep failed: the figures cover what it measured
+		// before (the report says so per thread).
+		return fmt.Errorf("latency: %w", runErr)
+	}
 	if res.Interrupted {
-		return exitError{code: exitInterrupted, err: fmt.Errorf("latency: interrupted; the figures above cover what was measured")}
+		return exitError{code: interruptExitCode(ctx), err: fmt.Errorf("latency: %v; the figures above cover what was measured", context.Cause(ctx))}
 	}
 	return nil
 }
@@ -294,18 +312,53 @@ func writeLatencyReport(w io.Writer, res *delay.LatencyResult, held *delay.Held,
 		row("all", res.All, res.Mean(), res.Overflows(), totalOverruns)
 	}
 	writeColumns(w, rows, 1)
+	var yields []string
+	for _, th := range res.Threads {
+		if th.Err != nil {
+			fmt.Fprintf(w, "thread %d stopped after %d latencies: %v\n", th.Thread, th.Count, th.Err)
+		}
+		if th.Yields > 0 {
+			yields = append(yields, fmt.Sprintf("thread %d: %d, longest %s", th.Thread, th.Yields, unit.FormatDuration(float64(th.YieldMax), 1)))
+		}
+	}
+	if len(yields) > 0 {
+		fmt.Fprintf(w, "Go runtime yields (after a measurement, or at once when the deadline was far): %s\n", strings.Join(yields, "; "))
+	}
 	fmt.Fprintln(w, "percentiles: HdrHistogram value at quantile, to its 3 significant digits; min, max and mean exact")
 	if histMaxUS > 0 {
 		fmt.Fprintf(w, "overflows: latencies of %d µs or more (-h)\n", histMaxUS)
 	} else {
 		fmt.Fprintf(w, "overflows: latencies of %s or more (beyond the histogram's range)\n", unit.FormatDuration(float64(res.HistogramMax), 1e9))
 	}
+	writePerCPU(w, res)
 	fmt.Fprintln(w)
 	if histMaxUS > 0 {
 		writeMicrosecondHistogram(w, res, histMaxUS)
 	} else {
 		writeLogHistogram(w, res.All)
 	}
+}
+
+// writePerCPU splits the latencies of each thread that was not pinned and
+// woke on more than one CPU by that CPU, since CPUs of one machine can
+// differ (a busy sibling, other load, hybrid cores).
+func writePerCPU(w io.Writer, res *delay.LatencyResult) {
+	rows := [][]string{{"thread", "cpu", "count", "min", "mean", "max"}}
+	for _, th := range res.Threads {
+		if len(th.PerCPU) < 2 {
+			continue
+		}
+		for _, c := range th.PerCPU {
+			rows = append(rows, []string{strconv.Itoa(th.Thread), strconv.Itoa(c.CPU), strconv.FormatInt(c.Count, 10),
+				unit.FormatDuration(float64(c.Min), 1), unit.FormatDuration(math.Round(c.Mean()), 1), unit.FormatDuration(float64(c.Max), 1)})
+		}
+	}
+	if len(rows) == 1 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "per CPU (threads not pinned, by the CPU each wake-up ran on):")
+	writeColumns(w, rows, 0)
 }
 
 // writeMicrosecondHistogram prints cyclictest's -h view: one line per µs

@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -86,5 +88,32 @@ func TestLatencyPermissionDenied(t *testing.T) {
 		if strings.Contains(tt.args, "slack1ns") && !strings.Contains(out, "grant CAP_SYS_NICE") {
 			t.Errorf("%s: the slack1ns variant's reason lacks the fix:\n%s", tt.args, out)
 		}
+	}
+}
+
+// TestInterruptContext delivers real signals: the context ends with the
+// signal as its cause, and the exit code is 128 + its number.
+func TestInterruptContext(t *testing.T) {
+	for sig, want := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+		ctx, stop := interruptContext(context.Background())
+		if err := syscall.Kill(os.Getpid(), sig); err != nil {
+			t.Fatal(err)
+		}
+		<-ctx.Done()
+		var ie interruptedError
+		if !errors.As(context.Cause(ctx), &ie) || ie.sig != sig {
+			t.Errorf("%v: cause %v", sig, context.Cause(ctx))
+		}
+		if got := interruptExitCode(ctx); got != want {
+			t.Errorf("%v: exit code %d, want %d", sig, got, want)
+		}
+		stop()
+	}
+	// Ended otherwise (stop, or the parent): the generic code.
+	ctx, stop := interruptContext(context.Background())
+	stop()
+	<-ctx.Done()
+	if got := interruptExitCode(ctx); got != exitInterrupted {
+		t.Errorf("stopped context: exit code %d, want %d", got, exitInterrupted)
 	}
 }

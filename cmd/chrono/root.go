@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"sync"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -18,8 +21,66 @@ const (
 	exitUsage   = 2
 	// exitInterrupted is returned when a run was stopped by SIGINT/SIGTERM
 	// after writing what it had measured (128 + SIGINT, as shells do).
+	// Commands that take their context from interruptContext return
+	// interruptExitCode instead: 130 after SIGINT, 143 after SIGTERM.
 	exitInterrupted = 130
 )
+
+// interruptedError is the cause of a context cancelled by a signal.
+type interruptedError struct{ sig os.Signal }
+
+func (e interruptedError) Error() string {
+	switch e.sig {
+	case os.Interrupt:
+		return "interrupted by SIGINT"
+	case syscall.SIGTERM:
+		return "interrupted by SIGTERM"
+	}
+	return "interrupted by " + e.sig.String()
+}
+
+// interruptContext returns a context that the first SIGINT or SIGTERM
+// cancels, with an interruptedError naming the signal as its cause (see
+// interruptExitCode). After that first signal the signals get their
+// default behaviour back, so a second Ctrl-C ends a process that does not
+// stop. stop releases the signals; call it when the command ends. Tests
+// replace it to inject an interruption.
+var interruptContext = func(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Stop(ch)
+			cancel(interruptedError{sig})
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel(context.Canceled)
+		})
+	}
+}
+
+// interruptExitCode is the exit code of a command whose context ctx was
+// interrupted: 128 + the signal's number, as a shell reports a process
+// killed by it (130 for SIGINT, 143 for SIGTERM), or exitInterrupted when
+// ctx ended for another reason.
+func interruptExitCode(ctx context.Context) int {
+	var ie interruptedError
+	if errors.As(context.Cause(ctx), &ie) {
+		if s, ok := ie.sig.(syscall.Signal); ok && s > 0 && s < 128 {
+			return 128 + int(s)
+		}
+	}
+	return exitInterrupted
+}
 
 // subcommands holds the constructors of chrono's subcommands. Each
 // subcommand file adds its constructor in an init function, so that adding
@@ -69,7 +130,10 @@ result document and read back by the other subcommands.`,
   seq 1 1000 | chrono stats     # summary, percentiles, outliers of numbers`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints the first line of chrono version.
+		Version: readBuildInfo().Version,
 	}
+	root.SetVersionTemplate("chrono {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {

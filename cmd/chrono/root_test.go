@@ -16,6 +16,8 @@ func TestExitCodesAndHelp(t *testing.T) {
 		{"no args prints help", nil, exitOK, "Usage:", ""},
 		{"version", []string{"version"}, exitOK, "chrono ", ""},
 		{"version shows go", []string{"version"}, exitOK, "go:       go1.", ""},
+		{"--version", []string{"--version"}, exitOK, "chrono " + readBuildInfo().Version + "\n", ""},
+		{"-v", []string{"-v"}, exitOK, "chrono " + readBuildInfo().Version + "\n", ""},
 		{"unknown command", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
 		{"unknown flag", []string{"version", "--frob"}, exitUsage, "", "unknown flag: --frob"},
 		{"extra args", []string{"version", "x"}, exitUsage, "", "unknown command"},

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
@@ -128,7 +126,7 @@ checked before anything runs. With fewer than 6 runs a median or a ratio
 has no confidence interval and no difference is called significant.
 
 Ctrl-C kills the running command's process group, writes the exports with
-what was measured (marked incomplete) and exits with 130.
+what was measured (marked incomplete) and exits with 130 (143 after SIGTERM).
 
 Exit status: 0 when every command has timings; 1 when a command cannot be
 started, exits non-zero (without -i), or has no timing at all because
@@ -373,7 +371,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		opts.OnProgress = pl.show
 	}
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(cmd.Context())
 	defer stop()
 	rep, err := run.Run(ctx, cmds, opts)
 	stop()
@@ -389,7 +387,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 	switch {
 	case rep.Interrupted:
-		return exitError{code: exitInterrupted, err: errors.New("run: interrupted: killed the running command; the exports hold the runs measured so far (marked incomplete)")}
+		return exitError{code: interruptExitCode(ctx), err: errors.New("run: interrupted: killed the running command; the exports hold the runs measured so far (marked incomplete)")}
 	case rep.Err != nil:
 		var fe *run.FailureError
 		if errors.As(rep.Err, &fe) {

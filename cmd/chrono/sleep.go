@@ -9,10 +9,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -67,7 +65,13 @@ at least one sample per cell): the default run (7 durations up to 1 s,
 apply to the threads that block in the kernel themselves (system calls,
 busy-spin); the Go runtime's waits and delay.Sleep run on ordinary goroutines,
 as programs call them. The machine should be idle: other load shows up as
-overshoot.`,
+overshoot.
+
+A wait that fails (its system call returns an error) is not a sample: it is
+counted and reported with its error, and left out of every figure. Ctrl-C
+(SIGINT) or SIGTERM stops at once, without waiting for the wait in progress;
+the cells measured so far are printed and exported (marked incomplete), and
+chrono exits with 130 (SIGINT) or 143 (SIGTERM).`,
 		Example: `  chrono sleep
   chrono sleep --durations 100us,1ms --budget 5s
   chrono sleep --mechanisms time.Sleep,delay.Sleep --durations 100us --json sleep.json
@@ -169,7 +173,7 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 	for _, warn := range held.Warnings {
 		fmt.Fprintf(errw, "chrono: warning: %s\n", warn)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext(context.Background())
 	defer stop()
 	opts := delay.StudyOptions{Durations: durs, Mechanisms: mechs, Budget: f.budget, MaxSamples: f.maxSamples, Settings: held.Settings}
 	if !f.quiet && isTerminal(os.Stderr) && errw == os.Stderr {
@@ -179,6 +183,10 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 	}
 	doc := result.New("sleep", toolInfo())
 	doc.Args = append([]string{"chrono"}, os.Args[1:]...)
+	if f.json != "" {
+		// Before measuring, so that an interruption exits at once.
+		doc.Environment = env.Capture()
+	}
 	res, err := delay.Study(ctx, opts)
 	if opts.Progress != nil {
 		fmt.Fprint(errw, "\r\033[K")
@@ -188,7 +196,6 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 	}
 	doc.End = time.Now()
 	if f.json != "" {
-		doc.Environment = env.Capture()
 		doc.Incomplete = res.Interrupted
 		doc.Warnings = warn.LegacyAll("conditions", held.Warnings)
 		doc.Measurements = []result.Measurement{}
@@ -221,7 +228,7 @@ func runSleep(cmd *cobra.Command, f sleepFlags) error {
 		writeSleepTable(w, res, held)
 	}
 	if res.Interrupted {
-		return exitError{code: exitInterrupted, err: fmt.Errorf("sleep: interrupted; the figures above cover what was measured")}
+		return exitError{code: interruptExitCode(ctx), err: fmt.Errorf("sleep: %v; the figures above cover what was measured", context.Cause(ctx))}
 	}
 	return nil
 }
@@ -292,10 +299,15 @@ func writeSleepTable(w io.Writer, res *delay.StudyResult, held *delay.Held) {
 	}
 	fmt.Fprintf(w, "\n* most accurate (smallest median overshoot)   + most accurate with CPU/wait ≤ 10 %% of the request\n")
 	fmt.Fprintf(w, "over p99: linear percentile of the overshoot; CPU/wait: median, thread CPU (own-thread mechanisms) or process CPU\n")
-	fmt.Fprintf(w, "delay.Sleep spin margin at the end: %s\n", formatExact(res.SpinMargin))
+	if res.SpinMargin > 0 {
+		fmt.Fprintf(w, "delay.Sleep spin margin at the end: %s\n", formatExact(res.SpinMargin))
+	}
 	for _, c := range res.Cells {
 		if c.Unavailable != "" {
 			fmt.Fprintf(w, "unavailable: %s at %v: %s\n", c.Mechanism, c.Requested, c.Unavailable)
+		}
+		if c.Failed > 0 {
+			fmt.Fprintf(w, "failed: %d of %d waits of %s at %v (not in its figures): %v\n", c.Failed, c.Failed+len(c.Achieved), c.Mechanism, c.Requested, c.Err)
 		}
 	}
 	if res.Interrupted {
@@ -305,7 +317,7 @@ func writeSleepTable(w io.Writer, res *delay.StudyResult, held *delay.Held) {
 
 func writeSleepCSV(w io.Writer, res *delay.StudyResult) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"mechanism", "requested_ns", "n", "achieved_median_ns", "overshoot_median_ns", "overshoot_p99_ns", "overshoot_max_ns", "error_pct", "cpu_per_wait_ns", "cpu_clock", "best", "best_frugal", "unavailable"})
+	_ = cw.Write([]string{"mechanism", "requested_ns", "n", "achieved_median_ns", "overshoot_median_ns", "overshoot_p99_ns", "overshoot_max_ns", "error_pct", "cpu_per_wait_ns", "cpu_clock", "best", "best_frugal", "unavailable", "failed", "failure"})
 	num := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""
@@ -313,9 +325,14 @@ func writeSleepCSV(w io.Writer, res *delay.StudyResult) error {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	for _, c := range res.Cells {
+		failure := ""
+		if c.Err != nil {
+			failure = c.Err.Error()
+		}
 		_ = cw.Write([]string{c.Mechanism, strconv.FormatInt(int64(c.Requested), 10), strconv.Itoa(len(c.Achieved)),
 			num(c.AchievedMedian), num(c.OvershootMedian), num(c.OvershootP99), num(c.OvershootMax), num(c.ErrorPct),
-			num(c.CPUPerWait), c.CPUClock, strconv.FormatBool(c.Best), strconv.FormatBool(c.BestFrugal), c.Unavailable})
+			num(c.CPUPerWait), c.CPUClock, strconv.FormatBool(c.Best), strconv.FormatBool(c.BestFrugal), c.Unavailable,
+			strconv.Itoa(c.Failed), failure})
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,6 +49,26 @@ func TestSleepCommand(t *testing.T) {
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil || len(recs) != 5 || recs[0][0] != "mechanism" {
 		t.Errorf("CSV: %v, %d records", err, len(recs))
+	}
+}
+
+// TestSleepInterrupted: an interrupted study prints and exports what it
+// measured (marked incomplete) and exits 128 + the signal's number.
+func TestSleepInterrupted(t *testing.T) {
+	for sig, want := range map[os.Signal]int{os.Interrupt: 130, syscall.SIGTERM: 143} {
+		injectInterrupt(t, sig)
+		jsonPath := filepath.Join(t.TempDir(), "sleep.json")
+		out, errb, code := runChrono(t, "", "sleep", "--durations", "5s", "--mechanisms", "busy-spin", "-q", "--json", jsonPath)
+		if code != want || !strings.Contains(errb, "interrupted by SIG") || !strings.Contains(out, "interrupted:") {
+			t.Errorf("%v: exit %d (want %d), stderr %q, stdout:\n%s", sig, code, want, errb, out)
+		}
+		if strings.Contains(out, "spin margin") {
+			t.Errorf("a margin printed though delay.Sleep never ran:\n%s", out)
+		}
+		doc, err := result.ReadFile(jsonPath)
+		if err != nil || !doc.Incomplete {
+			t.Errorf("%v: export %v, incomplete %v", sig, err, doc != nil && doc.Incomplete)
+		}
 	}
 }
 

@@ -1,0 +1,173 @@
+package delay
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeMechanism waits on a counter instead of a clock: wait n returns the
+// achieved duration achieved(n), or fail(n)'s error, or blocks (block(n))
+// until stop or release.
+type fakeMechanism struct {
+	mu       sync.Mutex
+	n        int
+	achieved func(n int) int64
+	fail     func(n int) error
+	block    func(n int) bool
+	onBlock  func() // called when a wait starts blocking
+	release  chan struct{}
+	// interruptible waits end on stop; others only on release.
+	interruptible bool
+	interrupts    int
+	cleaned       chan struct{}
+}
+
+func (f *fakeMechanism) mechanism(name string) mechanism {
+	return mechanism{name: name, setup: func(d time.Duration, stop *stopFlag) (*waiter, error) {
+		w := &waiter{wait: func() (int64, int64, error) {
+			f.mu.Lock()
+			f.n++
+			n := f.n
+			f.mu.Unlock()
+			if f.block != nil && f.block(n) {
+				if f.onBlock != nil {
+					f.onBlock()
+				}
+				if f.interruptible {
+					select {
+					case <-stop.ch:
+						return 0, 0, errStopped
+					case <-f.release:
+					}
+				} else {
+					<-f.release
+				}
+				return 0, int64(d), nil
+			}
+			if f.fail != nil {
+				if err := f.fail(n); err != nil {
+					return 0, 1e12, err // a failed wait's times mean nothing
+				}
+			}
+			return 0, f.achieved(n), nil
+		}, cleanup: func() {
+			if f.cleaned != nil {
+				close(f.cleaned)
+			}
+		}}
+		if f.interruptible {
+			w.interrupt = func() {
+				f.mu.Lock()
+				f.interrupts++
+				f.mu.Unlock()
+			}
+		}
+		return w, nil
+	}}
+}
+
+func withMechanisms(t *testing.T, ms ...mechanism) {
+	old := studyMechanisms
+	studyMechanisms = func() []mechanism { return ms }
+	t.Cleanup(func() { studyMechanisms = old })
+}
+
+// TestStudyFailedWaits: failed waits are counted, kept out of every
+// figure, and their first error is kept, wrapped.
+func TestStudyFailedWaits(t *testing.T) {
+	cause := errors.New("clock_nanosleep: invalid argument")
+	f := &fakeMechanism{
+		achieved: func(n int) int64 { return 1000 + int64(n%3) },
+		fail: func(n int) error {
+			if n%4 == 0 {
+				return cause
+			}
+			return nil
+		},
+	}
+	withMechanisms(t, f.mechanism("fake"))
+	res, err := Study(context.Background(), StudyOptions{Durations: []time.Duration{time.Microsecond}, MaxSamples: 41, Budget: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Cells[0]
+	// 41 attempts after the warm-up (wait 1): waits 2..42, of which
+	// 4, 8, ..., 40 (10) fail.
+	if c.Failed != 10 || len(c.Achieved) != 31 {
+		t.Fatalf("%d failed, %d samples; want 10, 31", c.Failed, len(c.Achieved))
+	}
+	if !errors.Is(c.Err, cause) || !strings.HasPrefix(c.Err.Error(), "delay: fake 1µs: ") {
+		t.Errorf("Err = %v, want the cause wrapped and named", c.Err)
+	}
+	if c.OvershootMax > 2 || c.AchievedMedian > 1002 {
+		t.Errorf("a failed wait reached the figures: max overshoot %v ns", c.OvershootMax)
+	}
+	m := c.Measurement()
+	if m.Details["failed"] != 10 || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Message, "10 of 41 waits failed") {
+		t.Errorf("export: failed %v, warnings %q", m.Details["failed"], m.Warnings)
+	}
+}
+
+// TestStudyInterrupted: cancelling the context ends a study at once, with
+// the samples taken so far, whether or not the wait in progress can be
+// interrupted; a wait that cannot be, ends in the background and its
+// sample is dropped.
+func TestStudyInterrupted(t *testing.T) {
+	for _, interruptible := range []bool{true, false} {
+		ctx, cancel := context.WithCancel(context.Background())
+		f := &fakeMechanism{
+			achieved:      func(int) int64 { return 1000 },
+			block:         func(n int) bool { return n == 6 }, // the warm-up and 4 samples, then it hangs
+			onBlock:       cancel,
+			release:       make(chan struct{}),
+			interruptible: interruptible,
+			cleaned:       make(chan struct{}),
+		}
+		other := &fakeMechanism{achieved: func(int) int64 { return 1000 }}
+		withMechanisms(t, f.mechanism("fake"), other.mechanism("next"))
+		res, err := Study(ctx, StudyOptions{Durations: []time.Duration{time.Microsecond}, MaxSamples: 100, Budget: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Interrupted || len(res.Cells) != 1 || !res.Cells[0].Incomplete || len(res.Cells[0].Achieved) != 4 {
+			t.Fatalf("interruptible %v: interrupted %v, %d cells, want the first cell with its 4 samples", interruptible, res.Interrupted, len(res.Cells))
+		}
+		if interruptible {
+			if f.interrupts != 1 {
+				t.Errorf("%d interrupts, want 1", f.interrupts)
+			}
+		} else {
+			close(f.release) // the wait ends after the study returned
+		}
+		<-f.cleaned
+		if n := len(res.Cells[0].Achieved); n != 4 {
+			t.Errorf("interruptible %v: %d samples after the wait ended, want 4 (its sample dropped)", interruptible, n)
+		}
+		cancel()
+	}
+}
+
+// TestRestorer: whoever comes second does not run the restore again, and
+// a setting made after an interruption is undone at once.
+func TestRestorer(t *testing.T) {
+	var r restorer
+	n := 0
+	if !r.set(func() { n++ }) {
+		t.Fatal("set before run refused")
+	}
+	r.run()
+	r.run()
+	if n != 1 {
+		t.Errorf("restored %d times, want 1", n)
+	}
+	var late restorer
+	late.run() // interrupted before the setting was made
+	m := 0
+	if late.set(func() { m++ }) || m != 1 {
+		t.Errorf("a setting made after the interruption: set accepted it or did not undo it (%d)", m)
+	}
+}
