@@ -38,7 +38,8 @@ func init() { register(result.KindCommand, commandView) }
 // a ratio has no interval, and a difference is never called significant.
 
 // commandPercentiles are the percentiles of the text's min … max line and
-// of the CSV (hyperfine's users look for p95 and p99).
+// of the CSV unless Options.Percentiles names others (hyperfine's users
+// look for p95 and p99).
 var commandPercentiles = []float64{95, 99}
 
 // cmdInfo is one command of a command document, with what the view shows.
@@ -77,14 +78,18 @@ func (c *cmdInfo) metricSeries(name string) *Series {
 // commandSettings are the presentation choices of a command document:
 // the options' when given, else the ones recorded in the document.
 type commandSettings struct {
-	unit      unit.Unit
-	reference string
-	sort      string
-	seed      uint64
+	unit        unit.Unit
+	reference   string
+	sort        string
+	seed        uint64
+	percentiles []float64
 }
 
 func settingsOf(d *result.Document, o Options) commandSettings {
-	s := commandSettings{unit: o.Unit, reference: o.Reference, sort: o.Sort, seed: 1}
+	s := commandSettings{unit: o.Unit, reference: o.Reference, sort: o.Sort, seed: 1, percentiles: commandPercentiles}
+	if len(o.Percentiles) > 0 {
+		s.percentiles = o.Percentiles
+	}
 	if r := d.Run.Command; r != nil {
 		if s.unit.Nanos == 0 && r.TimeUnit != "" {
 			if u, err := unit.ParseUnit(r.TimeUnit); err == nil {
@@ -456,7 +461,7 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	}
 	v := &View{}
 	for _, c := range order {
-		v.Blocks = append(v.Blocks, Block{Heading: fmt.Sprintf("Command %d: %s", c.idx, c.m.Name), Lines: commandLines(d, c, st.unit), In: InText})
+		v.Blocks = append(v.Blocks, Block{Heading: fmt.Sprintf("Command %d: %s", c.idx, c.m.Name), Lines: commandLines(d, c, st.unit, st.percentiles), In: InText})
 	}
 	if lines := overheadLines(d, st.unit); len(lines) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: lines, In: InText})
@@ -475,7 +480,7 @@ func commandView(d *result.Document, o Options) (*View, error) {
 				Table:   comparisonTable(cnts, true)})
 		}
 	}
-	v.Blocks = append(v.Blocks, markdownBlock(d, cs, ref, walls, st), csvBlock(d, cs))
+	v.Blocks = append(v.Blocks, markdownBlock(d, cs, ref, walls, st), csvBlock(d, cs, st.percentiles))
 	if r := d.Run.Command; r != nil && r.Interrupted {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"Interrupted: the figures above are from the runs made before the interrupt."}})
 	}
@@ -508,7 +513,7 @@ func cmpFloat(a, b float64) int {
 }
 
 // commandLines are the lines of one command's block.
-func commandLines(d *result.Document, c *cmdInfo, u unit.Unit) []string {
+func commandLines(d *result.Document, c *cmdInfo, u unit.Unit, pcts []float64) []string {
 	var ls []string
 	add := func(label, text string) { ls = append(ls, fmt.Sprintf("  %-15s%s", label+":", text)) }
 	if c.det.CommandLine != c.m.Name {
@@ -551,7 +556,7 @@ func commandLines(d *result.Document, c *cmdInfo, u unit.Unit) []string {
 				lo = fmt.Sprintf("0 (%d clamped)", c.clamped)
 			}
 			var ps []string
-			for _, p := range commandPercentiles {
+			for _, p := range pcts {
 				ps = append(ps, stats.PercentileLabel(p)+" "+f(s.Quantile(p/100), s.AtQuantile(p/100)))
 			}
 			add("min … max", fmt.Sprintf("%s … %s   %s (%s)", lo, f(sum.Max, s.Observed()), strings.Join(ps, ", "), stats.Linear))
@@ -898,7 +903,7 @@ func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []cmdC
 }
 
 // csvBlock is hyperfine's CSV table with chrono's columns after it.
-func csvBlock(d *result.Document, cs []*cmdInfo) Block {
+func csvBlock(d *result.Document, cs []*cmdInfo, pcts []float64) Block {
 	params := paramNames(d)
 	probes := probeNames(cs)
 	var cols []Column
@@ -911,7 +916,7 @@ func csvBlock(d *result.Document, cs []*cmdInfo) Block {
 	for _, n := range []string{"median_ci_lo", "median_ci_hi"} {
 		cols = append(cols, Column{Name: n})
 	}
-	for _, p := range commandPercentiles {
+	for _, p := range pcts {
 		cols = append(cols, Column{Name: stats.PercentileLabel(p)})
 	}
 	for _, n := range []string{"max_rss_bytes", "runs", "failures", "timeouts"} {
@@ -954,7 +959,7 @@ func csvBlock(d *result.Document, cs []*cmdInfo) Block {
 		} else {
 			row = append(row, empty, empty)
 		}
-		for _, p := range commandPercentiles {
+		for _, p := range pcts {
 			if c.wall != nil {
 				row = append(row, sec(c.wall.Quantile(p/100)))
 			} else {

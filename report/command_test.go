@@ -137,3 +137,19 @@ func TestCommandComparisonWithoutCIStored(t *testing.T) {
 		t.Errorf("comparisons:\n%s", s[strings.Index(s, `"comparisons"`):])
 	}
 }
+
+// TestCommandPercentilesOption: chrono report --percentiles replaces the
+// p95 and p99 of the text and the CSV.
+func TestCommandPercentilesOption(t *testing.T) {
+	var txt, csv bytes.Buffer
+	o := Options{Percentiles: []float64{50, 90}}
+	if err := Render(&txt, smallDoc(8), Text, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := Render(&csv, smallDoc(8), CSV, o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt.String(), "   p50 ") || strings.Contains(txt.String(), "p95") || !strings.Contains(csv.String(), ",p50,p90,") {
+		t.Errorf("text:\n%s\ncsv:\n%s", txt.String(), csv.String())
+	}
+}
