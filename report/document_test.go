@@ -18,9 +18,10 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 // doc builds a deterministic document: two measurements whose primary
-// metric is wall time, one of which also has a count metric.
+// metric is wall time, one of which also has a count metric. Its kind has
+// no Viewer of its own: it shows the generic view.
 func doc(scale float64) *result.Document {
-	d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+	d := result.New("custom", result.Tool{Name: "chrono", Version: "test"})
 	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	d.End = d.Start.Add(time.Second)
 	var fast, slow, faults []float64

@@ -80,7 +80,12 @@ func (o *documentV1) upgrade() *Document {
 		}
 		d.Measurements = append(d.Measurements, nm)
 	}
-	if d.Kind == KindNumbers {
+	switch d.Kind {
+	case KindCommand:
+		upgradeCommandV1(o, d)
+	case KindCounters:
+		upgradeCountersV1(o, d)
+	case KindNumbers:
 		upgradeNumbers(d)
 	}
 	return d
