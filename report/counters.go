@@ -75,6 +75,12 @@ func meanPrecision(s *Series) unit.Precision {
 	return s.OfMean()
 }
 
+// exactIf marks p exact when the counts are deterministic (a simulator's).
+func exactIf(p unit.Precision, deterministic bool) unit.Precision {
+	p.Exact = p.Exact || deterministic
+	return p
+}
+
 // counterValue formats a figure of s's unit: a duration (ns) in u or the
 // unit that suits it, a count with its thousands separated.
 func counterValue(s *Series, v float64, p unit.Precision, u unit.Unit) string {
@@ -194,7 +200,7 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 		if e.Description != "" {
 			notes = append(notes, "("+e.Description+")")
 		}
-		events.Rows = append(events.Rows, []Cell{TextCell(counterValue(s, sum.Mean, meanPrecision(s), o.Unit)), TextCell(sd), TextCell(e.Name), TextCell(strings.Join(notes, "  "))})
+		events.Rows = append(events.Rows, []Cell{TextCell(counterValue(s, sum.Mean, exactIf(meanPrecision(s), run.Source == counterSourceCachegrind), o.Unit)), TextCell(sd), TextCell(e.Name), TextCell(strings.Join(notes, "  "))})
 	}
 	times := &Table{Headless: true, Columns: cols}
 	elapsed := "time elapsed"

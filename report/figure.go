@@ -73,8 +73,15 @@ func (s *Series) N() int { return s.Summary.N }
 func (s *Series) Binned() bool { return s.hist != nil }
 
 // Observed is the precision of one observed value (a sample, the minimum,
-// the maximum): the instrument's resolution.
-func (s *Series) Observed() unit.Precision { return unit.Precision{Resolution: s.Resolution} }
+// the maximum): the instrument's resolution, exact when every sample
+// agreed on it.
+func (s *Series) Observed() unit.Precision {
+	return unit.Precision{Resolution: s.Resolution, Exact: s.agreed()}
+}
+
+// agreed reports whether at least two samples were taken and all were
+// equal: their figures are then known exactly at the resolution.
+func (s *Series) agreed() bool { return s.N() >= 2 && s.Summary.Min == s.Summary.Max }
 
 // AtQuantile is the precision of the linear q-quantile (0..1): its order
 // statistics' spread (for bins: the values at the ranks that bound it,

@@ -21,6 +21,10 @@ import (
 type Precision struct {
 	Resolution  float64
 	Uncertainty float64
+	// Exact marks a figure known exactly at its resolution: a
+	// deterministic count (instructions counted by a simulator), or a
+	// figure every sample agreed on. MaxSignificant does not cut it.
+	Exact bool
 }
 
 // MaxSignificant is how many significant digits a figure shows when
@@ -41,7 +45,8 @@ const MinSignificant = 2
 //     digit when the leading two are below 35 (the Particle Data Group's
 //     rule: 0.12 keeps two digits, 0.5 one), but always MinSignificant
 //     significant digits of v;
-//   - never more than MaxSignificant significant digits of v.
+//   - never more than MaxSignificant significant digits of v, unless
+//     the figure is Exact.
 //
 // The result is a power of ten (times 1, 2, 4 or 5 when the resolution
 // is such a step, e.g. a 4 ms tick), or 0 when v is 0 and nothing is
@@ -65,7 +70,7 @@ func (p Precision) Step(v float64) float64 {
 		}
 		step = math.Max(step, place)
 	}
-	if !math.IsNaN(mag) {
+	if !math.IsNaN(mag) && !p.Exact {
 		step = math.Max(step, math.Pow(10, mag-(MaxSignificant-1)))
 	}
 	return step
