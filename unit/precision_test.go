@@ -69,7 +69,7 @@ func TestPlain(t *testing.T) {
 		{1.2345678, Precision{Uncertainty: 0.5}, "1.2"},
 		{1234567, Precision{Resolution: 1}, "1235000"},
 		{1234567, Precision{Resolution: 1, Exact: true}, "1234567"}, // a deterministic count keeps every digit
-		{48.5, Precision{Uncertainty: 0.9}, "48.5"}, // a mean of counts is finer than a count
+		{48.5, Precision{Uncertainty: 0.9}, "48.5"},                 // a mean of counts is finer than a count
 		{48.6, Precision{Resolution: 1, Uncertainty: 0.9}, "49"},
 		{3, Precision{Resolution: 1}, "3"},
 		{-0.0001, Precision{Resolution: 1}, "-0.0001"},
