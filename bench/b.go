@@ -151,14 +151,6 @@ func (b *B) Keep(v any) {
 	runtime.KeepAlive(v)
 }
 
-// Sink is a package-level variable a benchmark may assign results to, to
-// keep them alive without B.Keep's interface conversion:
-//
-//	bench.Sink = uint64(x)
-//
-// Only its address matters; its value means nothing.
-var Sink uint64
-
 // StopTimer stops timing; StartTimer resumes it. Use them for work inside
 // the loop that must not count. They are expensive: each pair reads the
 // clock, the thread's CPU clock (a system call) and the runtime's allocation

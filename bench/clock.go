@@ -3,6 +3,8 @@ package bench
 import (
 	"fmt"
 	"time"
+
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Clock selects the clock that times samples.
@@ -57,29 +59,31 @@ var monotonicSource = &clockSource{name: "monotonic (time.Since)", now: monoNow,
 
 // resolveClock returns the clock source for c and a note when the requested
 // clock is not available.
-func resolveClock(c Clock) (*clockSource, string) {
+func resolveClock(c Clock) (*clockSource, *warn.Warning) {
 	switch c {
 	case ClockMonotonic:
-		return monotonicSource, ""
+		return monotonicSource, nil
 	case ClockTSC:
-		if src, reason := tscSource(); src != nil {
-			return src, ""
-		} else {
-			return monotonicSource, "TSC requested but unavailable (" + reason + "): timed with the monotonic clock"
+		src, reason := tscSource()
+		if src != nil {
+			return src, nil
 		}
+		w := warn.NewNote(WarnTSCUnavailable, "the TSC was requested but is unavailable ("+reason+"): the samples were timed with the monotonic clock",
+			"ask for ClockMonotonic (or ClockDefault) to time with it on purpose")
+		return monotonicSource, &w
 	default:
 		if src, _ := tscSource(); src != nil {
-			return src, ""
+			return src, nil
 		}
-		return monotonicSource, ""
+		return monotonicSource, nil
 	}
 }
 
 // clockProbe is the observed behaviour of a clock: the smallest non-zero
 // step between two readings and the mean cost of one reading, both in ns.
 type clockProbe struct {
-	TickNs float64 `json:"tick_ns"`
-	ReadNs float64 `json:"read_ns"`
+	TickNs float64
+	ReadNs float64
 }
 
 // probeClock measures the tick and read cost of src.

@@ -5,24 +5,24 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
+	"time"
 
+	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/stats"
-	"github.com/chronograph/chronograph/unit"
 )
 
 // Comparison is the outcome of Compare.
 type Comparison struct {
 	// Results holds one result per case; their samples are the rounds'.
-	Results []*Result `json:"results"`
+	Results []*Result
 	// Iterations is the one iteration count all cases ran per round
 	// (before the jitter, which is the same for all cases of a round).
-	Iterations uint64 `json:"iterations"`
+	Iterations uint64
 	// Order lists, per round, the order the cases ran in (indexes into
 	// Results).
-	Order [][]int `json:"order"`
+	Order [][]int
 	// Pairs compares every case with the first (the baseline).
-	Pairs []Pair `json:"pairs"`
+	Pairs []Pair
 }
 
 // Pair compares case B against the baseline A.
@@ -30,25 +30,28 @@ type Pair struct {
 	A, B string
 	// Ratios are the per-round paired ratios A ns/op / B ns/op: above 1,
 	// B was faster in that round.
-	Ratios []float64 `json:"ratios"`
+	Ratios []float64
 	// Median is the median ratio and CI its 95 % confidence interval, as
-	// Result.CI is built: the hull of the order-statistic (sign-test)
-	// interval of the paired ratios, the t interval of the blocks' median
-	// ratios, and every CPU's interval when the ratio differs between CPUs
-	// (then Note says so); CIErr says why there is no interval.
-	Median float64        `json:"median"`
-	CI     stats.Interval `json:"ci"`
-	CIErr  string         `json:"ci_error,omitempty"`
-	Note   string         `json:"note,omitempty"`
-	// P is the two-sided Mann-Whitney U p-value of A's against B's ns/op.
-	P float64 `json:"p"`
+	// Result.CI is built (stats.PlacedMedianCI): the hull of the
+	// order-statistic (sign-test) interval of the paired ratios, the t
+	// interval of the blocks' median ratios, and every CPU's interval when
+	// the ratio differs between CPUs (CPUsDiffer; PerCPU has each CPU's
+	// median ratio). CIErr says why there is no interval.
+	Median     float64
+	CI         stats.Interval
+	CIErr      string
+	PerCPU     []stats.CPUMedian
+	CPUsDiffer bool
+	// P is the two-sided Mann-Whitney U p-value of A's against B's ns/op
+	// (NaN when there is no test), and Significant is set when P <=
+	// stats.Alpha and the interval excludes 1.
+	P           float64
+	Significant bool
 	// Verdict is the plain conclusion, e.g. "B is 1.31x faster than A
-	// [1.28, 1.34]" or "no significant difference".
-	Verdict string `json:"verdict"`
+	// [1.28, 1.34]" or "no significant difference ...", as chrono report
+	// words it (report.PairedVerdict).
+	Verdict string
 }
-
-// Alpha is the significance level of Compare's verdicts.
-const Alpha = 0.05
 
 // Compare measures the cases in interleaved rounds: every case is
 // calibrated, all then run with one iteration count (the slowest case's,
@@ -102,7 +105,8 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 			finishAll()
 			return nil, fmt.Errorf("%w (case %s)", err, c.Name)
 		}
-		results[i] = &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal, Calibration: trials, Placement: pl.placement}
+		results[i] = s.newResult(c)
+		results[i].Calibration = trials
 		results[i].Overhead.setTimerPair(rep.pair)
 		last := trials[len(trials)-1]
 		if i == 0 || ni < n {
@@ -168,8 +172,11 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
+	end := time.Now()
 	for i, r := range results {
 		r.Iterations = n
+		r.End = end
+		r.Placement = pl.placement(r.Samples)
 		r.Overhead.LoopNsPerOp, r.Overhead.LoopNsPerOpHigh = loop.lo, loop.hi
 		r.Overhead.setCPURead(reads[i])
 		if len(s.opts.Counters) > 0 {
@@ -209,66 +216,27 @@ func roundOrder(k, round int, seed uint64) []int {
 	return o
 }
 
-// comparePair computes the paired ratios of a against b and the verdict.
-// The interval of the median ratio is built as Result.CI is (see
-// intervalOf): from the ratios, the blocks' median ratios and, when the
-// ratio differs between CPUs, every CPU's interval.
+// comparePair computes the paired ratios of a against b and the verdict
+// (stats.ComparePaired over the rounds, their blocks and CPUs: a round's
+// CPU is known when both cases ran on it from start to end).
 func comparePair(a, b *Result) Pair {
-	p := Pair{A: a.Name, B: b.Name}
-	xa, xb := nsPerOps(a.Samples), nsPerOps(b.Samples)
-	var rs []Sample // one per round: the ratio as a 1-iteration "sample"
-	for i := range min(len(xa), len(xb)) {
-		if xb[i] > 0 {
-			p.Ratios = append(p.Ratios, xa[i]/xb[i])
-			sa, sb := a.Samples[i], b.Samples[i]
-			cpu, end := sa.CPU, sa.CPUEnd
-			if sb.CPU != sa.CPU || sb.CPUEnd != sa.CPUEnd {
-				cpu, end = -1, -1 // the two ran on different CPUs: no CPU
-			}
-			rs = append(rs, Sample{Iterations: 1, WallNs: xa[i] / xb[i], CPU: cpu, CPUEnd: end, Block: sa.Block})
+	n := min(len(a.Samples), len(b.Samples))
+	cpus := make([]int, n)
+	for i := range n {
+		sa, sb := a.Samples[i], b.Samples[i]
+		cpus[i] = -1
+		if sa.CPU >= 0 && sa.CPU == sa.CPUEnd && sb.CPU == sa.CPU && sb.CPUEnd == sa.CPU {
+			cpus[i] = sa.CPU
 		}
 	}
-	p.Median = stats.Median(p.Ratios)
-	ci, _, per, differ, err := intervalOf(rs, 0.95)
+	pr, err := stats.ComparePaired(nsPerOps(a.Samples[:n]), nsPerOps(b.Samples[:n]), blocksOf(a.Samples[:n]), cpus, stats.Confidence, stats.Alpha)
+	p := Pair{A: a.Name, B: b.Name, Ratios: pr.Ratios, Median: pr.Median, PerCPU: pr.Placed.PerCPU, CPUsDiffer: pr.Placed.CPUsDiffer,
+		P: pr.MannWhitney.P, Significant: pr.Significant}
 	if err != nil {
 		p.CIErr = err.Error()
 	} else {
-		p.CI = ci
+		p.CI = pr.Placed.CI
 	}
-	if differ {
-		var parts []string
-		for _, c := range per {
-			parts = append(parts, fmt.Sprintf("CPU %d %s", c.CPU, unit.Sig(c.Median, 3)))
-		}
-		p.Note = "the ratio differs between CPUs (" + strings.Join(parts, ", ") + "): the interval spans them"
-	}
-	p.P = math.NaN()
-	if mw, err := stats.MannWhitneyU(xa, xb); err == nil {
-		p.P = mw.P
-	}
-	p.Verdict = verdict(p)
+	p.Verdict = report.PairedVerdict(a.Name, b.Name, pr, err)
 	return p
-}
-
-func verdict(p Pair) string {
-	v := verdictOf(p)
-	if p.Note != "" {
-		v += "; " + p.Note
-	}
-	return v
-}
-
-func verdictOf(p Pair) string {
-	if p.CIErr != "" {
-		return fmt.Sprintf("too few rounds for a verdict (median ratio %s): %s", unit.Sig(p.Median, 3), p.CIErr)
-	}
-	sig := p.P <= Alpha // benchstat's rule, as stats.MannWhitneyResult.Significant
-	switch {
-	case sig && p.CI.Lo > 1:
-		return fmt.Sprintf("%s is %sx faster than %s [%s, %s]", p.B, unit.Sig(p.Median, 3), p.A, unit.Sig(p.CI.Lo, 3), unit.Sig(p.CI.Hi, 3))
-	case sig && p.CI.Hi < 1:
-		return fmt.Sprintf("%s is %sx slower than %s [%s, %s]", p.B, unit.Sig(1/p.Median, 3), p.A, unit.Sig(1/p.CI.Hi, 3), unit.Sig(1/p.CI.Lo, 3))
-	}
-	return fmt.Sprintf("no significant difference between %s and %s (ratio %s [%s, %s], p=%s)",
-		p.A, p.B, unit.Sig(p.Median, 3), unit.Sig(p.CI.Lo, 3), unit.Sig(p.CI.Hi, 3), unit.Sig(p.P, 2))
 }

@@ -3,11 +3,9 @@ package bench
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/stats"
-	"github.com/chronograph/chronograph/unit"
 )
 
 // Counter summarizes one event of Options.Counters over the measured
@@ -15,24 +13,24 @@ import (
 type Counter struct {
 	// Name is the event's perf name (with its modifier, if any); Unit is
 	// the unit of its count: "count", or "ns" for task-clock and cpu-clock.
-	Name string `json:"name"`
-	Unit string `json:"unit"`
+	Name string
+	Unit string
 	// PerOp summarizes the event's net count per iteration over the
 	// samples that counted it: (sample count - OverheadPerSample) /
 	// iterations, clamped at 0.
-	PerOp stats.Summary `json:"per_op"`
+	PerOp stats.Summary
 	// OverheadPerSample is the count of an empty sample of the same shape
 	// (the counter reads, the clock reads and the loop's entry and exit;
 	// the minimum over several, as nanobench takes it), subtracted from
 	// every sample.
-	OverheadPerSample float64 `json:"overhead_per_sample"`
+	OverheadPerSample float64
 	// Samples is the number of samples that counted the event (the others
 	// did not schedule it); Scaled is set when any count was extrapolated
 	// because the kernel multiplexed the event.
-	Samples int  `json:"samples"`
-	Scaled  bool `json:"scaled,omitempty"`
+	Samples int
+	Scaled  bool
 	// Note qualifies the counts (e.g. user space only), if needed.
-	Note string `json:"note,omitempty"`
+	Note string
 }
 
 // PerOpName is the name of the counter's per-operation figure as the
@@ -175,28 +173,8 @@ func (r *Result) analyzeCounters(counted []counters.Event, unavailable []counter
 // CounterUnavailable names an event of Options.Counters that was not
 // counted, and why.
 type CounterUnavailable struct {
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
-}
-
-// unavailableLines groups unavailable events by reason: "cycles,
-// instructions: not available: <reason>".
-func unavailableLines(us []CounterUnavailable) []string {
-	var reasons []string
-	names := map[string][]string{}
-	for _, u := range us {
-		if _, ok := names[u.Reason]; !ok {
-			reasons = append(reasons, u.Reason)
-		}
-		if !slices.Contains(names[u.Reason], u.Name) {
-			names[u.Reason] = append(names[u.Reason], u.Name)
-		}
-	}
-	var out []string
-	for _, why := range reasons {
-		out = append(out, strings.Join(names[why], ", ")+": not available: "+why)
-	}
-	return out
+	Name   string
+	Reason string
 }
 
 // counterOverhead returns the overhead per sample subtracted from the
@@ -208,30 +186,4 @@ func (r *Result) counterOverhead(name string) float64 {
 		}
 	}
 	return 0
-}
-
-// countersLine is the table's line of counters per operation, or "".
-func (r *Result) countersLine() string {
-	if len(r.Counters) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, c := range r.Counters {
-		v := unit.Sig(c.PerOp.Median, 3)
-		if c.Unit == "ns" {
-			v = unit.FormatDuration(c.PerOp.Median, max(c.PerOp.Median/100, 0.001))
-		}
-		p := c.Name + " " + v
-		if c.Scaled {
-			p += " (scaled)"
-		}
-		if c.Note != "" {
-			p += " (" + c.Note + ")"
-		}
-		parts = append(parts, p)
-	}
-	if r.IPC != nil {
-		parts = append(parts, "IPC "+unit.Sig(r.IPC.Median, 3))
-	}
-	return "counters per op (median; net of an empty sample's counts): " + strings.Join(parts, ", ")
 }

@@ -2,14 +2,13 @@ package bench
 
 import (
 	"bytes"
-	"flag"
-	"github.com/chronograph/chronograph/stats"
 	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/stats"
 )
 
 // TestAnalyzeCounters checks the subtraction of the empty samples' counts
@@ -69,23 +68,16 @@ func TestAnalyzeCounters(t *testing.T) {
 			}
 			// The document has one value per counting sample, never a 0
 			// for a sample that did not count.
-			m := r.Measurement()
-			for _, mt := range m.Metrics {
-				if mt.Name == "instructions" && len(mt.Values) != tt.wantN {
-					t.Errorf("document: %d instructions values, want %d", len(mt.Values), tt.wantN)
+			m := r.measurements()[0]
+			c := m.Detail.Function.Counters[0]
+			if mt := m.Metric("instructions"); tt.wantN == len(tt.samples) {
+				if mt == nil || len(mt.Values) != tt.wantN || c.PartialPerOp != nil {
+					t.Errorf("document: instructions metric %+v, partial %v; want %d values", mt, c.PartialPerOp, tt.wantN)
 				}
+			} else if mt != nil || len(c.PartialPerOp) != tt.wantN || len(c.PartialSamples) != tt.wantN {
+				t.Errorf("document: instructions metric %+v, partial %v at %v; want no metric and %d partial values", mt, c.PartialPerOp, c.PartialSamples, tt.wantN)
 			}
 		})
-	}
-}
-
-func TestUnavailableLines(t *testing.T) {
-	got := unavailableLines([]CounterUnavailable{
-		{"cycles", "no PMU"}, {"instructions", "no PMU"}, {"cycles", "no PMU"}, {"x", "other"},
-	})
-	want := []string{"cycles, instructions: not available: no PMU", "x: not available: other"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
@@ -149,20 +141,14 @@ func TestCountersSoftware(t *testing.T) {
 		t.Errorf("task-clock %v ns/op, thread CPU time %v ns/op: want them to agree loosely", tc.PerOp.Median, cpuMed)
 	}
 	var buf bytes.Buffer
-	if err := WriteTable(&buf, r); err != nil {
+	if err := WriteText(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "counters per op") || !strings.Contains(buf.String(), "task-clock") {
-		t.Errorf("table without counters:\n%s", buf.String())
+		t.Errorf("text without counters:\n%s", buf.String())
 	}
-	found := false
-	for _, m := range r.Measurement().Metrics {
-		if m.Name == "task-clock" {
-			found = m.Unit == "ns/op" && len(m.Values) == len(r.Samples)
-		}
-	}
-	if !found {
-		t.Errorf("document without a task-clock ns/op metric per sample")
+	if m := r.measurements()[0].Metric("task-clock"); m == nil || m.Unit != "ns/op" || len(m.Values) != len(r.Samples) {
+		t.Errorf("document without a task-clock ns/op metric per sample: %+v", m)
 	}
 }
 
@@ -211,29 +197,19 @@ func TestCountersNoPMU(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	WriteTable(&buf, r, r)
+	if err := WriteText(&buf, r, r); err != nil {
+		t.Fatal(err)
+	}
 	if n := strings.Count(buf.String(), "\ncounters: "); n != 1 {
 		t.Errorf("%d 'counters: ... not available' lines, want 1:\n%s", n, buf.String())
 	}
-	for _, m := range r.Measurement().Metrics {
-		if m.Name == "instructions" || m.Name == "ipc" {
-			t.Errorf("document has %s", m.Name)
+	m := r.measurements()[0]
+	for _, name := range []string{"instructions", "cycles", "branch-misses", "ipc"} {
+		if m.Metric(name) != nil {
+			t.Errorf("document has %s", name)
 		}
 	}
-
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	if err := bt.Value.Set("50ms"); err != nil {
-		t.Fatal(err)
-	}
-	defer bt.Value.Set(old)
-	br := testing.Benchmark(func(tb *testing.B) { Testing(tb, countedSum, opts) })
-	if br.Extra["task-clock-ns/op"] <= 0 {
-		t.Errorf("adapter metrics %v, want task-clock-ns/op", br.Extra)
-	}
-	for _, u := range []string{"instructions/op", "cycles/op", "branch-misses/op", "IPC"} {
-		if _, ok := br.Extra[u]; ok {
-			t.Errorf("adapter reports %s without a PMU", u)
-		}
+	if u := m.Detail.Function.CountersUnavailable; len(u) != 3 {
+		t.Errorf("document lists %+v as unavailable, want the 3 hardware events", u)
 	}
 }

@@ -72,11 +72,11 @@ func TestCPUTimeNetOfReads(t *testing.T) {
 				t.Errorf("StopTimer warning does not say what falls inside the timed region: %q", r.Warnings)
 			}
 			var buf strings.Builder
-			if err := WriteTable(&buf, r); err != nil {
+			if err := WriteText(&buf, r); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(buf.String(), "CPU clock read 1.520 µs of CPU time per timed segment (subtracted)") {
-				t.Errorf("the table does not state the subtracted read cost:\n%s", buf.String())
+				t.Errorf("the text does not state the subtracted read cost:\n%s", buf.String())
 			}
 		})
 	}
@@ -154,16 +154,16 @@ func TestSpreadCPUsThatDiffer(t *testing.T) {
 	if len(perBlock) != DefaultBlocks {
 		t.Errorf("%d blocks, want %d", len(perBlock), DefaultBlocks)
 	}
-	if len(r.PerCPU) != 2 || r.PerCPU[0].CPU != 0 || r.PerCPU[1].CPU != 1 {
-		t.Fatalf("per-CPU results %+v, want CPUs 0 and 1", r.PerCPU)
+	if len(r.Placement.PerCPU) != 2 || r.Placement.PerCPU[0].CPU != 0 || r.Placement.PerCPU[1].CPU != 1 {
+		t.Fatalf("per-CPU results %+v, want CPUs 0 and 1", r.Placement.PerCPU)
 	}
 	for i, want := range []float64{306, 415} {
-		if c := r.PerCPU[i]; math.Abs(c.Median-want) > 0.5 || c.Samples != 4 || c.Blocks != 2 {
+		if c := r.Placement.PerCPU[i]; math.Abs(c.Median-want) > 0.5 || c.Samples != 4 || c.Blocks != 2 {
 			t.Errorf("CPU %d: median %v over %d samples in %d blocks, want %v over 4 in 2", c.CPU, c.Median, c.Samples, c.Blocks, want)
 		}
 	}
-	if !r.CPUsDiffer || !hasWarning(r, "the CPUs differ: CPU 0 306 ns/op") {
-		t.Errorf("CPUs differ %v, warnings %q", r.CPUsDiffer, r.Warnings)
+	if !r.Placement.CPUsDiffer || !hasWarning(r, "the CPUs differ: CPU 0 306") {
+		t.Errorf("CPUs differ %v, warnings %q", r.Placement.CPUsDiffer, r.Warnings)
 	}
 	if !(r.CI.Lo <= 306.5 && r.CI.Hi >= 414.5) {
 		t.Errorf("interval [%v, %v] hides the CPUs' difference (306 and 415 ns/op)", r.CI.Lo, r.CI.Hi)
@@ -171,8 +171,8 @@ func TestSpreadCPUsThatDiffer(t *testing.T) {
 	if !strings.Contains(r.CI.Method, "every CPU's interval") {
 		t.Errorf("interval method %q does not say it spans the CPUs", r.CI.Method)
 	}
-	if !strings.HasPrefix(r.Placement, "spread: 4 blocks over CPUs 0-1 of the 2 allowed") {
-		t.Errorf("placement %q", r.Placement)
+	if pl := r.Placement; pl.Pinned || pl.Allowed != 2 || !slices.Equal(pl.BlockSizes, []int{2, 2, 2, 2}) || len(pl.BlockCPUs) != 4 {
+		t.Errorf("placement %+v, want 4 blocks of 2 samples over the 2 allowed CPUs", pl)
 	}
 }
 
@@ -190,11 +190,11 @@ func TestPinOneCPU(t *testing.T) {
 			t.Fatalf("sample on CPU %d, pinned to 1", s.CPU)
 		}
 	}
-	if len(r.PerCPU) != 1 || r.CPUsDiffer || math.Abs(r.NsPerOp.Median-415) > 0.5 {
-		t.Errorf("per CPU %+v, differ %v, median %v; want CPU 1 only at 415", r.PerCPU, r.CPUsDiffer, r.NsPerOp.Median)
+	if len(r.Placement.PerCPU) != 1 || r.Placement.CPUsDiffer || math.Abs(r.NsPerOp.Median-415) > 0.5 {
+		t.Errorf("per CPU %+v, differ %v, median %v; want CPU 1 only at 415", r.Placement.PerCPU, r.Placement.CPUsDiffer, r.NsPerOp.Median)
 	}
-	if !strings.HasPrefix(r.Placement, "pinned to CPU 1") {
-		t.Errorf("placement %q", r.Placement)
+	if pl := r.Placement; !pl.Pinned || !slices.Equal(pl.BlockCPUs, []int{1, 1, 1, 1}) {
+		t.Errorf("placement %+v, want pinned to CPU 1", pl)
 	}
 }
 
@@ -207,8 +207,8 @@ func TestSpreadCPUsAlike(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.PerCPU) != 2 || r.CPUsDiffer || hasWarning(r, "the CPUs differ: ") {
-		t.Errorf("per CPU %+v, differ %v, warnings %q", r.PerCPU, r.CPUsDiffer, r.Warnings)
+	if len(r.Placement.PerCPU) != 2 || r.Placement.CPUsDiffer || hasWarning(r, "the CPUs differ: ") {
+		t.Errorf("per CPU %+v, differ %v, warnings %q", r.Placement.PerCPU, r.Placement.CPUsDiffer, r.Warnings)
 	}
 	// The blocks alternate 300 and 303: the t interval of their mean
 	// covers both.
@@ -249,8 +249,8 @@ func TestCompareSpread(t *testing.T) {
 				t.Errorf("rounds ran on CPUs %v, want both", cpus)
 			}
 			p := c.Pairs[0]
-			if got := p.Note != ""; got != tt.wantNote {
-				t.Errorf("note %q, want one: %v", p.Note, tt.wantNote)
+			if note := strings.Contains(p.Verdict, "the ratio differs between CPUs"); p.CPUsDiffer != tt.wantNote || note != tt.wantNote {
+				t.Errorf("CPUs differ %v, verdict %q; want the ratios to differ: %v", p.CPUsDiffer, p.Verdict, tt.wantNote)
 			}
 			if tt.wantNote && !(p.CI.Lo <= 1.5 && p.CI.Hi >= 2) {
 				t.Errorf("ratio interval [%v, %v] hides the per-CPU ratios 2 and 1.5", p.CI.Lo, p.CI.Hi)
@@ -274,80 +274,22 @@ func samplesOf(cpus []int, blocks ...[]float64) []Sample {
 	return ss
 }
 
+// TestIntervalOf: the samples' blocks and CPUs reach stats.PlacedMedianCI
+// (its tests have the arithmetic); a sample whose thread changed CPU
+// belongs to no CPU.
 func TestIntervalOf(t *testing.T) {
 	rep := func(x float64, n int) []float64 { return slices.Repeat([]float64{x}, n) }
-	t.Run("blocks", func(t *testing.T) {
-		// Block medians 10, 12, 14, 16: mean 13, s = √(20/3), t(0.975, 3)
-		// = 3.18245: 13 ± 4.1085. The 20 samples' order-statistic interval
-		// [x(6), x(15)] = [12, 14] lies inside.
-		ss := samplesOf([]int{0, 0, 0, 0}, rep(10, 5), rep(12, 5), rep(14, 5), rep(16, 5))
-		iv, bm, per, differ, err := intervalOf(ss, 0.95)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := 3.182446305284263 * math.Sqrt(20.0/3) / 2
-		if math.Abs(iv.Lo-(13-h)) > 1e-6 || math.Abs(iv.Hi-(13+h)) > 1e-6 {
-			t.Errorf("interval [%v, %v], want 13 ± %v", iv.Lo, iv.Hi, h)
-		}
-		if !slices.Equal(bm, []float64{10, 12, 14, 16}) || differ || len(per) != 1 {
-			t.Errorf("block medians %v, differ %v, per CPU %+v", bm, differ, per)
-		}
-	})
-	t.Run("cpus-differ", func(t *testing.T) {
-		// Two CPUs 10 % apart, each steady: the interval spans both.
-		ss := samplesOf([]int{0, 1, 0, 1}, rep(100, 5), rep(110, 5), rep(100, 5), rep(110, 5))
-		iv, _, per, differ, err := intervalOf(ss, 0.95)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !differ || len(per) != 2 || per[0].Median != 100 || per[1].Median != 110 {
-			t.Fatalf("differ %v, per CPU %+v", differ, per)
-		}
-		if iv.Lo > 100 || iv.Hi < 110 {
-			t.Errorf("interval [%v, %v] does not span 100 and 110", iv.Lo, iv.Hi)
-		}
-	})
-	t.Run("threshold", func(t *testing.T) {
-		// 4.9 % apart is not "differ"; 5.1 % is.
-		for _, tt := range []struct {
-			hi   float64
-			want bool
-		}{{104.9, false}, {105.1, true}} {
-			ss := samplesOf([]int{0, 1}, rep(100, 4), rep(tt.hi, 4))
-			if _, _, _, differ, _ := intervalOf(ss, 0.95); differ != tt.want {
-				t.Errorf("100 vs %v: differ %v, want %v", tt.hi, differ, tt.want)
-			}
-		}
-	})
-	t.Run("migrated-and-few", func(t *testing.T) {
-		// A migrated sample belongs to no CPU; a CPU with fewer than 3
-		// samples does not decide "differ".
-		ss := samplesOf([]int{0, 1}, rep(100, 6), rep(200, 2))
-		ss = append(ss, Sample{Iterations: 1, WallNs: 300, CPU: 0, CPUEnd: 1, Block: 2})
-		_, _, per, differ, err := intervalOf(ss, 0.95)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if differ || len(per) != 2 || per[0].Samples != 6 || per[1].Samples != 2 {
-			t.Errorf("differ %v, per CPU %+v", differ, per)
-		}
-	})
-	t.Run("too-few", func(t *testing.T) {
-		ss := samplesOf([]int{-1}, []float64{1, 2, 3})
-		if _, _, per, _, err := intervalOf(ss, 0.95); err == nil || per != nil {
-			t.Errorf("3 samples in one block: err %v, per CPU %+v; want an error and no CPUs", err, per)
-		}
-	})
-}
-
-func TestTQuantile(t *testing.T) {
-	// scipy.stats.t.ppf(0.975, df)
-	for _, tt := range []struct{ df, want float64 }{
-		{1, 12.706204736174698}, {3, 3.182446305284263}, {10, 2.2281388519649385}, {1000, 1.9623390808264078},
-	} {
-		if got := tQuantile(0.975, tt.df); math.Abs(got-tt.want) > 1e-9*tt.want {
-			t.Errorf("t(0.975, %v) = %v, want %v", tt.df, got, tt.want)
-		}
+	ss := samplesOf([]int{0, 1, 0, 1}, rep(100, 5), rep(110, 5), rep(100, 5), rep(110, 5))
+	ss = append(ss, Sample{Iterations: 1, WallNs: 300, CPU: 0, CPUEnd: 1, Block: 4})
+	p, err := intervalOf(ss, 0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.CPUsDiffer || len(p.PerCPU) != 2 || p.PerCPU[0].Samples != 10 || p.PerCPU[1].Samples != 10 || len(p.BlockMedians) != 5 {
+		t.Errorf("%+v: want 2 CPUs of 10 samples that differ, 5 blocks", p)
+	}
+	if p.CI.Lo > 100 || p.CI.Hi < 110 {
+		t.Errorf("interval [%v, %v] does not span 100 and 110", p.CI.Lo, p.CI.Hi)
 	}
 }
 
@@ -369,16 +311,23 @@ func TestMakePlan(t *testing.T) {
 	if q := makePlan(7, 4, -1, []int{0, 1, 2, 3}, 1); !slices.Equal(q.sizes, []int{2, 2, 2, 1}) {
 		t.Errorf("7 samples in 4 blocks: %v", q.sizes)
 	}
-	if q := makePlan(3, 4, -1, nil, 1); len(q.sizes) != 3 || q.cpu(0) != -1 || !strings.Contains(q.placement, "unknown") {
+	if q := makePlan(3, 4, -1, nil, 1); len(q.sizes) != 3 || q.cpu(0) != -1 || q.allowed != 0 || q.pinned {
 		t.Errorf("unknown CPUs: %+v", q)
 	}
-	if q := makePlan(20, 4, 5, []int{0, 1}, 1); q.cpu(3) != 5 || !strings.HasPrefix(q.placement, "pinned to CPU 5") {
+	if q := makePlan(20, 4, 5, []int{0, 1}, 1); q.cpu(3) != 5 || !q.pinned || q.allowed != 2 {
 		t.Errorf("pinned: %+v", q)
 	}
-	if q := makePlan(20, 4, -1, []int{3}, 1); q.cpu(2) != 3 || !strings.Contains(q.placement, "the only one") {
+	if q := makePlan(20, 4, -1, []int{3}, 1); q.cpu(2) != 3 || q.allowed != 1 {
 		t.Errorf("one allowed CPU: %+v", q)
 	}
-	if got := cpuList([]int{6, 0, 1, 2, 3, 3}); got != "0-3,6" {
-		t.Errorf("cpuList = %q", got)
+	// The placement of samples: the blocks' sizes from the samples, each
+	// block's CPU from the plan.
+	ss := samplesOf([]int{-1, -1, -1}, []float64{1, 1}, []float64{1}, []float64{1, 1, 1})
+	pl := p.placement(ss)
+	if !slices.Equal(pl.BlockSizes, []int{2, 1, 3}) || !slices.Equal(pl.BlockCPUs, []int{p.cpu(0), p.cpu(1), p.cpu(2)}) || pl.Allowed != 4 {
+		t.Errorf("placement %+v", pl)
+	}
+	if pl := makePlan(3, 4, -1, nil, 1).placement(ss); pl.BlockCPUs != nil {
+		t.Errorf("unpinned placement %+v, want no block CPUs", pl)
 	}
 }

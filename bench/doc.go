@@ -38,7 +38,8 @@
 //     that it holds what varies between invocations (CPU, memory
 //     placement, frequency) and not only within one; when the CPUs'
 //     medians differ by more than 5 %, it spans every CPU's interval, and
-//     Result.PerCPU and a warning give each CPU's figure. Variation on
+//     Result.Placement.PerCPU and a warning give each CPU's figure
+//     (stats.PlacedMedianCI computes the interval). Variation on
 //     time scales longer than the measurement (a host that is busy for
 //     seconds) is beyond any one run: compare several runs.
 //   - Thread CPU time is net of the CPU clock's own reads: their measured
@@ -68,9 +69,16 @@
 // LoopNsPerOpHigh).
 //
 // Compare runs several cases in interleaved rounds with one iteration count
-// and reports paired ratios with a confidence interval and a p-value.
-// Testing runs a benchmark under bench from inside a testing.B benchmark and
-// reports through ReportMetric, so go test -bench output and benchstat keep
-// working. WriteTable prints a terminal table; Document builds the
-// chronograph result document with every raw sample.
+// and reports paired ratios with a confidence interval and a p-value
+// (significant at stats.Alpha).
+//
+// Results become a chronograph result document (Document, kind
+// "function": every sample's figures as metrics, the calibration,
+// overhead, placement and modes as typed details; docs/result-schema.md),
+// which package report renders: WriteText prints its text, exactly what
+// `chrono report` prints for the saved document; report.Render writes it
+// as Markdown, CSV or in the Go benchmark format (report.Benchfmt, which
+// benchstat reads). Package bench/benchtest runs a benchmark under bench
+// from inside a testing.B benchmark, so that go test -bench output and
+// benchstat keep working; bench itself does not import testing.
 package bench

@@ -2,12 +2,11 @@ package bench_test
 
 import (
 	"fmt"
-	"github.com/chronograph/chronograph/counters"
 	"os"
-	"testing"
 	"time"
 
 	"github.com/chronograph/chronograph/bench"
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -77,14 +76,6 @@ func ExampleB_StopTimer() {
 
 func ExampleB_StartTimer() { ExampleB_StopTimer() }
 
-func ExampleSink() {
-	bench.Run("sink", func(b *bench.B) {
-		for b.Loop() {
-			bench.Sink = sum(data)
-		}
-	}, quick)
-}
-
 func ExampleOptions() {
 	buf := make([]uint64, len(data))
 	opts := &bench.Options{
@@ -100,7 +91,7 @@ func ExampleOptions() {
 		}
 	}, opts)
 	if err == nil {
-		bench.WriteTable(os.Stdout, r)
+		bench.WriteText(os.Stdout, r)
 	}
 }
 
@@ -161,7 +152,7 @@ func ExampleRunCases() {
 		}
 	}), quick)
 	if err == nil {
-		bench.WriteTable(os.Stdout, rs...)
+		bench.WriteText(os.Stdout, rs...)
 	}
 }
 
@@ -182,10 +173,10 @@ func ExampleCompare() {
 		fmt.Println(err)
 		return
 	}
-	c.WriteTable(os.Stdout) // "... sum500 is 1.9x faster than sum1000 [1.8, 2.0] ..."
+	c.WriteText(os.Stdout) // "... sum500 is 1.9x faster than sum1000 [1.8, 2.0] ..."
 }
 
-func ExampleComparison_WriteTable() { ExampleCompare() }
+func ExampleComparison_WriteText() { ExampleCompare() }
 
 func ExampleComparison_Document() {
 	c, err := bench.Compare([]bench.Case{
@@ -205,14 +196,14 @@ func ExampleComparison_Document() {
 	}
 }
 
-func ExampleWriteTable() {
+func ExampleWriteText() {
 	r, err := bench.Run("sum", func(b *bench.B) {
 		for b.Loop() {
 			b.Keep(sum(data))
 		}
 	}, nil)
 	if err == nil {
-		bench.WriteTable(os.Stdout, r)
+		bench.WriteText(os.Stdout, r)
 	}
 }
 
@@ -226,34 +217,16 @@ func ExampleDocument() {
 		return
 	}
 	d := bench.Document(r)
-	fmt.Println(d.Kind, d.Measurements[0].Metric("wall").Unit, len(d.Measurements[0].Metric("wall").Values))
-	// Output: function ns/op 6
-}
-
-func ExampleResult_Measurement() {
-	r, _ := bench.Run("sum", func(b *bench.B) {
-		for b.Loop() {
-			b.Keep(sum(data))
-		}
-	}, quick)
-	m := r.Measurement()
-	fmt.Println(m.Primary, m.Metric("allocs").Unit)
-	// Output: wall allocs/op
+	m := d.Measurements[0]
+	fmt.Println(d.Kind, m.Primary, m.Metric("wall").Unit, len(m.Metric("wall").Values), m.Metric("allocs").Unit)
+	// Save it for chrono report, or render it here in another format:
+	//	result.WriteFile("sum.json", d)
+	//	report.Render(os.Stdout, d, report.Benchfmt, report.Options{})
+	// Output: function wall ns/op 6 count/op
 }
 
 func ExampleSample_NsPerOp() {
 	s := bench.Sample{Iterations: 1000, WallNs: 250000}
 	fmt.Println(s.NsPerOp())
 	// Output: 250
-}
-
-func ExampleTesting() {
-	// In a _test.go file:
-	_ = func(b *testing.B) { // func BenchmarkSum(b *testing.B)
-		bench.Testing(b, func(b *bench.B) {
-			for b.Loop() {
-				b.Keep(sum(data))
-			}
-		}, nil)
-	}
 }

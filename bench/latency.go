@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Latency is the per-operation latency mode's result: every iteration
@@ -14,25 +16,34 @@ import (
 type Latency struct {
 	// Ops is the number of operations timed; OpsPerSample how many per
 	// sample.
-	Ops          int64  `json:"ops"`
-	OpsPerSample uint64 `json:"ops_per_sample"`
+	Ops          int64
+	OpsPerSample uint64
 	// ReadOverheadNs is the median time of an empty iteration timed the
 	// same way (the cost of the fenced reads and the loop), subtracted
 	// from every duration (results below zero are recorded as 0).
-	ReadOverheadNs float64 `json:"read_overhead_ns"`
-	// Quantiles of single operations (HdrHistogram's definition).
-	Min  float64 `json:"min"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-	P999 float64 `json:"p999"`
-	Max  float64 `json:"max"`
-	Mean float64 `json:"mean"`
-	// Histogram holds every recorded duration.
-	Histogram *stats.Histogram `json:"histogram"`
+	ReadOverheadNs float64
+	// Quantiles of single operations (HdrHistogram's definition: the
+	// upper end of the bucket that holds the rank, within the exact
+	// extremes), and the exact mean and population standard deviation of
+	// the durations recorded.
+	Min    float64
+	P50    float64
+	P90    float64
+	P99    float64
+	P999   float64
+	Max    float64
+	Mean   float64
+	StdDev float64
+	// Histogram holds every recorded duration, to latencyDigits
+	// significant digits.
+	Histogram *stats.Histogram
 	// Warnings say when these figures are weak.
-	Warnings []string `json:"warnings,omitempty"`
+	Warnings []warn.Warning
 }
+
+// latencyDigits is the latency histogram's precision in significant
+// decimal digits.
+const latencyDigits = 3
 
 // Below this median the clock read dominates single-op timings.
 const latencyMinOpNs = 100
@@ -96,27 +107,39 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 	if err := r.finish(); err != nil {
 		return nil, err
 	}
-	h, err := stats.NewHistogram(1, 3600e9, 3)
+	h, err := stats.NewHistogram(1, 3600e9, latencyDigits)
 	if err != nil {
 		return nil, fmt.Errorf("bench: latency histogram: %w", err)
 	}
+	// The exact mean and standard deviation of what is recorded (the
+	// histogram keeps values to its precision only).
+	var sum, sumSq float64
 	for _, d := range raw {
-		h.Record(int64(math.Round(max(d-over, 0))))
+		v := math.Round(max(d-over, 0))
+		h.Record(int64(v))
+		sum += v
+		sumSq += v * v
 	}
 	l := &Latency{
 		Ops: h.Count(), OpsPerSample: ops, ReadOverheadNs: over,
 		Min: float64(h.Min()), P50: float64(h.Quantile(0.5)), P90: float64(h.Quantile(0.9)),
 		P99: float64(h.Quantile(0.99)), P999: float64(h.Quantile(0.999)), Max: float64(h.Max()),
-		Mean: h.Mean(), Histogram: h,
+		Histogram: h,
+	}
+	if n := float64(len(raw)); n > 0 {
+		l.Mean = sum / n
+		l.StdDev = math.Sqrt(max(sumSq/n-l.Mean*l.Mean, 0))
 	}
 	if l.P50 < latencyMinOpNs {
-		l.Warnings = append(l.Warnings, fmt.Sprintf(
-			"single operations of %.3g ns are below ~%d ns: the clock read (%.3g ns, subtracted) dominates them; use the batch figures",
-			l.P50, latencyMinOpNs, over))
+		l.Warnings = append(l.Warnings, warn.New(WarnLatencyBelowRead,
+			fmt.Sprintf("single operations of %s are below ~%d ns: the clock read (%s, subtracted) dominates them",
+				unit.Duration(l.P50, unit.Precision{Resolution: 1}), latencyMinOpNs, unit.Duration(over, unit.Precision{Resolution: s.probe.TickNs})),
+			"use the batch figures"))
 	}
 	if l.Ops < 1000 {
-		l.Warnings = append(l.Warnings, fmt.Sprintf(
-			"only %d operations timed: p99.9 needs at least 1000; raise Options.Samples or Options.Target", l.Ops))
+		l.Warnings = append(l.Warnings, warn.New(WarnLatencyFewOps,
+			fmt.Sprintf("only %d operations timed: p99.9 needs at least 1000", l.Ops),
+			"raise Options.Samples or Options.Target"))
 	}
 	return l, nil
 }

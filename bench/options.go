@@ -41,7 +41,8 @@ type Options struct {
 	// on (each block pinned to one, visiting them in a shuffled order),
 	// because CPUs can differ in speed (hybrid cores, a busy SMT sibling,
 	// host contention): the result then reports per-CPU medians
-	// (Result.PerCPU) and, when they differ, an interval that spans them.
+	// (Result.Placement.PerCPU) and, when they differ, an interval that
+	// spans them.
 	// Pin one CPU to measure one (taskset -c has the same effect).
 	Pin bool
 	CPU int
@@ -82,14 +83,16 @@ type Options struct {
 	// (default: 1; results are reproducible in their order of work).
 	Seed uint64
 
+	// MinDuration, when positive, makes the measured samples continue
+	// past Samples, in more blocks, until it has passed since the
+	// measurement began (bench/benchtest sets it from -benchtime, so that
+	// testing.B sees its benchmark run that long).
+	MinDuration time.Duration
+
 	// clock, when set, replaces the clock (tests use a fake one), and
 	// plat the operating system's threads and CPUs.
 	clock *clockSource
 	plat  *platform
-	// minDuration, when set, makes the measured samples continue past
-	// Samples until it has passed since the measurement began (the
-	// testing.B adapter uses -benchtime).
-	minDuration time.Duration
 }
 
 // Defaults.
@@ -121,6 +124,8 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("bench: negative Blocks %d: use a positive count, or 0 for the default %d", c.Blocks, DefaultBlocks)
 	case c.Budget < 0:
 		return c, fmt.Errorf("bench: negative Budget %v: use a positive duration, or 0 for no cap", c.Budget)
+	case c.MinDuration < 0:
+		return c, fmt.Errorf("bench: negative MinDuration %v: use a positive duration, or 0 for none", c.MinDuration)
 	case c.Cold < 0 || c.Parallel < 0:
 		return c, fmt.Errorf("bench: negative Cold or Parallel count: use 0 to turn the mode off")
 	case c.Pin && c.CPU < 0:

@@ -10,24 +10,24 @@ import (
 // function ran at once, each on its own locked thread, each sample started
 // together through a barrier.
 type Parallel struct {
-	Workers int `json:"workers"`
+	Workers int
 	// Iterations is the count per worker per sample (the single-thread
 	// calibration's).
-	Iterations uint64 `json:"iterations"`
+	Iterations uint64
 	// WallNs holds, per sample, the time from the first worker's start to
 	// the last worker's end; OpsPerSec the aggregate throughput of each
 	// sample (all workers' iterations over WallNs).
-	WallNs    []float64 `json:"wall_ns"`
-	OpsPerSec []float64 `json:"ops_per_sec"`
+	WallNs    []float64
+	OpsPerSec []float64
 	// Aggregate summarizes OpsPerSec.
-	Aggregate stats.Summary `json:"aggregate"`
+	Aggregate stats.Summary
 	// PerWorker holds each worker's samples; NsPerOp summarizes the ns/op
 	// of every worker's every sample (the per-op distribution under
 	// contention).
-	PerWorker [][]Sample    `json:"per_worker"`
-	NsPerOp   stats.Summary `json:"ns_per_op"`
+	PerWorker [][]Sample
+	NsPerOp   stats.Summary
 	// WorkerOpsPerSec is each worker's median throughput.
-	WorkerOpsPerSec []float64 `json:"worker_ops_per_sec"`
+	WorkerOpsPerSec []float64
 }
 
 func measureParallel(f func(*B), s *setup, n uint64) (*Parallel, error) {

@@ -1,8 +1,7 @@
 package bench
 
 import (
-	"strings"
-	"sync"
+	"slices"
 	"testing"
 )
 
@@ -12,41 +11,23 @@ import (
 // (TestCPUTimeNetOfReads).
 
 // TestDocumentHasRawSamples: the result document keeps every raw sample
-// (ticks, wall ns, StopTimer calls), not only per-op metrics.
+// (ticks, wall ns, StopTimer calls) as metrics, not only per-op figures.
 func TestDocumentHasRawSamples(t *testing.T) {
-	r := &Result{Name: "x", Samples: []Sample{{Iterations: 10, WallNs: 100, Ticks: 250, CPUNs: 90}, {Iterations: 10, WallNs: 110, Ticks: 275, CPUNs: 100}}}
-	m := r.Measurement()
-	got, ok := m.Details["samples"].([]Sample)
-	if !ok || len(got) != 2 || got[1].Ticks != 275 {
-		t.Fatalf("details[samples] = %#v, want the 2 raw samples", m.Details["samples"])
-	}
-}
-
-type logRecorder struct{ lines []string }
-
-func (l *logRecorder) Log(args ...any) {
-	for _, a := range args {
-		l.lines = append(l.lines, a.(string))
-	}
-}
-
-// TestAdapterLogsEnvironmentOnce: the testing.B adapter used to drop the
-// environment warnings (hypervisor, frequency scaling, race detector)
-// altogether; it logs them on its first benchmark.
-func TestAdapterLogsEnvironmentOnce(t *testing.T) {
-	old := envWarnings
-	envWarnings = func() []string { return []string{"running under a hypervisor (KVM)"} }
-	defer func() { envWarnings = old }()
-	r := &Result{Warnings: []string{"running under a hypervisor (KVM)", "spread is large"}}
-	var once sync.Once
-	var first, second logRecorder
-	logWarnings(&first, r, &once)
-	logWarnings(&second, r, &once)
-	want := []string{"bench: spread is large", "bench: environment: running under a hypervisor (KVM)"}
-	if strings.Join(first.lines, "|") != strings.Join(want, "|") {
-		t.Errorf("first benchmark logged %q, want %q", first.lines, want)
-	}
-	if strings.Join(second.lines, "|") != "bench: spread is large" {
-		t.Errorf("second benchmark logged %q, want only its own warning", second.lines)
+	r := &Result{Name: "x", Samples: []Sample{{Iterations: 10, WallNs: 100, Ticks: 250, CPUNs: 90, TimerStops: 1},
+		{Iterations: 10, WallNs: 110, Ticks: 275, CPUNs: 100}}}
+	m := r.measurements()[0]
+	for _, tt := range []struct {
+		name, unit string
+		want       []float64
+	}{
+		{"ticks", "count", []float64{250, 275}},
+		{"iterations", "count", []float64{10, 10}},
+		{"wall", "ns/op", []float64{10, 11}},
+		{"cpu_time", "ns/op", []float64{9, 10}},
+		{"timer_stops", "count", []float64{1, 0}},
+	} {
+		if got := m.Metric(tt.name); got == nil || got.Unit != tt.unit || !slices.Equal(got.Values, tt.want) {
+			t.Errorf("metric %s = %+v, want %v in %s", tt.name, got, tt.want, tt.unit)
+		}
 	}
 }

@@ -8,85 +8,91 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Result is the outcome of one benchmark.
 type Result struct {
 	// Name is the benchmark's name; Params the parameters of its case.
-	Name   string            `json:"name"`
-	Params map[string]string `json:"params,omitempty"`
+	Name   string
+	Params map[string]string
+	// Start and End are the wall-clock times the measurement began and
+	// ended (its durations come from Clock).
+	Start, End time.Time
 	// Clock names the clock that timed the samples, and Probe its observed
 	// tick and read cost.
-	Clock string     `json:"clock"`
-	Probe clockProbe `json:"clock_probe"`
-	// GoalNs is the sample duration aimed at (the larger of Options.Target
-	// and 1000 times the clock's tick and read cost); Iterations is the
-	// calibrated count per sample before the 0-20 % jitter.
-	GoalNs     float64 `json:"goal_ns"`
-	Iterations uint64  `json:"iterations"`
+	Clock string
+	Probe clockProbe
+	// Target is the sample duration asked for (Options.Target); GoalNs the
+	// one aimed at (the larger of Target and 1000 times the clock's tick
+	// and read cost); Iterations is the calibrated count per sample before
+	// the 0-20 % jitter.
+	Target     time.Duration
+	GoalNs     float64
+	Iterations uint64
 	// Samples are the measured samples, in order. Calibration and Warmup
 	// are the discarded ones, kept for the record (Warmup holds the
 	// warm-up after calibration and the first sample of every later
 	// block).
-	Samples     []Sample `json:"samples"`
-	Calibration []Sample `json:"calibration"`
-	Warmup      []Sample `json:"warmup"`
+	Samples     []Sample
+	Calibration []Sample
+	Warmup      []Sample
 	// NsPerOp summarizes the samples' wall time per iteration, and P99 is
 	// the 99th percentile of the per-sample means (linear definition): of
 	// batch means, not of single operations (see Latency for those).
-	NsPerOp stats.Summary `json:"ns_per_op"`
-	P99     float64       `json:"p99"`
+	NsPerOp stats.Summary
+	P99     float64
 	// CI is the 95 % interval of the median ns/op (zero when there are too
-	// few samples), meant to hold for the next invocation too: the hull of
-	// the order-statistic interval of the samples, the Student t interval
-	// of the mean of the block medians (BlockMedians; each block is a fresh
-	// invocation on its own CPU, so their spread shows what varies between
-	// invocations), and, when the CPUs differ (CPUsDiffer), every CPU's
-	// interval. CI.Method says which parts it joins.
-	CI           stats.Interval `json:"ci"`
-	BlockMedians []float64      `json:"block_medians,omitempty"`
-	// Placement says where the benchmark's thread ran (pinned, spread over
-	// which CPUs, or unknown). PerCPU summarizes the samples per CPU (when
-	// the CPUs are known), and CPUsDiffer is set when the medians of two
-	// CPUs with at least 3 samples differ by more than
-	// CPUDifferThreshold: the figure then depends on where it runs, a
-	// warning lists the CPUs, and CI spans them. Migrations counts the
-	// samples whose thread changed CPU during the sample (left out of
-	// PerCPU).
-	Placement  string      `json:"placement"`
-	PerCPU     []CPUResult `json:"per_cpu,omitempty"`
-	CPUsDiffer bool        `json:"cpus_differ,omitempty"`
-	Migrations int         `json:"migrations,omitempty"`
+	// few samples), meant to hold for the next invocation too: see
+	// stats.PlacedMedianCI, over the samples, their blocks (each a fresh
+	// invocation on its own CPU) and their CPUs. CI.Method says which
+	// parts it joins.
+	CI stats.Interval
+	// Placement says where the benchmark's thread ran: whether it was
+	// pinned, the blocks' sizes and CPUs, the blocks' medians, the
+	// samples' medians per CPU (of the samples that stayed on one CPU),
+	// whether two CPUs differ by more than stats.CPUDifferThreshold (a
+	// warning then lists them and CI spans them), and how many samples
+	// changed CPU during the sample.
+	Placement result.FunctionPlacement
 	// CPUPerWall is the thread's CPU time over wall time across all
 	// samples (1 = always running; less = preempted or blocked), with the
 	// CPU time net of the CPU clock's own reads (Overhead.CPUReadNs); -1
 	// when CPU time is unavailable.
-	CPUPerWall float64 `json:"cpu_per_wall"`
+	CPUPerWall float64
 	// AllocsPerOp and BytesPerOp are the medians over samples.
-	AllocsPerOp float64 `json:"allocs_per_op"`
-	BytesPerOp  float64 `json:"bytes_per_op"`
-	// Overhead is the cost of measuring, measured in the same run.
-	Overhead Overhead `json:"overhead"`
+	AllocsPerOp float64
+	BytesPerOp  float64
+	// Overhead is the cost of measuring, measured in the same run, and
+	// PossiblyOptimizedAway is set when the median ns/op is within twice
+	// the empty loop's cost (a warning says so too): the body may have
+	// been optimized away, or is at the noise floor.
+	Overhead              Overhead
+	PossiblyOptimizedAway bool
 	// Cold holds the single-shot first iterations of fresh invocations
 	// (Options.Cold); Latency the per-operation mode (Options.Latency);
 	// Parallel the parallel mode (Options.Parallel).
-	Cold     []Sample  `json:"cold,omitempty"`
-	Latency  *Latency  `json:"latency,omitempty"`
-	Parallel *Parallel `json:"parallel,omitempty"`
+	Cold     []Sample
+	Latency  *Latency
+	Parallel *Parallel
 	// Counters summarizes the events of Options.Counters that were
 	// counted, per operation and net of an empty sample's counts; IPC is
 	// the instructions per cycle of the samples (net counts; nil unless
 	// both were counted). CountersUnavailable lists the events that were
 	// not counted, with the reason: they are never shown as 0.
-	Counters            []Counter            `json:"counters,omitempty"`
-	IPC                 *stats.Summary       `json:"ipc,omitempty"`
-	CountersUnavailable []CounterUnavailable `json:"counters_unavailable,omitempty"`
-	// Warnings say what weakens the figures and what to do about it.
-	Warnings []string `json:"warnings,omitempty"`
+	Counters            []Counter
+	IPC                 *stats.Summary
+	CountersUnavailable []CounterUnavailable
+	// Warnings say what weakens the figures and what to do about it. The
+	// environment's warnings (frequency scaling, a hypervisor, the race
+	// detector) are not among them: they are in the document's
+	// environment (Document).
+	Warnings []warn.Warning
 	// Incomplete is set when the budget ran out before all samples.
-	Incomplete bool `json:"incomplete,omitempty"`
+	Incomplete bool
 }
 
 // Overhead is the cost of measuring.
@@ -98,32 +104,32 @@ type Overhead struct {
 	// prediction, fetch alignment), so it is measured at two placements:
 	// LoopNsPerOp is the lower median, LoopNsPerOpHigh the higher. The
 	// noise-floor warning uses the higher.
-	LoopNsPerOp     float64 `json:"loop_ns_per_op"`
-	LoopNsPerOpHigh float64 `json:"loop_ns_per_op_high"`
+	LoopNsPerOp     float64
+	LoopNsPerOpHigh float64
 	// NetNsPerOp is the median ns/op minus LoopNsPerOp, and NetValid tells
 	// whether that subtraction is meaningful: only when the result is well
 	// above the loop's cost (more than twice), since a body that overlaps
 	// with the loop's compare and branch in the pipeline does not add their
 	// costs. The reported NsPerOp is never corrected (as with testing.B).
-	NetNsPerOp float64 `json:"net_ns_per_op"`
-	NetValid   bool    `json:"net_valid"`
+	NetNsPerOp float64
+	NetValid   bool
 	// TimerPairNs is the cost of one StopTimer/StartTimer pair on the
 	// benchmark's thread, measured before calibration. TimerPairInsideNs
 	// is the part of it that falls inside the timed region (not
 	// subtracted from the wall time).
-	TimerPairNs       float64 `json:"timer_pair_ns"`
-	TimerPairInsideNs float64 `json:"timer_pair_inside_ns"`
+	TimerPairNs       float64
+	TimerPairInsideNs float64
 	// CPUReadNs is the thread CPU time that reading the thread's CPU clock
 	// adds to a timed segment (a system call: its part after the first
 	// reading and before the last; 0.2-1.5 µs on the hosts seen so far),
 	// measured on the benchmark's thread at the start of every block
-	// (the median of 51 empty segments; the median over blocks here) and
+	// (the median of 99 empty segments; the median over blocks here) and
 	// subtracted from Sample.CPUNs once per timed segment (a sample has
 	// one, plus one per StopTimer). CPUReadMADNs is the scaled MAD of the
 	// empty segments (the median over blocks): the uncertainty of one
 	// segment's correction. Both are -1 when CPU time is unavailable.
-	CPUReadNs    float64 `json:"cpu_read_ns"`
-	CPUReadMADNs float64 `json:"cpu_read_mad_ns"`
+	CPUReadNs    float64
+	CPUReadMADNs float64
 }
 
 func (o *Overhead) setTimerPair(p timerPair) {
@@ -211,7 +217,7 @@ type setup struct {
 	clk   *clockSource
 	probe clockProbe
 	goal  float64 // ns
-	notes []string
+	notes []warn.Warning
 	rng   *rand.Rand
 }
 
@@ -224,10 +230,10 @@ func newSetup(o *Options) (*setup, error) {
 	if opts.clock != nil {
 		s.clk = opts.clock
 	} else {
-		var note string
+		var note *warn.Warning
 		s.clk, note = resolveClock(opts.Clock)
-		if note != "" {
-			s.notes = append(s.notes, note)
+		if note != nil {
+			s.notes = append(s.notes, *note)
 		}
 	}
 	s.probe = probeFor(s.clk)
@@ -236,9 +242,14 @@ func newSetup(o *Options) (*setup, error) {
 	return s, nil
 }
 
+// jitterMax is the largest share of the calibrated iterations a sample
+// adds at random: each runs n·(1+u) iterations, u uniform in [0,
+// jitterMax).
+const jitterMax = 0.2
+
 // jitter returns n increased by a random 0-20 %.
 func (s *setup) jitter(n uint64) uint64 {
-	return n + uint64(float64(n)*0.2*s.rng.Float64())
+	return n + uint64(float64(n)*jitterMax*s.rng.Float64())
 }
 
 // sampler is what calibration drives: the runner, or a test double.
@@ -284,11 +295,9 @@ func runCase(c Case, o *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Name: c.Name, Params: c.Params, Clock: s.clk.name, Probe: s.probe, GoalNs: s.goal}
-	res.Warnings = append(res.Warnings, s.notes...)
+	res := s.newResult(c)
 	pl := s.plan(s.opts.Samples)
-	res.Placement = pl.placement
-	tStart := time.Now()
+	tStart := res.Start
 
 	if s.opts.Cold > 0 {
 		if res.Cold, err = measureCold(c.F, s, s.opts.pinCPU()); err != nil {
@@ -338,9 +347,9 @@ func runCase(c Case, o *Options) (*Result, error) {
 	// -benchtime has passed: take as many more as the warm-up samples'
 	// durations predict (in the same number of blocks), so that blocks
 	// rarely need to be added at the end.
-	if s.opts.minDuration > 0 && len(res.Warmup) > 0 {
+	if s.opts.MinDuration > 0 && len(res.Warmup) > 0 {
 		per := time.Duration(stats.Median(wallsOf(res.Warmup)))
-		left := s.opts.minDuration - time.Since(tStart) - time.Duration(len(pl.sizes)-1)*per
+		left := s.opts.MinDuration - time.Since(tStart) - time.Duration(len(pl.sizes)-1)*per
 		if need := int(left/max(per, 1)) + 1; per > 0 && need > s.opts.Samples {
 			pl = s.plan(need)
 		}
@@ -353,7 +362,7 @@ func runCase(c Case, o *Options) (*Result, error) {
 	t0 = time.Now()
 	taken := 0
 blocks:
-	for j := 0; j < len(pl.sizes) || time.Since(tStart) < s.opts.minDuration; j++ {
+	for j := 0; j < len(pl.sizes) || time.Since(tStart) < s.opts.MinDuration; j++ {
 		if j > 0 {
 			if err := r.finish(); err != nil {
 				return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
@@ -374,8 +383,9 @@ blocks:
 		for i := 0; i < pl.size(j); i++ {
 			if s.opts.Budget > 0 && taken >= minSamples && time.Since(t0) >= s.opts.Budget {
 				res.Incomplete = true
-				res.Warnings = append(res.Warnings, fmt.Sprintf(
-					"the budget of %v ran out after %d of %d samples: raise Options.Budget or lower Options.Target", s.opts.Budget, taken, s.opts.Samples))
+				res.Warnings = append(res.Warnings, warn.New(WarnBudget,
+					fmt.Sprintf("the budget of %v ran out after %d of %d samples", s.opts.Budget, taken, s.opts.Samples),
+					"raise Options.Budget or lower Options.Target"))
 				break blocks
 			}
 			smp, err := r.sample(s.jitter(n))
@@ -390,6 +400,7 @@ blocks:
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
 	res.Overhead.setCPURead(reads)
+	res.Placement = pl.placement(res.Samples)
 
 	loop, empty, err := measureLoopOverhead(s, n, pl.cpu(0))
 	if err != nil {
@@ -411,7 +422,16 @@ blocks:
 		}
 	}
 	res.analyze(s)
+	res.End = time.Now()
 	return res, nil
+}
+
+// newResult returns the result of case c before any measurement.
+func (s *setup) newResult(c Case) *Result {
+	r := &Result{Name: c.Name, Params: c.Params, Start: time.Now(), Clock: s.clk.name, Probe: s.probe,
+		Target: s.opts.Target, GoalNs: s.goal}
+	r.Warnings = append(r.Warnings, s.notes...)
+	return r
 }
 
 // plan returns the blocks of a measurement of the given number of samples
@@ -433,9 +453,9 @@ func emptyLoop(b *B) {
 // loop may fall in.
 func emptyLoopShifted(b *B) {
 	if b.opts == nil { // never true: shifts the loop
-		Sink++
-		Sink *= 3
-		Sink ^= 0x5bd1e995
+		b.n++
+		b.n *= 3
+		b.n ^= 0x5bd1e995
 	}
 	for b.Loop() {
 	}
@@ -533,23 +553,40 @@ func measureCold(f func(*B), s *setup, cpu int) ([]Sample, error) {
 // are flagged.
 const noiseFloorFactor = 2
 
+// The codes of the warnings of a Result (warn.Warning.Code).
+const (
+	WarnNoiseFloor       = "noise-floor"          // possibly optimized away
+	WarnCPUsDiffer       = "cpus-differ"          // the CPUs' medians differ
+	WarnMigrations       = "migrations"           // samples changed CPU mid-sample
+	WarnCPURead          = "cpu-read-dominates"   // the CPU clock's reads are most of the CPU time
+	WarnPreempted        = "preempted"            // the thread ran only part of the wall time
+	WarnInvoluntary      = "involuntary-switches" // other threads took the CPU
+	WarnGC               = "gc-in-samples"        // garbage collection ran in samples
+	WarnStopTimer        = "stop-timer"           // StopTimer/StartTimer's cost inside the timed region
+	WarnBudget           = "budget-exhausted"     // fewer samples than asked
+	WarnTSCUnavailable   = "tsc-unavailable"      // ClockTSC asked, monotonic used
+	WarnLatencyBelowRead = "latency-below-read"   // single operations dominated by the clock read
+	WarnLatencyFewOps    = "latency-few-ops"      // too few operations for p99.9
+)
+
 // analyze computes the summaries and warnings.
 func (r *Result) analyze(s *setup) {
 	xs := nsPerOps(r.Samples)
+	res := r.perOpResolution()
 	r.NsPerOp = stats.Summarize(xs)
-	r.NsPerOp.CheckResolution(s.probe.TickNs / float64(max(r.Iterations, 1)))
-	if ci, bm, per, differ, err := intervalOf(r.Samples, 0.95); err == nil {
-		r.CI, r.BlockMedians, r.PerCPU, r.CPUsDiffer = ci, bm, per, differ
-	} else {
-		r.BlockMedians, r.PerCPU, r.CPUsDiffer = bm, per, differ
+	r.NsPerOp.CheckResolution(res)
+	pi, err := intervalOf(r.Samples, stats.Confidence)
+	if err == nil {
+		r.CI = pi.CI
 	}
+	r.Placement.BlockMedians, r.Placement.PerCPU, r.Placement.CPUsDiffer = pi.BlockMedians, pi.PerCPU, pi.CPUsDiffer
 	if len(xs) > 0 {
 		r.P99 = stats.Percentile(xs, 99, stats.Linear)
 	}
-	r.Migrations = 0
+	r.Placement.Migrations = 0
 	for _, smp := range r.Samples {
 		if smp.Migrated() {
-			r.Migrations++
+			r.Placement.Migrations++
 		}
 	}
 	var wall, cpu, cpuSub float64
@@ -579,48 +616,61 @@ func (r *Result) analyze(s *setup) {
 	r.AllocsPerOp = stats.Median(allocs)
 	r.BytesPerOp = stats.Median(bytes)
 
+	// Figures in messages: a per-op duration to the clock's resolution,
+	// the median to its interval, a percentage to the unit.
+	op := func(v float64) string { return unit.Duration(v, unit.Precision{Resolution: res}) }
+	pct := func(f float64) string { return unit.Plain(100*f, unit.Precision{Resolution: 1}) + "%" }
 	med := r.NsPerOp.Median
+	medPrec := unit.Precision{Resolution: res, Uncertainty: (r.CI.Hi - r.CI.Lo) / 2}
 	loop := max(r.Overhead.LoopNsPerOp, r.Overhead.LoopNsPerOpHigh)
+	r.PossiblyOptimizedAway = false
 	if med > noiseFloorFactor*loop {
 		r.Overhead.NetNsPerOp, r.Overhead.NetValid = med-r.Overhead.LoopNsPerOp, true
 	} else if len(xs) > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"at the noise floor / possibly optimized away: %.3g ns/op is within %dx of an empty loop (%.3g ns/op); pass results to b.Keep and feed inputs from variables",
-			med, noiseFloorFactor, loop))
+		r.PossiblyOptimizedAway = true
+		r.Warnings = append(r.Warnings, warn.New(WarnNoiseFloor,
+			fmt.Sprintf("at the noise floor, possibly optimized away: %s/op is within %dx of an empty loop's %s/op",
+				unit.Duration(med, medPrec), noiseFloorFactor, op(loop)),
+			"pass results to b.Keep and feed inputs from variables"))
 	}
-	for _, w := range r.NsPerOp.Warnings {
-		r.Warnings = append(r.Warnings, w.String())
-	}
-	if r.CPUsDiffer {
+	r.Warnings = append(r.Warnings, r.NsPerOp.Warnings...)
+	if r.Placement.CPUsDiffer {
 		var parts []string
-		for _, c := range r.PerCPU {
+		for _, c := range r.Placement.PerCPU {
+			p := unit.Precision{Resolution: res, Uncertainty: (c.CI.Hi - c.CI.Lo) / 2}
 			parts = append(parts, fmt.Sprintf("CPU %d %s/op [%s, %s] (%d samples)", c.CPU,
-				unit.FormatDuration(c.Median, r.resolution()), unit.FormatDuration(c.CI.Lo, r.resolution()), unit.FormatDuration(c.CI.Hi, r.resolution()), c.Samples))
+				unit.Duration(c.Median, p), unit.Duration(c.CI.Lo, p), unit.Duration(c.CI.Hi, p), c.Samples))
 		}
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"the CPUs differ: %s: the figure depends on the CPU it runs on, so the interval spans them; pin one CPU (Options.Pin, or taskset -c) to measure it there; `chrono env` compares the CPUs' speeds",
-			strings.Join(parts, ", ")))
+		r.Warnings = append(r.Warnings, warn.New(WarnCPUsDiffer,
+			"the CPUs differ: "+strings.Join(parts, ", ")+": the figure depends on the CPU it runs on, so the interval spans them",
+			"pin one CPU (Options.Pin, or taskset -c) to measure it there; `chrono env` compares the CPUs' speeds"))
 	}
-	if r.Migrations > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"%d of %d samples changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures; pin with Options.Pin", r.Migrations, len(r.Samples)))
+	if m := r.Placement.Migrations; m > 0 {
+		r.Warnings = append(r.Warnings, warn.New(WarnMigrations,
+			fmt.Sprintf("%d of %d samples changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures", m, len(r.Samples)),
+			"pin with Options.Pin"))
 	}
 	if cpuOK && cpu+cpuSub > 0 && cpuSub > cpu {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"the thread CPU time is mostly the cost of reading the CPU clock: %s per timed segment (±%s), %.0f%% of the CPU time read, was subtracted; the CPU figures are only as good as that correction: prefer Options.Setup/Teardown to StopTimer/StartTimer",
-			unit.FormatDuration(r.Overhead.CPUReadNs, 1), unit.FormatDuration(r.Overhead.CPUReadMADNs, 1), 100*cpuSub/(cpu+cpuSub)))
+		r.Warnings = append(r.Warnings, warn.New(WarnCPURead,
+			fmt.Sprintf("the thread CPU time is mostly the cost of reading the CPU clock: %s per timed segment (±%s), %s of the CPU time read, was subtracted, so the CPU figures are only as good as that correction",
+				unit.Duration(r.Overhead.CPUReadNs, unit.Precision{Resolution: 1}), unit.Duration(r.Overhead.CPUReadMADNs, unit.Precision{Resolution: 1}), pct(cpuSub/(cpu+cpuSub))),
+			"prefer Options.Setup/Teardown to StopTimer/StartTimer"))
 	}
 	if r.CPUPerWall >= 0 && r.CPUPerWall < 0.9 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"the thread ran only %.0f%% of the wall time (preempted or blocked): reduce other load, or pin with Options.Pin", 100*r.CPUPerWall))
+		r.Warnings = append(r.Warnings, warn.New(WarnPreempted,
+			fmt.Sprintf("the thread ran only %s of the wall time (preempted or blocked)", pct(r.CPUPerWall)),
+			"reduce other load, or pin with Options.Pin"))
 	}
 	if n := len(r.Samples); n > 0 && involSamples*2 > n {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"involuntary context switches in %d of %d samples: other threads compete for the CPU", involSamples, n))
+		r.Warnings = append(r.Warnings, warn.New(WarnInvoluntary,
+			fmt.Sprintf("involuntary context switches in %d of %d samples: other threads compete for the CPU", involSamples, n),
+			"stop other load, or pin the benchmark to a quiet CPU (Options.Pin)"))
 	}
 	if gcSamples > 0 {
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"garbage collection ran in %d of %d samples: its cost is part of the figures (allocations: %.3g/op)", gcSamples, len(r.Samples), r.AllocsPerOp))
+		r.Warnings = append(r.Warnings, warn.NewNote(WarnGC,
+			fmt.Sprintf("garbage collection ran in %d of %d samples: its cost is part of the figures (%s allocations/op)",
+				gcSamples, len(r.Samples), unit.Plain(r.AllocsPerOp, unit.Precision{Resolution: 1 / float64(max(r.Iterations, 1))})),
+			"allocate less in the loop to measure the code without it"))
 	}
 	stops := 0
 	for _, smp := range r.Samples {
@@ -630,11 +680,18 @@ func (r *Result) analyze(s *setup) {
 		// Only the part of a pair inside the timed region biases the
 		// figures; the rest lengthens the run.
 		share := float64(stops) * r.Overhead.TimerPairInsideNs / wall
-		r.Warnings = append(r.Warnings, fmt.Sprintf(
-			"StopTimer/StartTimer called %d times, %.3g ns per pair, of which %.3g ns fall inside the timed region (~%.2g%% of the timed wall time, not subtracted): prefer Options.Setup/Teardown",
-			stops, r.Overhead.TimerPairNs, r.Overhead.TimerPairInsideNs, 100*share))
+		r.Warnings = append(r.Warnings, warn.New(WarnStopTimer,
+			fmt.Sprintf("StopTimer/StartTimer called %d times, %s per pair, of which %s fall inside the timed region (~%s of the timed wall time, not subtracted)",
+				stops, unit.Duration(r.Overhead.TimerPairNs, unit.Precision{Resolution: 1}), unit.Duration(r.Overhead.TimerPairInsideNs, unit.Precision{Resolution: 1}),
+				unit.Plain(100*share, unit.Precision{})+"%"),
+			"prefer Options.Setup/Teardown"))
 	}
-	r.Warnings = append(r.Warnings, envWarnings()...)
+}
+
+// perOpResolution is the step of one sample's ns/op: the clock's tick
+// over the calibrated iterations.
+func (r *Result) perOpResolution() float64 {
+	return r.Probe.TickNs / float64(max(r.Iterations, 1))
 }
 
 // wallsOf returns the samples' wall times in ns.

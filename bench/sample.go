@@ -5,52 +5,52 @@ package bench
 // -1 (CPUNs, the context switches and page faults), never a made-up zero.
 type Sample struct {
 	// Iterations is the number of loop iterations timed.
-	Iterations uint64 `json:"iterations"`
+	Iterations uint64
 	// WallNs is the elapsed time of the timed region in nanoseconds, by the
 	// result's clock; Ticks the same in the clock's raw units.
-	WallNs float64 `json:"wall_ns"`
-	Ticks  uint64  `json:"ticks"`
+	WallNs float64
+	Ticks  uint64
 	// CPUNs is the CPU time of the benchmark's thread in the timed region
 	// (CLOCK_THREAD_CPUTIME_ID), in nanoseconds, net of the CPU clock's
 	// own reads: CPUReadNs (Overhead.CPUReadNs per timed segment; a sample
 	// has one segment, plus one per StopTimer) was subtracted from the
 	// reading, never taking it below 0. CPUNs is -1 when unavailable.
-	CPUNs     float64 `json:"cpu_ns"`
-	CPUReadNs float64 `json:"cpu_read_subtracted_ns"`
+	CPUNs     float64
+	CPUReadNs float64
 	// CPU and CPUEnd are the CPU the thread ran on at the start and at the
 	// end of the timed region (clock.CPU, read right outside it; -1 when
 	// unknown): they differ when the thread migrated during the sample.
 	// Block is the block of samples the sample belongs to (see
 	// Options.Blocks).
-	CPU    int `json:"cpu"`
-	CPUEnd int `json:"cpu_end"`
-	Block  int `json:"block"`
+	CPU    int
+	CPUEnd int
+	Block  int
 	// Allocs and Bytes count the heap allocations of the whole process in
 	// the timed region (runtime/metrics /gc/heap/allocs, which does not
 	// stop the world; the runtime publishes these counts when a thread's
 	// allocation cache is flushed, so a sample may be off by up to one
 	// span's worth of small objects: ~0.1 % at a million allocations).
 	// GCs counts the garbage collection cycles that completed in it.
-	Allocs uint64 `json:"allocs"`
-	Bytes  uint64 `json:"bytes"`
-	GCs    uint64 `json:"gcs"`
+	Allocs uint64
+	Bytes  uint64
+	GCs    uint64
 	// Voluntary and involuntary context switches, minor and major page
 	// faults of the benchmark's thread over the sample (getrusage
 	// RUSAGE_THREAD); -1 when unavailable.
-	VolCtxSw   int64 `json:"vol_ctx_switches"`
-	InvolCtxSw int64 `json:"invol_ctx_switches"`
-	MinFlt     int64 `json:"minor_faults"`
-	MajFlt     int64 `json:"major_faults"`
+	VolCtxSw   int64
+	InvolCtxSw int64
+	MinFlt     int64
+	MajFlt     int64
 	// TimerStops counts the StopTimer calls made during the sample.
-	TimerStops int `json:"timer_stops,omitempty"`
+	TimerStops int
 	// Counters holds the counts of Options.Counters over the sample, by
 	// event name, as read (scaled by the kernel's enabled/running times
 	// when it multiplexed the event), before the empty sample's counts are
 	// subtracted (Result.Counters has the net figures). An event that was
 	// not counted in the sample is absent, never 0. CountersScaled names
 	// the events whose counts were scaled.
-	Counters       map[string]float64 `json:"counters,omitempty"`
-	CountersScaled []string           `json:"counters_scaled,omitempty"`
+	Counters       map[string]float64
+	CountersScaled []string
 }
 
 // NsPerOp returns the sample's wall time per iteration in nanoseconds.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -108,6 +110,17 @@ func genericView(d *result.Document, o Options) (*View, error) {
 	if len(noSamples) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"without per-sample values: " + strings.Join(noSamples, ", ")}})
 	}
+	// Transitional: kinds not yet ported keep their figures in the untyped
+	// Details; list their plain figures, as written, rather than nothing.
+	var details []string
+	for _, m := range d.Measurements {
+		if len(m.Details) > 0 && len(m.Metrics) == 0 {
+			details = append(details, m.Name+": "+plainDetails(m.Details))
+		}
+	}
+	if len(details) > 0 {
+		v.Blocks = append(v.Blocks, Block{Heading: "details, as written", Lines: details})
+	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
 }
@@ -123,6 +136,10 @@ type Change struct {
 	stats.MedianRatio
 	// Err says why no test could be made (too few samples).
 	Err error
+	// NoCI says why the ratio has no interval (fewer samples than an
+	// interval of a median needs, on one side): the one rule of every
+	// format; the change is then never called significant.
+	NoCI string
 }
 
 // Verdict is the plain conclusion about c.
@@ -130,6 +147,8 @@ func (c Change) Verdict() string {
 	switch {
 	case c.Err != nil:
 		return "cannot tell: " + c.Err.Error()
+	case c.NoCI != "":
+		return "cannot tell: too few samples (" + c.NoCI + ")"
 	case !c.Significant:
 		return fmt.Sprintf("no significant change (p = %s)", PValue(c.MannWhitney.P))
 	case c.Ratio > 1:
@@ -177,6 +196,9 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 				c.Err = errors.New("the samples are binned: no test of binned samples yet, compare the medians and percentiles")
 			} else {
 				c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+				if few, no := tooFewForCI(len(met.Values), len(omet.Values)); few {
+					c.NoCI, c.Significant = no, false
+				}
 			}
 			changes = append(changes, c)
 		}
@@ -203,7 +225,12 @@ func DiffView(baseline, newer *result.Document, o Options) *View {
 			{Name: "95% CI", CSVName: "ci"}, {Name: "p", Numeric: true}, {Name: "verdict"}}}
 		for _, c := range changes {
 			ratio, ci, pv := Missing, Missing, Missing
-			if c.Err == nil {
+			switch {
+			case c.Err == nil && c.NoCI != "":
+				ratio = Cell{Text: Ratio(c.Ratio, c.Ratio, c.Ratio), Raw: exactNum(c.Ratio)}
+				ci = Cell{Text: "[" + c.NoCI + "]"}
+				pv = Cell{Text: PValue(c.MannWhitney.P), Raw: exactNum(c.MannWhitney.P)}
+			case c.Err == nil:
 				ratio = Cell{Text: Ratio(c.Ratio, c.CI.Lo, c.CI.Hi), Raw: exactNum(c.Ratio)}
 				ci = Cell{Text: "[" + Ratio(c.CI.Lo, c.CI.Lo, c.CI.Hi) + ", " + Ratio(c.CI.Hi, c.CI.Lo, c.CI.Hi) + "]", Raw: exactNum(c.CI.Lo) + " " + exactNum(c.CI.Hi)}
 				pv = Cell{Text: PValue(c.MannWhitney.P), Raw: exactNum(c.MannWhitney.P)}
@@ -258,3 +285,31 @@ func stamp(d *result.Document) string {
 
 // exactNum is v in the shortest form that reads back exactly.
 func exactNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// plainDetails lists the numbers and strings of an untyped details map
+// (one level of nested maps flattened as key.sub), sorted by key, exactly
+// as written.
+//
+// Transitional: goes with Measurement.Details.
+func plainDetails(m map[string]any) string {
+	var parts []string
+	var add func(prefix string, m map[string]any, depth int)
+	add = func(prefix string, m map[string]any, depth int) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			switch x := m[k].(type) {
+			case float64:
+				parts = append(parts, prefix+k+" "+exactNum(x))
+			case string:
+				parts = append(parts, prefix+k+" "+x)
+			case bool:
+				parts = append(parts, prefix+k+" "+strconv.FormatBool(x))
+			case map[string]any:
+				if depth == 0 {
+					add(prefix+k+".", x, 1)
+				}
+			}
+		}
+	}
+	add("", m, 0)
+	return strings.Join(parts, ", ")
+}

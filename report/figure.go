@@ -74,15 +74,34 @@ func (s *Series) N() int { return s.Summary.N }
 func (s *Series) Binned() bool { return s.hist != nil }
 
 // Observed is the precision of one observed value (a sample, the minimum,
-// the maximum): the instrument's resolution.
-func (s *Series) Observed() unit.Precision { return unit.Precision{Resolution: s.Resolution} }
+// the maximum): the instrument's resolution, exact when every sample
+// agreed on it.
+func (s *Series) Observed() unit.Precision {
+	return unit.Precision{Resolution: s.Resolution, Exact: s.agreed()}
+}
 
-// AtQuantile is the precision of the q-quantile (0..1): its order
+// agreed reports whether at least two samples were taken and all were
+// equal: their figures are then known exactly at the resolution.
+func (s *Series) agreed() bool { return s.N() >= 2 && s.Summary.Min == s.Summary.Max }
+
+// AtQuantile is the precision of the linear q-quantile (0..1): its order
 // statistics' spread (for bins: the values at the ranks that bound it,
-// and the width of its bin) and the resolution.
+// and the width of its bin) and the resolution when it is an observed
+// value.
 func (s *Series) AtQuantile(q float64) unit.Precision {
 	if s.hist == nil {
-		return unit.Precision{Resolution: s.Resolution, Uncertainty: stats.QuantileUncertainty(s.Sorted, q)}
+		p := unit.Precision{Resolution: s.Resolution, Uncertainty: stats.QuantileUncertainty(s.Sorted, q)}
+		// The linear quantile between two different observations weighs
+		// them, so it is finer than their resolution (the median of 1 and
+		// 2 is 1.5): its uncertainty alone decides its digits then.
+		if n := len(s.Sorted); n > 1 {
+			i := q * float64(n-1)
+			lo, hi := int(math.Floor(i)), int(math.Ceil(i))
+			if lo != hi && s.Sorted[lo] != s.Sorted[hi] {
+				p.Resolution = 0
+			}
+		}
+		return p
 	}
 	n := float64(s.N())
 	if n < 2 {

@@ -18,17 +18,18 @@ const (
 	Markdown Format = "markdown"
 	CSV      Format = "csv"
 	JSON     Format = "json"
+	Benchfmt Format = "benchfmt" // Go benchmark format: function documents only
 )
 
 // Formats lists the formats Render knows, for flags and completion.
 func FormatNames() []string {
-	return []string{string(Text), string(Markdown), string(CSV), string(JSON)}
+	return []string{string(Text), string(Markdown), string(CSV), string(JSON), string(Benchfmt)}
 }
 
 // ParseFormat parses a format name (as given to --format).
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(strings.TrimSpace(s))); f {
-	case Text, Markdown, CSV, JSON:
+	case Text, Markdown, CSV, JSON, Benchfmt:
 		return f, nil
 	case "md":
 		return Markdown, nil
@@ -71,6 +72,8 @@ func RendererFor(f Format) (Renderer, error) {
 		return csvRenderer{}, nil
 	case JSON:
 		return jsonRenderer{}, nil
+	case Benchfmt:
+		return benchfmtRenderer{}, nil
 	}
 	return nil, fmt.Errorf("report: unknown format %q: use one of %s", f, strings.Join(FormatNames(), ", "))
 }

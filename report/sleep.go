@@ -197,14 +197,14 @@ func sleepRow(c *sleepCell, req float64, o Options) (text, raw []Cell) {
 }
 
 // exactly is the precision of a whole number of ns known exactly (a
-// setting, not a measurement): the place of its last non-zero digit, so
-// that 500000 ns prints as "500 µs", not "500.0 µs".
+// setting, not a measurement): every digit down to its last non-zero
+// one, so that 500000 ns prints as "500 µs" and 37123 ns as "37.123 µs".
 func exactly(ns int64) unit.Precision {
 	step := 1.0
 	for n := ns; n != 0 && n%10 == 0 && step < 1e9; n /= 10 {
 		step *= 10
 	}
-	return unit.Precision{Resolution: step}
+	return unit.Precision{Resolution: step, Exact: true}
 }
 
 // conditionsText says in a few words under which conditions a sleep or
@@ -215,7 +215,7 @@ func conditionsText(c result.WaitConditions, none string) string {
 		parts = append(parts, "SCHED_FIFO "+strconv.Itoa(c.Priority))
 	}
 	if len(c.Pin) > 0 {
-		parts = append(parts, "pinned to "+cpuList(c.Pin))
+		parts = append(parts, "pinned to "+pinnedCPUs(c.Pin))
 	}
 	if c.MLocked {
 		parts = append(parts, "mlockall")
@@ -229,14 +229,10 @@ func conditionsText(c result.WaitConditions, none string) string {
 	return strings.Join(parts, ", ")
 }
 
-// cpuList names CPUs for people: "CPU 3", "CPUs 0,1".
-func cpuList(cpus []int) string {
-	s := make([]string, len(cpus))
-	for i, c := range cpus {
-		s[i] = strconv.Itoa(c)
-	}
+// pinnedCPUs names CPUs for people: "CPU 3", "CPUs 0-3,6".
+func pinnedCPUs(cpus []int) string {
 	if len(cpus) == 1 {
-		return "CPU " + s[0]
+		return "CPU " + strconv.Itoa(cpus[0])
 	}
-	return "CPUs " + strings.Join(s, ",")
+	return "CPUs " + cpuList(cpus)
 }

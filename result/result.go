@@ -122,12 +122,14 @@ type Comparison struct {
 	B      string `json:"b"`
 	Metric string `json:"metric"`
 	// Ratio is statistic(A)/statistic(B) (e.g. of medians), with its
-	// confidence interval [Lo, Hi] at level Confidence (0.95 = 95 %).
+	// confidence interval [Lo, Hi] at level Confidence (0.95 = 95 %);
+	// the three are absent (0) when the samples are too small for an
+	// interval.
 	Statistic  string  `json:"statistic"`
 	Ratio      float64 `json:"ratio"`
-	Lo         float64 `json:"lo"`
-	Hi         float64 `json:"hi"`
-	Confidence float64 `json:"confidence"`
+	Lo         float64 `json:"lo,omitempty"`
+	Hi         float64 `json:"hi,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
 	// Test names the significance test ("mann-whitney-u") and P its p-value.
 	Test string  `json:"test"`
 	P    float64 `json:"p"`

@@ -1,6 +1,9 @@
 package result
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chronograph/chronograph/env"
@@ -77,5 +80,58 @@ func (o *documentV1) upgrade() *Document {
 		}
 		d.Measurements = append(d.Measurements, nm)
 	}
+	switch d.Kind {
+	case KindCommand:
+		upgradeCommandV1(o, d)
+	case KindCounters:
+		upgradeCountersV1(o, d)
+	case KindNumbers:
+		upgradeNumbers(d)
+	}
 	return d
+}
+
+// upgradeNumbers maps what version 1 numbers documents (chrono stats) kept
+// in details into the typed NumbersRun and NumbersDetail, and the input's
+// quantum into the metric's resolution.
+func upgradeNumbers(d *Document) {
+	if len(d.Measurements) != 1 {
+		return
+	}
+	m := &d.Measurements[0]
+	met := m.Metric(m.Primary)
+	if met == nil {
+		return
+	}
+	num := func(k string) float64 { f, _ := m.Details[k].(float64); return f }
+	met.Resolution = num("input_quantum")
+	run := &NumbersRun{Source: m.Name, Lines: int(num("lines")), SkippedTokens: int(num("skipped_tokens")),
+		PercentileMethod: met.PercentileMethod, Confidence: stats.Confidence}
+	for k := range met.Percentiles {
+		if p, err := strconv.ParseFloat(strings.TrimPrefix(k, "p"), 64); err == nil {
+			run.Percentiles = append(run.Percentiles, p)
+		}
+	}
+	slices.Sort(run.Percentiles)
+	nd := &NumbersDetail{ModifiedZ: ModifiedZOutliers{Threshold: num("modified_z_threshold"), Outliers: []int{}}}
+	if ci, ok := m.Details["median_ci"].(map[string]any); ok {
+		iv := stats.Interval{Method: stats.MethodOrderStatistic}
+		iv.Lo, _ = ci["lo"].(float64)
+		iv.Hi, _ = ci["hi"].(float64)
+		iv.Confidence, _ = ci["confidence"].(float64)
+		iv.Coverage, _ = ci["coverage"].(float64)
+		if iv.Confidence > 0 {
+			run.Confidence = iv.Confidence
+		}
+		nd.MedianCI = &iv
+	}
+	if zs, ok := m.Details["modified_z_outliers"].([]any); ok {
+		for _, z := range zs {
+			if i, ok := z.(float64); ok {
+				nd.ModifiedZ.Outliers = append(nd.ModifiedZ.Outliers, int(i))
+			}
+		}
+	}
+	d.Run.Numbers = run
+	m.Detail.Numbers = nd
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Order is the order in which the runs of several commands are made.
@@ -89,7 +90,7 @@ type Options struct {
 	// command of round k, to Pin[k mod len(Pin)]; warm-up and overhead
 	// runs likewise), so that every run's CPU is known
 	// (Result.CPUs) and CPUs that differ in speed show as such (see
-	// Analysis.PerCPU) instead of mixing into one spread. To let a
+	// analysis.PerCPU) instead of mixing into one spread. To let a
 	// multi-threaded command use a set of CPUs at once, start chrono under
 	// taskset -c instead.
 	Pin []int
@@ -212,7 +213,7 @@ type Report struct {
 	Counters *CounterInfo
 	// Notes are facts about how the benchmark was run that qualify its
 	// figures (e.g. that all setup commands ran before interleaved runs).
-	Notes []string
+	Notes []warn.Warning
 	// ParentPeakRSSBytes is chrono's own peak RSS after the runs (Linux;
 	// -1 elsewhere): a child's max RSS at or below it may be chrono's
 	// memory counted for the child (see selfPeakRSS).
@@ -529,18 +530,20 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	case opts.Precision < 0 || opts.Precision >= 1:
 		return nil, usagef("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
 	}
-	var notes []string
+	var notes []warn.Warning
 	hasSetup := len(opts.Setup) > 0 || len(opts.Cleanup) > 0
 	if opts.Order == "" {
 		opts.Order = Sequential
 		switch {
 		case len(cmds) > 1 && hasSetup:
-			notes = append(notes, "the commands ran in sequence, not interleaved, because of --setup/--cleanup: as in hyperfine, each command's setup runs right before its runs and its cleanup right after; interleaving would run every setup first, so a later setup could undo an earlier one (e.g. build the same file); --order interleaved interleaves anyway")
+			notes = append(notes, warn.NewNote("sequential-for-setup", "the commands ran in sequence, not interleaved, because of --setup/--cleanup: as in hyperfine, each command's setup runs right before its runs and its cleanup right after; interleaving would run every setup first, so a later setup could undo an earlier one (e.g. build the same file)",
+				"give --order interleaved to interleave anyway"))
 		case len(cmds) > 1:
 			opts.Order = Interleaved
 		}
 	} else if opts.Order != Sequential && len(cmds) > 1 && hasSetup {
-		notes = append(notes, "in "+string(opts.Order)+" order every setup command ran before the first timing run and every cleanup after the last: a setup that changes what another command runs (e.g. builds the same file) makes the figures wrong; use --order sequential for hyperfine's setup semantics")
+		notes = append(notes, warn.New("setup-before-interleaved", "in "+string(opts.Order)+" order every setup command ran before the first timing run and every cleanup after the last: a setup that changes what another command runs (e.g. builds the same file) makes the figures wrong",
+			"use --order sequential for hyperfine's setup semantics"))
 	}
 	if _, err := ParseOrder(string(opts.Order)); err != nil {
 		return nil, err
@@ -913,9 +916,9 @@ func (b *bench) done(i int) bool {
 // 95 % confidence interval, and whether the interval is within
 // Precision of the median.
 func (b *bench) precision(res *Result) (med, lo, hi float64, ok bool) {
-	xs := b.rep.CorrectedWall(res)
+	xs := b.rep.correctedWall(res)
 	med = stats.Median(xs)
-	iv, err := stats.MedianCI(xs, 0.95)
+	iv, err := stats.MedianCI(xs, stats.Confidence)
 	if err != nil || med <= 0 {
 		return med, 0, 0, false
 	}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench-vs-testingb.sh: runs four workloads (empty function, ~300 ns sum of
 # 1000 uint64, ~10 µs sum of 16000, map lookup) side by side under testing.B
-# (b.Loop) and under bench (bench.Testing), in one session, and prints:
+# (b.Loop) and under bench (bench/benchtest.Run), in one session, and prints:
 #   agreement  bench median ns/op / testing.B median ns/op over N processes each, run
 #              interleaved in one session in alternating order (goal: within 3 %); the
 #              loop bodies are the same source and compile to the same machine code

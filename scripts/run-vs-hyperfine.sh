@@ -142,13 +142,13 @@ def own(tool, runs):
     tot = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     d = json.load(open(f))
     if tool == "chrono":
-        m = d["measurements"][0]
+        m, run = d["measurements"][0], d["run"]["command"]
         v = {x["name"]: x["values"] for x in m["metrics"]}
         kids = (sum(v["user"]) + sum(v["sys"])) / 1e9
-        ov = m["details"]["spawn_overhead"]
-        # Overhead runs: the export gives their CPU medians, not every value.
-        kids += ov["runs"] * (ov["user_median_ns"] + ov["sys_median_ns"]) / 1e9
-        procs, selfrep = runs + ov["runs"], m["details"]["own_cpu"]["per_process_ns"]
+        ov = {x["name"]: x["values"] for x in run["overhead"]["metrics"]}
+        kids += (sum(ov["user"]) + sum(ov["sys"])) / 1e9
+        own = run["own_cpu"]
+        procs, selfrep = runs + len(ov["wall"]), own["ns"] / own["processes"]
     else:
         r = d["results"][0]
         kids, procs, selfrep = runs * (r["user"] + r["system"]), runs, None
@@ -161,5 +161,5 @@ for tool in ("chrono", "hyperfine"):
     if rep is not None:
         line += f"; chrono's own report (RUSAGE_SELF over the runs): {rep / 1e3:.0f} µs per process"
     print(line)
-print("  (children's CPU times come from per-process rusage; those of chrono's overhead runs from their medians)")
+print("  (children's CPU times come from per-process rusage)")
 PY

@@ -176,8 +176,14 @@ func discreteIndex(vi float64, n int, prev func(g, vi float64) bool) int {
 
 // lerp interpolates between a and b by t as numpy's _lerp does: from a when
 // t < 0.5, from b otherwise, which is exact at both ends and monotonic.
+// Where b - a overflows (finite values of opposite sign near the ends of
+// the float64 range) it weighs the ends instead, a·(1-t) + b·t, which
+// stays finite and between them; numpy returns ±Inf there.
 func lerp(a, b, t float64) float64 {
 	d := b - a
+	if math.IsInf(d, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
+		return float64(a*(1-t)) + float64(b*t)
+	}
 	if t >= 0.5 {
 		return b - float64(d*(1-t))
 	}
@@ -219,22 +225,23 @@ func PercentileLabel(p float64) string {
 
 // ParsePercentiles parses a comma-separated list of percentiles such as
 // "50,90,99,99.9" (an optional leading 'p' on each is accepted), each in
-// [0, 100].
+// [0, 100]. An empty entry ("50,,90", a trailing comma) is an error: it is
+// a typo more often than not.
 func ParsePercentiles(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("stats: no percentiles in %q: give numbers between 0 and 100, e.g. 50,90,99,99.9", s)
+	}
 	var ps []float64
 	for f := range strings.SplitSeq(s, ",") {
 		f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "p")
 		if f == "" {
-			continue
+			return nil, fmt.Errorf("stats: empty percentile in %q (entry %d): remove the extra comma, e.g. 50,90,99", s, len(ps)+1)
 		}
 		p, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(p >= 0 && p <= 100) {
 			return nil, fmt.Errorf("stats: bad percentile %q: give numbers between 0 and 100, e.g. 50,90,99,99.9", f)
 		}
 		ps = append(ps, p)
-	}
-	if len(ps) == 0 {
-		return nil, fmt.Errorf("stats: no percentiles in %q: give numbers between 0 and 100, e.g. 50,90,99,99.9", s)
 	}
 	return ps, nil
 }

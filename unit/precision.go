@@ -21,6 +21,10 @@ import (
 type Precision struct {
 	Resolution  float64
 	Uncertainty float64
+	// Exact marks a figure known exactly at its resolution: a
+	// deterministic count (instructions counted by a simulator), or a
+	// figure every sample agreed on. MaxSignificant does not cut it.
+	Exact bool
 }
 
 // MaxSignificant is how many significant digits a figure shows when
@@ -41,7 +45,8 @@ const MinSignificant = 2
 //     digit when the leading two are below 35 (the Particle Data Group's
 //     rule: 0.12 keeps two digits, 0.5 one), but always MinSignificant
 //     significant digits of v;
-//   - never more than MaxSignificant significant digits of v.
+//   - never more than MaxSignificant significant digits of v, unless
+//     the figure is Exact.
 //
 // The result is a power of ten (times 1, 2, 4 or 5 when the resolution
 // is such a step, e.g. a 4 ms tick), or 0 when v is 0 and nothing is
@@ -65,7 +70,7 @@ func (p Precision) Step(v float64) float64 {
 		}
 		step = math.Max(step, place)
 	}
-	if !math.IsNaN(mag) {
+	if !math.IsNaN(mag) && !p.Exact {
 		step = math.Max(step, math.Pow(10, mag-(MaxSignificant-1)))
 	}
 	return step
@@ -83,10 +88,19 @@ func decimals(step, scale float64) int {
 	return int(math.Floor(math.Log10(scale/step) + 1e-9))
 }
 
+// Magnitudes beyond which fixed writes exponent form: plain digits of
+// 1e15 and more, or of less than 1e-6, are unreadable (a value near 1e308
+// would print as 309 digits, one of 1e-20 as zero).
+const (
+	maxFixedMag = 15
+	minFixedMag = -7
+)
+
 // fixed formats v with d decimals; a negative d rounds to 10^-d (tens,
 // hundreds) and prints no decimals. A non-zero v that would print as
 // zero gets one significant digit instead: 0.8 with d = 0 is "0.8",
-// never "1" or "0".
+// never "1" or "0". Values of 1e15 and more, or below 1e-6, are written
+// in exponent form with the same significant digits (1.700e+308).
 func fixed(v float64, d int) string {
 	switch {
 	case math.IsNaN(v):
@@ -100,6 +114,9 @@ func fixed(v float64, d int) string {
 		mag := int(math.Floor(math.Log10(math.Abs(v))))
 		if -d > mag { // the first significant digit is finer than the step
 			d = -mag
+		}
+		if mag >= maxFixedMag || mag <= minFixedMag {
+			return strconv.FormatFloat(v, 'e', min(max(mag+d, 0), 16), 64)
 		}
 	}
 	if d < 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,22 +23,23 @@ import (
 func init() { register(newRunCmd) }
 
 type runFlags struct {
-	warmup, runs, minRuns, maxRuns        int
-	budget, timeout                       time.Duration
-	setup, prepare, conclude, cleanup     []string
-	scans, lists                          []string
-	step                                  string
-	shell                                 string
-	noShell, ignoreFailure, showOutput    bool
-	input, output                         string
-	names                                 []string
-	reference, timeUnit, sort, style      string
-	exportJSON, exportCSV, exportMarkdown string
-	order, precision, pin                 string
-	seed                                  uint64
-	subtractSpawn                         bool
-	counters                              string
-	countersSet, minRunsSet               bool
+	warmup, runs, minRuns, maxRuns     int
+	budget, timeout                    time.Duration
+	setup, prepare, conclude, cleanup  []string
+	scans, lists                       []string
+	step                               string
+	shell                              string
+	noShell, ignoreFailure, showOutput bool
+	input, output                      string
+	names                              []string
+	reference, timeUnit, sort, style   string
+	out                                output
+	order, precision, pin              string
+	seed                               uint64
+	subtractSpawn                      bool
+	counters                           string
+	countersSet, minRunsSet            bool
+	runsSet, maxRunsSet, outputSet     bool
 }
 
 // multiArgFlags are hyperfine's flags that take several values
@@ -113,6 +115,16 @@ command's runs and --cleanup once right after; with them, several commands
 run in sequence unless --order interleaved is given, in which case every
 setup runs before the first timing run (and a note says so).
 
+Output: the text goes to standard output (the progress line to standard
+error, on a terminal); it is the rendering of the result document, so
+chrono report of a saved --export-json document prints the same. --json
+prints the document instead; --export-json, --export-csv (hyperfine's
+columns first) and --export-markdown (hyperfine's table, then chrono's
+columns) FILE write it too (- = standard output), after each command;
+--redact replaces what identifies the host and its users. Export paths are
+checked before anything runs. With fewer than 6 runs a median or a ratio
+has no confidence interval and no difference is called significant.
+
 Ctrl-C kills the running command's process group, writes the exports with
 what was measured (marked incomplete) and exits with 130 (143 after SIGTERM).
 
@@ -133,7 +145,8 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
   chrono run -N --warmup 3 'grep -c foo big.txt' 'rg -c foo big.txt'
   chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
   chrono run --precision 1 --timeout 10s -N ./a.out
-  chrono run -L impl a,b './{impl} --fast' --export-markdown -
+  chrono run -L impl a,b './{impl} --fast' --style none --export-markdown -
+  chrono run -N -u microsecond --json --redact true > run.json
   chrono run -N --counters=task-clock,page-faults,instructions 'gzip -1 -k -c f' 'gzip -9 -k -c f'`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, raw []string) error {
@@ -147,8 +160,10 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			if help, _ := cmd.Flags().GetBool("help"); help {
 				return cmd.Help()
 			}
-			f.countersSet = cmd.Flags().Changed("counters")
-			f.minRunsSet = cmd.Flags().Changed("min-runs")
+			fl := cmd.Flags()
+			f.countersSet = fl.Changed("counters")
+			f.minRunsSet, f.maxRunsSet, f.runsSet = fl.Changed("min-runs"), fl.Changed("max-runs"), fl.Changed("runs")
+			f.outputSet = fl.Changed("output")
 			// 0 means "not set" to the run package; given explicitly it
 			// is a mistake, not a request for an unbounded run.
 			for _, name := range []string{"runs", "min-runs", "max-runs"} {
@@ -180,17 +195,15 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.BoolVarP(&f.noShell, "no-shell", "N", false, "run commands directly, split by POSIX shell quoting rules, without a shell")
 	fl.BoolVarP(&f.ignoreFailure, "ignore-failure", "i", false, "record non-zero exit codes instead of stopping")
 	fl.StringVar(&f.input, "input", "", "file to feed to the commands' stdin (default: /dev/null)")
-	fl.StringVar(&f.output, "output", "null", "where the commands' stdout goes: null, pipe, inherit or a FILE")
+	fl.StringVar(&f.output, "output", "null", "where the commands' stdout goes: "+strings.Join(outputNames, ", ")+" or a FILE")
 	fl.BoolVar(&f.showOutput, "show-output", false, "show the commands' output (same as --output inherit)")
 	fl.StringArrayVarP(&f.names, "command-name", "n", nil, "name of a command in the reports (once per command; {VAR} allowed)")
 	fl.StringVar(&f.reference, "reference", "", "compare the other commands with CMD, benchmarked first unless it is one of them (by command line or -n name; default: compare with the fastest)")
-	fl.StringVarP(&f.timeUnit, "time-unit", "u", "", "time unit of the text and Markdown output: ns, us, ms, s, millisecond, second")
-	fl.StringVar(&f.sort, "sort", "command", "order of the summaries: command (as given) or mean-time (fastest first)")
-	fl.StringVar(&f.style, "style", "auto", "auto, basic (no progress line), full, nocolor, color, or none (no text summary)")
-	fl.StringVar(&f.exportJSON, "export-json", "", "write the result document (every run's figures, environment) to FILE (- = stdout)")
-	fl.StringVar(&f.exportCSV, "export-csv", "", "write hyperfine-compatible CSV summary rows to FILE (- = stdout)")
-	fl.StringVar(&f.exportMarkdown, "export-markdown", "", "write a Markdown table to FILE (- = stdout)")
-	fl.StringVar(&f.order, "order", "", "order of the runs of several commands: sequential, interleaved or random (default: interleaved with 2+ commands)")
+	fl.StringVarP(&f.timeUnit, "time-unit", "u", "", "time unit of the text and Markdown output: "+strings.Join(timeUnitNames, ", "))
+	fl.StringVar(&f.sort, "sort", "command", "order of the summaries: "+strings.Join(sortNames, ", ")+" (mean-time and median: fastest first)")
+	fl.StringVar(&f.style, "style", "auto", "output style: "+strings.Join(styleNames, ", ")+" (basic: no progress line; none: no text, only --json and the exports)")
+	f.out.register(fl)
+	fl.StringVar(&f.order, "order", "", "order of the runs of several commands: "+strings.Join(orderNames, ", ")+" (default: interleaved with 2+ commands)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of --order random and of the bootstrap (default: from the clock; reported)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "kill a run's process group after this long and record it as timed out")
 	fl.StringVar(&f.precision, "precision", "", "run until the 95% CI of the median is within PCT% of it (e.g. 1 or 1%), bounded by --max-runs and the time budget")
@@ -198,30 +211,74 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.BoolVar(&f.subtractSpawn, "subtract-spawn", false, "with -N, subtract the measured spawn overhead of a trivial program from every run")
 	fl.StringVar(&f.counters, "counters", "", "count events in every run: --counters (perf stat's default set: "+strings.Join(counters.DefaultEventNames, ",")+") or --counters=LIST (e.g. task-clock,page-faults,cycles,instructions; always with '=')")
 	fl.Lookup("counters").NoOptDefVal = defaultCounters
+	// Flag parsing is the command's own (-P and -L take several values),
+	// so cobra completes no flag values: runCompletion does.
+	cmd.ValidArgsFunction = runCompletion
 	return cmd
 }
 
+// The values of run's enumerated flags, for their help and completion.
+var (
+	orderNames  = []string{string(run.Sequential), string(run.Interleaved), string(run.Random)}
+	sortNames   = []string{"command", "mean-time", "median"}
+	styleNames  = []string{"auto", "basic", "full", "nocolor", "color", "none"}
+	outputNames = []string{run.OutputNull, run.OutputPipe, run.OutputInherit}
+	// timeUnitNames are the spellings -u accepts (unit.ParseUnit).
+	timeUnitNames = []string{"ns", "us", "µs", "microsecond", "ms", "millisecond", "s", "second"}
+)
+
+// runFlagValues maps run's enumerated flags to their values.
+var runFlagValues = map[string][]string{
+	"--order": orderNames, "--sort": sortNames, "--style": styleNames, "--output": outputNames,
+	"-u": timeUnitNames, "--time-unit": timeUnitNames,
+}
+
+// runCompletion completes the values of run's enumerated flags (--order
+// X, --order=X, -u X), for a command that parses its flags itself.
+func runCompletion(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	match := func(prefix string, values []string) []string {
+		var out []string
+		for _, v := range values {
+			if strings.HasPrefix(v, prefix) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	if name, val, ok := strings.Cut(toComplete, "="); ok && strings.HasPrefix(name, "--") {
+		if values, known := runFlagValues[name]; known {
+			var out []string
+			for _, v := range match(val, values) {
+				out = append(out, name+"="+v)
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	if len(args) > 0 {
+		if values, known := runFlagValues[args[len(args)-1]]; known {
+			dir := cobra.ShellCompDirectiveNoFileComp
+			if args[len(args)-1] == "--output" {
+				dir = cobra.ShellCompDirectiveDefault // or a FILE
+			}
+			return match(toComplete, values), dir
+		}
+	}
+	return nil, cobra.ShellCompDirectiveDefault
+}
+
 func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
+	if err := checkRunFlags(f); err != nil {
+		return err
+	}
+	if err := f.out.check(); err != nil {
+		return err
+	}
 	params, err := parseParams(f)
 	if err != nil {
 		return err
 	}
 	if len(lines) == 0 {
 		return usagef("run: name a command to benchmark, e.g. chrono run 'sleep 0.1' (see --help)")
-	}
-	switch f.style {
-	case "auto", "basic", "full", "nocolor", "color", "none":
-	default:
-		return usagef("run: --style %q: use auto, basic, full, nocolor, color or none", f.style)
-	}
-	toStdout := 0
-	for _, p := range []string{f.exportJSON, f.exportCSV, f.exportMarkdown} {
-		if p == "-" {
-			toStdout++
-		}
-	}
-	if toStdout > 1 {
-		return usagef("run: only one export can go to stdout (-): write the others to files")
 	}
 	if !f.minRunsSet {
 		f.minRuns = 0 // the default: 10, or --max-runs when lower (as in hyperfine)
@@ -233,9 +290,6 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 	if f.showOutput {
 		opts.Output = run.OutputInherit
-	}
-	if f.budget <= 0 {
-		return usagef("run: --time-budget must be positive")
 	}
 	if f.order != "" {
 		o, err := run.ParseOrder(f.order)
@@ -270,21 +324,13 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		}
 		opts.Pin = cpus
 	}
-	var u unit.Unit
-	switch f.timeUnit {
-	case "":
-	case "millisecond":
-		u = unit.Millisecond
-	case "second":
-		u = unit.Second
-	default:
-		var err error
-		if u, err = unit.ParseUnit(f.timeUnit); err != nil {
-			return usageError{err}
+	timeUnit := ""
+	if f.timeUnit != "" {
+		u, err := unit.ParseUnit(f.timeUnit)
+		if err != nil {
+			return usagef("run: -u/--time-unit: %v", strings.TrimPrefix(err.Error(), "unit: "))
 		}
-	}
-	if f.sort != "command" && f.sort != "mean-time" && f.sort != "median" {
-		return usagef("run: --sort %q: use command or mean-time", f.sort)
+		timeUnit = strings.ReplaceAll(u.Name, "µ", "u")
 	}
 	cmds, err := run.Commands(lines, f.names, params, opts)
 	if err != nil {
@@ -294,22 +340,29 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		return err
 	}
 
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	host := env.Capture()
-	tool := toolInfo()
-	argv := append([]string{"chrono", "run"}, os.Args[min(2, len(os.Args)):]...)
+	stderr := cmd.ErrOrStderr()
+	host := captureEnv()
+	f.out.noText = f.style == "none"
+	docOpts := run.DocumentOptions{Reference: f.reference, Sort: f.sort, TimeUnit: timeUnit}
+	document := func(rep *run.Report) *result.Document {
+		d := rep.Document(toolInfo(), invocation(cmd), host, docOpts)
+		d.Comparisons = report.CommandComparisons(d)
+		return d
+	}
 	var mu sync.Mutex
 	var exportErr error
-	export := func(rep *run.Report) {
+	// The file exports are written after each command, as hyperfine
+	// writes them, so that an interrupt keeps what was measured; standard
+	// output gets the document or table once, at the end.
+	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) {
 		mu.Lock()
 		defer mu.Unlock()
-		if err := writeExports(rep, f, u, tool, argv, host, stdout, false); err != nil && exportErr == nil {
+		d := document(rep)
+		d.Incomplete, d.End = true, time.Now()
+		if err := f.out.exportFiles(d, report.Options{}); err != nil && exportErr == nil {
 			exportErr = err
 		}
 	}
-	// Exports go to files after each command; "-" (stdout) only once at
-	// the end, so stdout holds one document.
-	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) { export(rep) }
 	progress := f.style != "basic" && f.style != "none" && f.style != "color" &&
 		(f.style == "full" || isTerminalWriter(stderr))
 	var pl progressLine
@@ -327,23 +380,10 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		return runError(err)
 	}
 	mu.Lock()
-	err = writeExports(rep, f, u, tool, argv, host, stdout, true)
+	err = f.out.emit(cmd, document(rep), report.Options{})
 	mu.Unlock()
 	if err != nil {
 		exportErr = err
-	}
-	if f.style != "none" {
-		var envw []string
-		for _, w := range host.Warnings {
-			envw = append(envw, w.String())
-		}
-		out := stdout
-		if f.exportJSON == "-" || f.exportCSV == "-" || f.exportMarkdown == "-" {
-			out = stderr // stdout carries the export
-		}
-		if err := rep.WriteText(out, run.TextOptions{Unit: u, Reference: f.reference, Sort: f.sort, EnvWarnings: envw}); err != nil {
-			return err
-		}
 	}
 	switch {
 	case rep.Interrupted:
@@ -365,32 +405,24 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	return exportErr
 }
 
-// writeExports writes the requested exports of the report so far; "-"
-// (stdout) only when final.
-func writeExports(rep *run.Report, f runFlags, u unit.Unit, tool result.Tool, argv []string, host *env.Host, stdout io.Writer, final bool) error {
-	if f.exportJSON == "" && f.exportCSV == "" && f.exportMarkdown == "" {
-		return nil
+// checkRunFlags refuses values of run's flags that conflict or say
+// nothing, as hyperfine refuses them, naming the fix.
+func checkRunFlags(f runFlags) error {
+	switch {
+	case !slices.Contains(styleNames, f.style):
+		return usagef("run: --style %q: use one of %s", f.style, strings.Join(styleNames, ", "))
+	case !slices.Contains(sortNames, f.sort):
+		return usagef("run: --sort %q: use one of %s", f.sort, strings.Join(sortNames, ", "))
+	case f.budget <= 0:
+		return usagef("run: --time-budget %s: give a positive duration such as 3s", f.budget)
+	case f.runsSet && (f.minRunsSet || f.maxRunsSet):
+		return usagef("run: --runs sets the exact number of runs, --min-runs/--max-runs bound an adaptive number: give either -r N or -m/-M, not both")
+	case f.showOutput && f.outputSet:
+		return usagef("run: --show-output is --output inherit: give --show-output or --output %s, not both", f.output)
+	case f.subtractSpawn && !f.noShell && f.shell != "none":
+		return usagef("run: --subtract-spawn subtracts the start-up of a program run without a shell (-N); with a shell its start-up is always subtracted: add -N or leave --subtract-spawn out")
 	}
-	d := rep.Document(tool, argv, host, f.reference)
-	if !final {
-		d.Incomplete = true
-		d.End = time.Now()
-	}
-	var errs []error
-	if p := f.exportJSON; p != "" && (final || p != "-") {
-		if p == "-" {
-			errs = append(errs, result.Encode(stdout, d))
-		} else {
-			errs = append(errs, result.WriteFile(p, d))
-		}
-	}
-	if p := f.exportCSV; p != "" && (final || p != "-") {
-		errs = append(errs, report.WriteFile(p, stdout, func(w io.Writer) error { return report.CommandCSV(w, d) }))
-	}
-	if p := f.exportMarkdown; p != "" && (final || p != "-") {
-		errs = append(errs, report.WriteFile(p, stdout, func(w io.Writer) error { return report.CommandMarkdown(w, d, u) }))
-	}
-	return errors.Join(errs...)
+	return nil
 }
 
 func isTerminalWriter(w io.Writer) bool {
@@ -405,25 +437,7 @@ type progressLine struct {
 }
 
 func (p *progressLine) show(pr run.Progress) {
-	name := pr.Command.Name
-	if len(name) > 30 {
-		name = name[:27] + "..."
-	}
-	what := fmt.Sprintf("run %d/%d", pr.Run, pr.Target)
-	if pr.Warmup {
-		what = "warm-up"
-	}
-	line := fmt.Sprintf("%s: %s", name, what)
-	if pr.Median > 0 {
-		line += "  median " + unit.FormatDuration(float64(pr.Median), 1000)
-		if pr.Hi > 0 {
-			line += fmt.Sprintf(" [%s, %s]", unit.FormatDuration(float64(pr.Lo), 1000), unit.FormatDuration(float64(pr.Hi), 1000))
-		}
-	}
-	if pr.ETA > 0 {
-		line += "  ETA " + unit.FormatDuration(float64(pr.ETA), 1e9)
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", pr)
 	p.shown = true
 }
 
@@ -441,6 +455,9 @@ const defaultCounters = "default"
 func parseCounters(list string) ([]counters.Event, error) {
 	if list == defaultCounters {
 		return counters.DefaultEvents(), nil
+	}
+	if strings.TrimSpace(list) == "" {
+		return nil, usagef("run: --counters= has an empty event list: give --counters alone for perf stat's default set, or name events: --counters=%s", strings.Join(counters.DefaultEventNames, ","))
 	}
 	evs, err := counters.ParseEvents(list)
 	if err != nil {

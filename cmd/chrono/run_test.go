@@ -66,7 +66,7 @@ func TestRunCLIErrors(t *testing.T) {
 		{[]string{"run", "-N", "-L", "x", "1,2", "true"}, exitUsage, "is not used"},
 		{[]string{"run", "-N", "-P", "n", "1", "echo {n}"}, exitUsage, "is not a decimal number"},
 		{[]string{"run", "--style", "fancy", "true"}, exitUsage, "--style"},
-		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "only one export"},
+		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "both write to standard output"},
 		{[]string{"run", "-N", "-P", "t", "1", "2", "--reference", "echo {t}", "echo {t}"}, exitUsage, "--reference"},
 		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "--reference"},
 		{[]string{"run", "--order", "sideways", "true"}, exitUsage, "unknown order"},

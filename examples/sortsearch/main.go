@@ -1,15 +1,20 @@
 // Command sortsearch compares two ways of finding a key in a sorted slice
 // with package bench: a linear scan and a binary search. It is the example
-// of the README; run it with `go run ./examples/sortsearch`.
+// of the README; run it with `go run ./examples/sortsearch`. It prints the
+// comparison's text; with -o FILE it also saves its result document, which
+// `chrono report FILE` prints again (--format benchfmt for benchstat).
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"slices"
 	"time"
 
 	"github.com/chronograph/chronograph/bench"
+	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/result"
 )
 
 var (
@@ -48,6 +53,8 @@ func binary(xs []uint64, k uint64) int {
 }
 
 func main() {
+	out := flag.String("o", "", "also write the result document to `FILE`")
+	flag.Parse()
 	c, err := bench.Compare([]bench.Case{
 		{Name: "linear", F: func(b *bench.B) {
 			for b.Loop() {
@@ -64,8 +71,17 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
 		os.Exit(1)
 	}
-	if err := c.WriteTable(os.Stdout); err != nil {
+	// The text is the document's, rendered by package report: what
+	// c.WriteText prints, and what chrono report prints for the file.
+	d := c.Document()
+	if err := report.Render(os.Stdout, d, report.Text, report.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
 		os.Exit(1)
+	}
+	if *out != "" {
+		if err := result.WriteFile(*out, d); err != nil {
+			fmt.Fprintln(os.Stderr, "sortsearch:", err)
+			os.Exit(1)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func main() {
 	}
 	r, err := bench.Run("sum1024", func(b *bench.B) {
 		for b.Loop() {
-			bench.Sink = sum(xs)
+			b.Keep(sum(xs))
 		}
 	}, nil)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/bench"
+	"github.com/chronograph/chronograph/bench/benchtest"
 )
 
 var (
@@ -102,7 +103,7 @@ func BenchmarkTB(b *testing.B) {
 
 func BenchmarkBench(b *testing.B) {
 	for _, w := range workloads {
-		b.Run(w.name, func(b *testing.B) { bench.Testing(b, w.bb, nil) })
+		b.Run(w.name, func(b *testing.B) { benchtest.Run(b, w.bb, nil) })
 	}
 }
 

@@ -1,4 +1,12 @@
-package bench
+// Package benchtest runs bench benchmarks inside go test -bench: Run
+// measures a function with package bench from a testing.B benchmark and
+// reports through testing.B.ReportMetric, so that go test -bench output
+// stays valid Go benchmark format and benchstat keeps working.
+//
+// It is a package of its own so that package bench does not import
+// testing: a program that measures with bench does not link the testing
+// package (and its flags).
+package benchtest
 
 import (
 	"flag"
@@ -6,20 +14,23 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/bench"
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // adapterCache holds, per *testing.B, the result measured on its first
 // call, so that later calls (testing.B calls a benchmark function again
 // with a growing b.N until its own timer reaches -benchtime) report the
 // same figures without measuring again.
-var adapterCache sync.Map // *testing.B -> *Result
+var adapterCache sync.Map // *testing.B -> *bench.Result
 
-// Testing runs f under bench from inside a testing.B benchmark and reports
-// through tb.ReportMetric, so that go test -bench output stays valid Go
-// benchmark format and benchstat compares it:
+// Run runs f under bench from inside a testing.B benchmark and reports
+// through tb.ReportMetric:
 //
 //	func BenchmarkSum(b *testing.B) {
-//		bench.Testing(b, func(b *bench.B) {
+//		benchtest.Run(b, func(b *bench.B) {
 //			for b.Loop() { ... }
 //		}, nil)
 //	}
@@ -31,21 +42,22 @@ var adapterCache sync.Map // *testing.B -> *Result
 // shown as testing shows them: truncated to integers). With
 // Options.Counters it adds the median net count per operation of every
 // counted event ("instructions/op", "cycles/op", "branch-misses/op",
-// "task-clock-ns/op", ...; see Counter.PerOpName) and "IPC" when both
-// instructions and cycles were counted; events that could not be counted
-// are not reported (the reason is logged once). b.N is set to the
+// "task-clock-ns/op", ...; see bench.Counter.PerOpName) and "IPC" when
+// both instructions and cycles were counted; events that could not be
+// counted are not reported (the reason is logged). b.N is set to the
 // number of measured iterations, so the iteration column is real.
 //
 // How it fits testing.B: testing calls the benchmark function once with
 // b.N == 1, then, while its own timer shows less than -benchtime, again
 // with a growing b.N; each call starts with the previous call's reported
-// metrics cleared. Testing measures on the first call (b.N == 1) only,
+// metrics cleared. Run measures on the first call (b.N == 1) only,
 // leaving testing's timer running, and keeps taking samples (beyond
-// Options.Samples, within Options.Budget) until -benchtime has passed, so
-// that testing sees enough time and does not call again. Should it call
-// again, the same result is reported again (b.N then stays testing's, so
-// that its growing count ends the calls). Each -count repetition gets a
-// fresh testing.B and so a fresh measurement.
+// Options.Samples, within Options.Budget: Options.MinDuration) until
+// -benchtime has passed, so that testing sees enough time and does not
+// call again. Should it call again, the same result is reported again
+// (b.N then stays testing's, so that its growing count ends the calls).
+// Each -count repetition gets a fresh testing.B and so a fresh
+// measurement.
 //
 // When opts.Target is zero and -benchtime is a duration d, the target is
 // d/Samples, so that the measured samples take about -benchtime, as
@@ -53,34 +65,32 @@ var adapterCache sync.Map // *testing.B -> *Result
 // calibrates its own count). Warnings are logged with tb.Log (the
 // environment's once per process, on the first benchmark), and an error
 // fails the benchmark with tb.Fatal.
-func Testing(tb *testing.B, f func(*B), opts *Options) {
+func Run(tb *testing.B, f func(*bench.B), opts *bench.Options) {
 	tb.Helper()
 	tb.ReportAllocs()
 	if tb.N > 1 {
 		if r, ok := adapterCache.Load(tb); ok {
 			// Leave tb.N as testing set it, so that its count grows
 			// and this ends.
-			report(tb, r.(*Result), false)
+			report(tb, r.(*bench.Result), false)
 			return
 		}
 	}
-	var o Options
+	var o bench.Options
 	if opts != nil {
 		o = *opts
 	}
 	if d, ok := benchtime(); ok {
-		o.minDuration = d
-	}
-	if o.Target == 0 {
-		if d, ok := benchtime(); ok {
+		o.MinDuration = d
+		if o.Target == 0 {
 			samples := o.Samples
 			if samples == 0 {
-				samples = DefaultSamples
+				samples = bench.DefaultSamples
 			}
 			o.Target = max(d/time.Duration(samples), time.Millisecond)
 		}
 	}
-	r, err := Run(tb.Name(), f, &o)
+	r, err := bench.Run(tb.Name(), f, &o)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -93,30 +103,33 @@ func Testing(tb *testing.B, f func(*B), opts *Options) {
 // process (on the first benchmark), not once per benchmark.
 var envLogged sync.Once
 
-// logWarnings logs r's warnings and the unavailable counters, and the
-// environment warnings (frequency scaling, hypervisor, race detector) the
-// first time once is used.
-func logWarnings(tb interface{ Log(args ...any) }, r *Result, once *sync.Once) {
-	envw := map[string]bool{}
-	for _, m := range envWarnings() {
-		envw[m] = true
+// envWarnings returns the warnings about the environment (frequency
+// scaling, hypervisor, race detector, ...), captured once per process.
+var envWarnings = sync.OnceValue(func() []warn.Warning { return env.Capture().Warnings })
+
+// logWarnings logs r's warnings (its latency mode's too) and the
+// unavailable counters, and the environment warnings the first time once
+// is used.
+func logWarnings(tb interface{ Log(args ...any) }, r *bench.Result, once *sync.Once) {
+	for _, w := range r.Warnings {
+		tb.Log("bench: " + w.String())
 	}
-	for _, m := range r.Warnings {
-		if !envw[m] {
-			tb.Log("bench: " + m)
+	if r.Latency != nil {
+		for _, w := range r.Latency.Warnings {
+			tb.Log("bench: latency: " + w.String())
 		}
 	}
-	for _, l := range unavailableLines(r.CountersUnavailable) {
-		tb.Log("bench: counters: " + l)
+	for _, u := range r.CountersUnavailable {
+		tb.Log("bench: counters: " + u.Name + ": not available: " + u.Reason)
 	}
 	once.Do(func() {
-		for _, m := range envWarnings() {
-			tb.Log("bench: environment: " + m)
+		for _, w := range envWarnings() {
+			tb.Log("bench: environment: " + w.String())
 		}
 	})
 }
 
-func report(tb *testing.B, r *Result, setN bool) {
+func report(tb *testing.B, r *bench.Result, setN bool) {
 	if setN {
 		var iters uint64
 		for _, s := range r.Samples {

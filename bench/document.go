@@ -1,0 +1,342 @@
+package bench
+
+import (
+	"io"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/stats"
+)
+
+// WriteText writes the results as text: their document (Document)
+// rendered by package report, exactly as `chrono report` prints the saved
+// document. Per benchmark: the median time per operation with its 95 %
+// interval, the 99th percentile of the per-sample means, the spread,
+// allocations and bytes per operation, the thread's CPU time over wall
+// time; then the cost of measuring, where the samples ran, the counters
+// and modes; then every warning. For other formats, render the document
+// with report.Render (Markdown, CSV, the Go benchmark format).
+func WriteText(w io.Writer, results ...*Result) error {
+	return writeText(w, Document(results...))
+}
+
+// WriteText writes the comparison's document (Comparison.Document) as
+// text, as WriteText does: its results, then one verdict per pair.
+func (c *Comparison) WriteText(w io.Writer) error {
+	return writeText(w, c.Document())
+}
+
+// writeText renders d as text with the options of `chrono report`'s
+// defaults.
+func writeText(w io.Writer, d *result.Document) error {
+	return report.Render(w, d, report.Text, report.Options{})
+}
+
+func tool() result.Tool {
+	t := result.Tool{Name: "chronograph/bench", GoVersion: runtime.Version()}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		t.Version = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				t.Revision = s.Value
+			}
+		}
+	}
+	return t
+}
+
+// Document returns the chronograph result document (kind "function") of
+// the results, with the environment (env.Capture, taken now) and, per
+// result, one measurement of its samples (named as the result) and one
+// per mode it ran ("NAME/latency", "NAME/cold", "NAME/parallel"): every
+// sample's figures as metrics, the calibration, warm-up, overhead,
+// placement, counters and modes in result.FunctionDetail. The schema is
+// in docs/result-schema.md. Write it with result.WriteFile, render it
+// with package report.
+func Document(results ...*Result) *result.Document {
+	d := result.New(result.KindFunction, tool())
+	d.Environment = env.Capture()
+	for i, r := range results {
+		if i == 0 || r.Start.Before(d.Start) {
+			d.Start = r.Start
+		}
+		if r.End.After(d.End) {
+			d.End = r.End
+		}
+		d.Incomplete = d.Incomplete || r.Incomplete
+		d.Measurements = append(d.Measurements, r.measurements()...)
+	}
+	return d
+}
+
+// Document returns the result document of the comparison: its results'
+// measurements, the rounds (result.FunctionRun) and one result.Comparison
+// per pair that has an interval and a test.
+func (c *Comparison) Document() *result.Document {
+	d := Document(c.Results...)
+	fc := &result.FunctionCompare{Iterations: c.Iterations, Order: c.Order}
+	for _, r := range c.Results {
+		fc.Cases = append(fc.Cases, r.Name)
+	}
+	d.Run.Function = &result.FunctionRun{Compare: fc}
+	for _, p := range c.Pairs {
+		if p.CIErr != "" || math.IsNaN(p.P) {
+			continue // no figures to store; the view says why
+		}
+		d.Comparisons = append(d.Comparisons, result.Comparison{
+			A: p.A, B: p.B, Metric: "wall", Statistic: "median of paired ratios A/B",
+			Ratio: p.Median, Lo: p.CI.Lo, Hi: p.CI.Hi, Confidence: p.CI.Confidence,
+			Test: "mann-whitney-u", P: p.P, Verdict: p.Verdict,
+		})
+	}
+	return d
+}
+
+// metric returns a metric of the values, with their summary and p50 and
+// p99 (linear definition).
+func metric(name, unitName string, resolution float64, xs []float64) result.Metric {
+	s := stats.Summarize(xs)
+	m := result.Metric{Name: name, Unit: unitName, Values: xs, Resolution: resolution, Summary: &s}
+	if len(xs) > 0 {
+		m.Percentiles = map[string]float64{
+			"p50": stats.Percentile(xs, 50, stats.Linear),
+			"p99": stats.Percentile(xs, 99, stats.Linear),
+		}
+		m.PercentileMethod = string(stats.Linear)
+	}
+	return m
+}
+
+// column returns f of every sample.
+func column(ss []Sample, f func(Sample) float64) []float64 {
+	xs := make([]float64, len(ss))
+	for i, s := range ss {
+		xs[i] = f(s)
+	}
+	return xs
+}
+
+// all reports whether f holds for every sample (and there is one).
+func all(ss []Sample, f func(Sample) bool) bool {
+	for _, s := range ss {
+		if !f(s) {
+			return false
+		}
+	}
+	return len(ss) > 0
+}
+
+// perOpMetrics returns the per-iteration metrics that every mode's
+// samples have: wall time (unit ns/op, resolution tick over the fewest
+// iterations of a sample), thread CPU time when it was read in every
+// sample, allocations and bytes.
+func perOpMetrics(ss []Sample, tickNs float64) []result.Metric {
+	fewest := uint64(math.MaxUint64)
+	for _, s := range ss {
+		fewest = min(fewest, max(s.Iterations, 1))
+	}
+	perOp := 1 / float64(fewest) // one count in the shortest sample
+	ms := []result.Metric{metric("wall", result.UnitNsPerOp, tickNs*perOp, column(ss, Sample.NsPerOp))}
+	if all(ss, func(s Sample) bool { return s.CPUNs >= 0 }) {
+		ms = append(ms, metric("cpu_time", result.UnitNsPerOp, perOp, column(ss, Sample.CPUNsPerOp)))
+	}
+	return append(ms,
+		metric("allocs", result.UnitCountPerOp, perOp, column(ss, Sample.AllocsPerOp)),
+		metric("bytes", result.UnitBytesPerOp, perOp, column(ss, Sample.BytesPerOp)))
+}
+
+// measurements returns r as measurements of the result document: its
+// samples, then its modes.
+func (r *Result) measurements() []result.Measurement {
+	clk := result.FunctionClock{Name: r.Clock, TickNs: r.Probe.TickNs, ReadNs: r.Probe.ReadNs}
+	ms := []result.Measurement{r.batchMeasurement(clk)}
+	if l := r.Latency; l != nil {
+		ms = append(ms, r.latencyMeasurement(clk, l))
+	}
+	if len(r.Cold) > 0 {
+		ms = append(ms, result.Measurement{
+			Name: r.Name + "/" + result.FunctionCold, Parameters: r.Params, Primary: "wall",
+			Metrics: perOpMetrics(r.Cold, r.Probe.TickNs),
+			Detail:  result.KindDetail{Function: &result.FunctionDetail{Mode: result.FunctionCold, Benchmark: r.Name, Clock: clk}},
+		})
+	}
+	if p := r.Parallel; p != nil {
+		ms = append(ms, r.parallelMeasurement(clk, p))
+	}
+	return ms
+}
+
+// batchMeasurement returns the measurement of r's samples (see
+// result.FunctionDetail for its metrics).
+func (r *Result) batchMeasurement(clk result.FunctionClock) result.Measurement {
+	ss := r.Samples
+	m := result.Measurement{Name: r.Name, Parameters: r.Params, Primary: "wall", Incomplete: r.Incomplete,
+		Warnings: r.Warnings}
+	m.Metrics = perOpMetrics(ss, r.Probe.TickNs)
+	count := func(name string, f func(Sample) float64) result.Metric {
+		return metric(name, result.UnitCount, 1, column(ss, f))
+	}
+	m.Metrics = append(m.Metrics,
+		count("iterations", func(s Sample) float64 { return float64(s.Iterations) }),
+		count("ticks", func(s Sample) float64 { return float64(s.Ticks) }),
+		count("gc_cycles", func(s Sample) float64 { return float64(s.GCs) }))
+	if all(ss, func(s Sample) bool { return s.CPUNs >= 0 }) {
+		m.Metrics = append(m.Metrics, metric("cpu_read_subtracted", result.UnitNs, 0, column(ss, func(s Sample) float64 { return s.CPUReadNs })))
+	}
+	if all(ss, func(s Sample) bool { return s.VolCtxSw >= 0 && s.InvolCtxSw >= 0 && s.MinFlt >= 0 && s.MajFlt >= 0 }) {
+		m.Metrics = append(m.Metrics,
+			count("vol_ctx_switches", func(s Sample) float64 { return float64(s.VolCtxSw) }),
+			count("invol_ctx_switches", func(s Sample) float64 { return float64(s.InvolCtxSw) }),
+			count("minor_faults", func(s Sample) float64 { return float64(s.MinFlt) }),
+			count("major_faults", func(s Sample) float64 { return float64(s.MajFlt) }))
+	}
+	if !all(ss, func(s Sample) bool { return s.TimerStops == 0 }) {
+		m.Metrics = append(m.Metrics, count("timer_stops", func(s Sample) float64 { return float64(s.TimerStops) }))
+	}
+	if all(ss, func(s Sample) bool { return s.CPU >= 0 && s.CPUEnd >= 0 }) {
+		m.Metrics = append(m.Metrics,
+			metric("cpu", result.UnitCPU, 1, column(ss, func(s Sample) float64 { return float64(s.CPU) })),
+			metric("cpu_end", result.UnitCPU, 1, column(ss, func(s Sample) float64 { return float64(s.CPUEnd) })))
+	}
+
+	fd := &result.FunctionDetail{Mode: result.FunctionBatch, Benchmark: r.Name, Clock: clk,
+		Calibration: &result.FunctionCalibration{TargetNs: float64(r.Target), GoalNs: r.GoalNs, Iterations: r.Iterations,
+			JitterMax: jitterMax, Trials: trials(r.Calibration)},
+		Warmup:                trials(r.Warmup),
+		PossiblyOptimizedAway: r.PossiblyOptimizedAway,
+	}
+	o := r.Overhead
+	fd.Overhead = &result.FunctionOverhead{LoopNsPerOp: o.LoopNsPerOp, LoopNsPerOpHigh: o.LoopNsPerOpHigh,
+		TimerPairNs: o.TimerPairNs, TimerPairInsideNs: o.TimerPairInsideNs}
+	if o.CPUReadNs >= 0 {
+		fd.Overhead.CPUReadNs, fd.Overhead.CPUReadMADNs = &o.CPUReadNs, &o.CPUReadMADNs
+	}
+	if o.NetValid {
+		fd.NetNsPerOp = &o.NetNsPerOp
+	}
+	pl := r.Placement
+	fd.Placement = &pl
+	if r.CI.Method != "" {
+		ci := r.CI
+		fd.MedianCI = &ci
+	}
+
+	// Counters: net per op in every sample that counted them. An event
+	// that some sample did not count has no metric (a metric holds one
+	// value per sample, and a sample that did not count has no value,
+	// never a 0): its values are in the detail with their samples.
+	perOp := 1 / float64(max(r.Iterations, 1))
+	for _, c := range r.Counters {
+		fc := result.FunctionCounter{Event: c.Name, Unit: c.Unit, OverheadPerSample: c.OverheadPerSample,
+			Samples: c.Samples, Scaled: c.Scaled, Note: c.Note}
+		var xs []float64
+		var idx []int
+		for i, smp := range ss {
+			if v, ok := netPerOp(smp, c.Name, c.OverheadPerSample); ok {
+				xs, idx = append(xs, v), append(idx, i)
+			}
+		}
+		u := result.UnitCountPerOp
+		if c.Unit == "ns" {
+			u = result.UnitNsPerOp
+		}
+		if len(xs) == len(ss) {
+			m.Metrics = append(m.Metrics, metric(c.Name, u, perOp, xs))
+		} else {
+			fc.PartialPerOp, fc.PartialSamples = xs, idx
+		}
+		fd.Counters = append(fd.Counters, fc)
+	}
+	if r.IPC != nil {
+		var xs []float64
+		for _, smp := range ss {
+			in, ok1 := netPerOp(smp, "instructions", r.counterOverhead("instructions"))
+			cy, ok2 := netPerOp(smp, "cycles", r.counterOverhead("cycles"))
+			if ok1 && ok2 && cy > 0 {
+				xs = append(xs, in/cy)
+			}
+		}
+		if len(xs) == len(ss) {
+			m.Metrics = append(m.Metrics, metric("ipc", result.UnitOne, 0, xs))
+		}
+	}
+	for _, u := range r.CountersUnavailable {
+		fd.CountersUnavailable = append(fd.CountersUnavailable, result.FunctionCounterUnavailable{Event: u.Name, Reason: u.Reason})
+	}
+	m.Detail.Function = fd
+	return m
+}
+
+// trials returns discarded samples as the document keeps them.
+func trials(ss []Sample) []result.FunctionTrial {
+	var out []result.FunctionTrial
+	for _, s := range ss {
+		out = append(out, result.FunctionTrial{Iterations: s.Iterations, WallNs: s.WallNs})
+	}
+	return out
+}
+
+// latencyMeasurement returns the latency mode's measurement: the
+// durations of single operations binned as the HDR histogram kept them,
+// with the exact extremes, mean and standard deviation.
+func (r *Result) latencyMeasurement(clk result.FunctionClock, l *Latency) result.Measurement {
+	m := result.Measurement{
+		Name: r.Name + "/" + result.FunctionLatency, Parameters: r.Params,
+		Warnings: l.Warnings,
+		Detail: result.KindDetail{Function: &result.FunctionDetail{Mode: result.FunctionLatency, Benchmark: r.Name, Clock: clk,
+			Latency: &result.FunctionLatencyMode{Ops: l.Ops, OpsPerSample: l.OpsPerSample, ReadOverheadNs: l.ReadOverheadNs,
+				SignificantDigits: latencyDigits}}},
+	}
+	bounds, counts := l.Histogram.Bins()
+	if len(counts) == 0 {
+		return m // nothing recorded: no metric
+	}
+	sd := l.StdDev
+	met := result.Metric{Name: "latency", Unit: result.UnitNs, Resolution: max(1, r.Probe.TickNs),
+		Histogram: &result.Histogram{Bounds: bounds, Counts: counts,
+			Underflow: l.Histogram.Underflows(), Overflow: l.Histogram.Overflows(),
+			Min: l.Min, Max: l.Max, Mean: l.Mean, StdDev: &sd},
+		Percentiles:      map[string]float64{"p50": l.P50, "p90": l.P90, "p99": l.P99, "p99.9": l.P999},
+		PercentileMethod: "hdr-upper",
+	}
+	m.Primary, m.Metrics = met.Name, []result.Metric{met}
+	return m
+}
+
+// parallelMeasurement returns the parallel mode's measurement (see
+// result.FunctionDetail for its metrics).
+func (r *Result) parallelMeasurement(clk result.FunctionClock, p *Parallel) result.Measurement {
+	n := len(p.WallNs)
+	ops := make([]float64, n)
+	for _, ws := range p.PerWorker {
+		for i := 0; i < n && i < len(ws); i++ {
+			ops[i] += float64(ws[i].Iterations)
+		}
+	}
+	perOp := make([]float64, n)
+	fewest := math.Inf(1)
+	for i, w := range p.WallNs {
+		if ops[i] > 0 {
+			perOp[i] = w / ops[i]
+			fewest = min(fewest, ops[i])
+		}
+	}
+	tick := r.Probe.TickNs
+	ms := []result.Metric{
+		metric("wall", result.UnitNsPerOp, tick/fewest, perOp),
+		metric("elapsed", result.UnitNs, tick, p.WallNs),
+	}
+	for j, ws := range p.PerWorker {
+		ms = append(ms, metric("worker"+strconv.Itoa(j), result.UnitNsPerOp, tick/float64(max(p.Iterations, 1)), nsPerOps(ws)))
+	}
+	return result.Measurement{
+		Name: r.Name + "/" + result.FunctionParallel, Parameters: r.Params, Primary: "wall", Metrics: ms,
+		Detail: result.KindDetail{Function: &result.FunctionDetail{Mode: result.FunctionParallel, Benchmark: r.Name, Clock: clk,
+			Parallel: &result.FunctionParallelMode{Workers: p.Workers, Iterations: p.Iterations}}},
+	}
+}
