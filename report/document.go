@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -109,17 +107,6 @@ func genericView(d *result.Document, o Options) (*View, error) {
 	}
 	if len(noSamples) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"without per-sample values: " + strings.Join(noSamples, ", ")}})
-	}
-	// Transitional: kinds not yet ported keep their figures in the untyped
-	// Details; list their plain figures, as written, rather than nothing.
-	var details []string
-	for _, m := range d.Measurements {
-		if len(m.Details) > 0 && len(m.Metrics) == 0 {
-			details = append(details, m.Name+": "+plainDetails(m.Details))
-		}
-	}
-	if len(details) > 0 {
-		v.Blocks = append(v.Blocks, Block{Heading: "details, as written", Lines: details})
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
@@ -286,30 +273,3 @@ func stamp(d *result.Document) string {
 // exactNum is v in the shortest form that reads back exactly.
 func exactNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// plainDetails lists the numbers and strings of an untyped details map
-// (one level of nested maps flattened as key.sub), sorted by key, exactly
-// as written.
-//
-// Transitional: goes with Measurement.Details.
-func plainDetails(m map[string]any) string {
-	var parts []string
-	var add func(prefix string, m map[string]any, depth int)
-	add = func(prefix string, m map[string]any, depth int) {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			switch x := m[k].(type) {
-			case float64:
-				parts = append(parts, prefix+k+" "+exactNum(x))
-			case string:
-				parts = append(parts, prefix+k+" "+x)
-			case bool:
-				parts = append(parts, prefix+k+" "+strconv.FormatBool(x))
-			case map[string]any:
-				if depth == 0 {
-					add(prefix+k+".", x, 1)
-				}
-			}
-		}
-	}
-	add("", m, 0)
-	return strings.Join(parts, ", ")
-}

@@ -251,7 +251,6 @@ func upgradeCommandV1(o *documentV1, d *Document) {
 			}
 		}
 		m.Detail.Command = cd
-		m.Details = nil
 		if i > 0 {
 			continue
 		}

@@ -135,7 +135,6 @@ func upgradeCountersV1(o *documentV1, d *Document) {
 			}
 		}
 		m.Detail.Counters = cd
-		m.Details = nil
 		if i == 0 {
 			run.Source = v1String(det["source"])
 			run.Runs = int(v1Number(det["runs"]))

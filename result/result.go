@@ -76,10 +76,6 @@ type Measurement struct {
 	// Metrics are the per-sample series measured, all of equal length
 	// (one value per sample), in the order the samples were taken.
 	Metrics []Metric `json:"metrics"`
-	// Details holds kind-specific figures of version 1 documents.
-	//
-	// Transitional: being replaced by Detail (typed); do not use in new code.
-	Details map[string]any `json:"details,omitempty"`
 	// Detail holds the kind-specific figures of this measurement: the one
 	// that matches the document's Kind is set.
 	Detail KindDetail `json:"detail,omitzero"`

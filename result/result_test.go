@@ -128,3 +128,23 @@ func TestUpgradeNumbers(t *testing.T) {
 		t.Errorf("detail %+v, resolution %v", nd, met.Resolution)
 	}
 }
+
+// A version 1 document of a kind without a typed upgrade keeps its
+// details readable, as a note, and no untyped field.
+func TestV1DetailsKeptAsNote(t *testing.T) {
+	doc := `{"schema":"chronograph.result","version":1,"tool":{"name":"chrono","version":"old"},"kind":"latency",
+	"start":"2026-01-01T00:00:00Z","end":"2026-01-01T00:00:01Z",
+	"measurements":[{"name":"thread 0","primary":"","metrics":[],"details":{"max_ns":3202309,"percentiles_ns":{"p99":744959}}}],
+	"warnings":["an old warning: do this"]}`
+	d, err := Unmarshal([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Version != Version || len(d.Warnings) != 1 || d.Warnings[0].Message != "an old warning: do this" {
+		t.Errorf("document %+v", d)
+	}
+	ws := d.Measurements[0].Warnings
+	if len(ws) != 1 || ws[0].Code != "v1-details" || !strings.Contains(ws[0].Message, "max_ns 3202309") || !strings.Contains(ws[0].Message, "percentiles_ns.p99 744959") {
+		t.Errorf("measurement warnings %+v", ws)
+	}
+}

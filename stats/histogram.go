@@ -346,8 +346,9 @@ func LinearBins(xs []float64, n int) []Bin {
 // Bins returns the histogram as contiguous bins in value units: count[i]
 // values fell in [bounds[i], bounds[i+1]) (so len(bounds) ==
 // len(counts)+1), empty bins at either end left out; nil for an empty
-// histogram. Under- and overflows are not in the bins (Underflows,
-// Overflows).
+// histogram. Values above the highest trackable value are recorded at it
+// (and counted by Overflows), so they are in the last bin: a caller that
+// keeps overflows apart moves them out itself.
 func (h *Histogram) Bins() (bounds []float64, counts []int64) { return HDRBins(h.h) }
 
 // HDRBins returns an HdrHistogram's buckets as contiguous bins in value

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/chronograph/chronograph/counters"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -200,4 +201,13 @@ func TestRunStatCompletion(t *testing.T) {
 			}
 		}
 	}
+}
+
+func softwareCountersOrSkip(t *testing.T) counters.Availability {
+	t.Helper()
+	a := counters.Available()
+	if !a.Software {
+		t.Skipf("software counters are not available here: %s", a.SoftwareReason)
+	}
+	return a
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -16,15 +18,6 @@ import (
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
 )
-
-func softwareCountersOrSkip(t *testing.T) counters.Availability {
-	t.Helper()
-	a := counters.Available()
-	if !a.Software {
-		t.Skipf("software counters are not available here: %s", a.SoftwareReason)
-	}
-	return a
-}
 
 func TestStatText(t *testing.T) {
 	a := softwareCountersOrSkip(t)
