@@ -2,6 +2,7 @@ package clock
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"runtime"
 	"slices"
@@ -396,10 +397,7 @@ func probeCross(src Source, p Props, ns func(float64) float64, d time.Duration) 
 }
 
 func crossMigrating(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		runtime.LockOSThread() // never unlocked: the thread's affinity changes
+	thread.Run(func() { // a thread of its own: its affinity changes
 		deadline := Mono() + d
 		prev := src.Now()
 		pinned := true
@@ -419,8 +417,7 @@ func crossMigrating(src Source, c *Cross, ns func(float64) float64, d time.Durat
 			}
 		}
 		c.Pinned = pinned
-	}()
-	<-done
+	})
 }
 
 func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
@@ -434,8 +431,9 @@ func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration
 	// the deadline passed before the others have started.
 	var ready atomic.Int32
 	for t := range c.Threads {
-		wg.Go(func() {
-			runtime.LockOSThread() // never unlocked: the thread's affinity changes
+		wg.Add(1)
+		thread.Go(func() { // a thread of its own: its affinity changes
+			defer wg.Done()
 			var pinErr error
 			if len(c.CPUs) > 0 {
 				pinErr = pinThread(c.CPUs[t%len(c.CPUs)])

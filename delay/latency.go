@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -328,7 +329,7 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	var wg sync.WaitGroup
 	for _, th := range t.threads {
 		wg.Add(1)
-		goLocked(func() {
+		thread.Go(func() {
 			defer wg.Done()
 			defer th.finished.Store(true)
 			t.runThread(th, ready, start, &stop)

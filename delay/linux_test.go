@@ -241,9 +241,9 @@ func fmtSscan(s string, tid *int) (int, error) {
 // calls: without BestEffort Acquire fails with a *PermissionError naming
 // the fix; with it, the setting is dropped and a warning says so.
 func TestPermissionDenied(t *testing.T) {
-	oldSched, oldMlock, oldDMA := schedSetAttr, mlockall, openDMALatency
-	defer func() { schedSetAttr, mlockall, openDMALatency = oldSched, oldMlock, oldDMA }()
-	schedSetAttr = func(int, *unix.SchedAttr, uint) error { return unix.EPERM }
+	oldSched, oldMlock, oldDMA := setFIFO, mlockall, openDMALatency
+	defer func() { setFIFO, mlockall, openDMALatency = oldSched, oldMlock, oldDMA }()
+	setFIFO = func(int) error { return fmt.Errorf("thread: setting SCHED_FIFO: %w", unix.EPERM) }
 	mlockall = func(int) error { return unix.EPERM }
 	openDMALatency = func() (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: "/dev/cpu_dma_latency", Err: fs.ErrPermission}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,11 +18,11 @@ import (
 
 // Injectable system calls (tests force refusals through them).
 var (
-	schedSetAttr    = unix.SchedSetAttr
-	schedSetaffinty = unix.SchedSetaffinity
-	mlockall        = unix.Mlockall
-	munlockall      = unix.Munlockall
-	openDMALatency  = func() (*os.File, error) { return os.OpenFile("/dev/cpu_dma_latency", os.O_RDWR, 0) }
+	setFIFO        = thread.SetFIFO
+	pinCPUs        = thread.Pin
+	mlockall       = unix.Mlockall
+	munlockall     = unix.Munlockall
+	openDMALatency = func() (*os.File, error) { return os.OpenFile("/dev/cpu_dma_latency", os.O_RDWR, 0) }
 )
 
 // apply applies s to the calling thread, which must be locked (and must
@@ -31,11 +32,7 @@ func (s ThreadSettings) apply() error {
 		return err
 	}
 	if len(s.CPUs) > 0 {
-		var set unix.CPUSet
-		for _, c := range s.CPUs {
-			set.Set(c)
-		}
-		if err := schedSetaffinty(0, &set); err != nil {
+		if err := pinCPUs(s.CPUs...); err != nil {
 			if errors.Is(err, unix.EINVAL) {
 				return fmt.Errorf("delay: cannot pin to %s (%v): pick CPUs this process may use (see nproc, taskset -p $$)", cpuWords(s.CPUs), err)
 			}
@@ -44,13 +41,12 @@ func (s ThreadSettings) apply() error {
 		}
 	}
 	if s.Priority > 0 {
-		attr := &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_FIFO, Priority: uint32(s.Priority)}
-		if err := schedSetAttr(0, attr, 0); err != nil {
+		if err := setFIFO(s.Priority); err != nil {
 			if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) {
 				return &PermissionError{Setting: fmt.Sprintf("SCHED_FIFO priority %d", s.Priority), Err: err,
 					Fix: "run as root, grant CAP_SYS_NICE (sudo setcap cap_sys_nice+ep ./chrono), or raise RLIMIT_RTPRIO (ulimit -r 99, or rtprio in /etc/security/limits.conf); in a container also allow it in the runtime"}
 			}
-			return fmt.Errorf("delay: setting SCHED_FIFO priority %d: %w", s.Priority, err)
+			return fmt.Errorf("delay: %w", err)
 		}
 	}
 	return nil
@@ -64,7 +60,7 @@ func (s ThreadSettings) Check() error {
 		return err
 	}
 	errc := make(chan error, 1)
-	goLocked(func() { errc <- s.apply() }) // the thread exits with its settings
+	thread.Go(func() { errc <- s.apply() }) // the thread exits with its settings
 	return <-errc
 }
 

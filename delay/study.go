@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"runtime"
 	"sync"
@@ -317,7 +318,7 @@ func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN
 	var slack restorer
 	done := make(chan error, 1)
 	measure := func() {
-		if m.locked { // on a thread of its own (goLocked): its settings die with it
+		if m.locked { // on a thread of its own (thread.Go): its settings die with it
 			if err := set.apply(); err != nil {
 				done <- err
 				return
@@ -351,7 +352,7 @@ func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN
 		done <- nil
 	}
 	if m.locked {
-		goLocked(measure)
+		thread.Go(measure)
 	} else {
 		go measure()
 	}
