@@ -160,6 +160,11 @@ type CommandDetail struct {
 	// argument list executed.
 	CommandLine string   `json:"command_line"`
 	Argv        []string `json:"argv"`
+	// UnusedParameters names the parameters (of Measurement.Parameters)
+	// that the command line does not contain; the measurement's name
+	// ends with their values, as hyperfine names such commands:
+	// "make (branch = main)".
+	UnusedParameters []string `json:"unused_parameters,omitempty"`
 	// Complete is set when the command has all the runs asked for.
 	Complete bool `json:"complete"`
 	// TimedOut lists the runs killed by the timeout: they have no values

@@ -146,6 +146,10 @@ type Command struct {
 	// Index is the index of the command line it came from (for per-command
 	// setup/prepare/conclude/cleanup).
 	Index int
+	// Unused names the parameters that the command line does not contain
+	// (they may be used by the setup or prepare commands); the name shows
+	// their values.
+	Unused []string
 }
 
 // Progress describes a benchmark in progress.
@@ -259,6 +263,10 @@ func (e *FailureError) Error() string {
 	if e.What == "command" {
 		msg += fmt.Sprintf(" (run %d)", e.Run+1)
 	}
+	if e.ExitCode == 127 {
+		// The shell's (and env's) code for a command it could not find.
+		msg += " (127: the shell found no such command: check its name and PATH)"
+	}
 	if s := strings.TrimRight(e.Stderr, " \t\r\n"); strings.TrimSpace(s) != "" {
 		msg += "; the end of its stderr:\n"
 		for _, line := range strings.Split(s, "\n") {
@@ -276,48 +284,70 @@ func (e *FailureError) Error() string {
 }
 
 // Commands expands command lines with the parameters into the commands to
-// benchmark (one per line and combination of values, the first parameter
-// varying fastest) and resolves their executables, failing before any
-// run if one cannot be started. names holds no entry, or one per line or
-// per expanded command (-n); "{param}" in a name is substituted too.
+// benchmark and resolves their executables, failing before any run if one
+// cannot be started. The order is hyperfine's: the command lines vary
+// fastest, then the first parameter, then the next (-L n 1,2 with lines A
+// and B gives A1 B1 A2 B2), which is the order the -n names are given in.
+//
+// names holds the -n names, with "{param}" substituted: without
+// parameters, at most one per command line (the others are named by
+// their command line, as in hyperfine); with parameters, one for every
+// command, one per command line, or one per expanded command. A
+// parameter that a command line does not use is shown in its name, as
+// hyperfine shows it: "make (branch = main)" (it may be used by --setup or
+// --prepare); Command.Unused lists them.
 func Commands(lines, names []string, params []Param, opts Options) ([]Command, error) {
 	if len(lines) == 0 {
 		return nil, usagef("run: no command given: name one or more commands to benchmark")
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			return nil, usagef("run: command %d is empty: give a command line to benchmark (an empty line would time only the start-up of the shell)", i+1)
+		}
 	}
 	combos, err := Product(params)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range params {
-		used := false
-		for _, l := range lines {
-			used = used || strings.Contains(l, "{"+p.Name+"}")
-		}
-		if !used {
-			return nil, usagef("run: parameter %s is not used: write {%s} in a command", p.Name, p.Name)
-		}
-	}
 	total := len(lines) * len(combos)
-	if len(names) != 0 && len(names) != len(lines) && len(names) != total {
-		return nil, usagef("run: %d command names for %d commands: give one -n per command", len(names), total)
+	if err := checkNames(len(names), len(lines), total, len(params) > 0); err != nil {
+		return nil, err
 	}
 	shell, err := shellWords(opts)
 	if err != nil {
 		return nil, err
 	}
 	var cmds []Command
-	for i, line := range lines {
-		for _, combo := range combos {
+	for _, combo := range combos {
+		for i, line := range lines {
 			c := Command{Line: Substitute(line, combo), Index: i}
+			if strings.TrimSpace(c.Line) == "" {
+				return nil, usagef("run: command %q is empty with %s: give parameter values that make a command", line, paramText(params, combo, nil))
+			}
 			if len(params) > 0 {
 				c.Params = combo
+				for _, p := range params {
+					if !strings.Contains(line, "{"+p.Name+"}") {
+						c.Unused = append(c.Unused, p.Name)
+					}
+				}
 			}
 			c.Name = c.Line
 			switch {
-			case len(names) == total && total != len(lines):
-				c.Name = names[len(cmds)]
-			case len(names) > 0:
+			case len(names) == 0:
+			case len(params) == 0:
+				if i < len(names) {
+					c.Name = names[i]
+				}
+			case len(names) == 1:
+				c.Name = Substitute(names[0], combo)
+			case len(names) == total:
+				c.Name = Substitute(names[len(cmds)], combo)
+			default: // one per command line
 				c.Name = Substitute(names[i], combo)
+			}
+			if len(c.Unused) > 0 {
+				c.Name += " (" + paramText(params, combo, c.Unused) + ")"
 			}
 			if c.Argv, c.Path, err = resolve(line, combo, shell); err != nil {
 				return nil, err
@@ -325,14 +355,39 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 			cmds = append(cmds, c)
 		}
 	}
-	if shell != nil {
-		for _, c := range cmds {
-			if err := checkShellCommand(c.Line); err != nil {
-				return nil, err
-			}
+	return cmds, nil
+}
+
+// checkNames checks the number of -n names for lines command lines that
+// expand to total commands.
+func checkNames(n, lines, total int, params bool) error {
+	switch {
+	case !params && n > lines:
+		return usagef("run: too many -n/--command-name names: %d for %s: give at most one per command (a command without one is named by its command line)", n, plural(lines, "command"))
+	case params && n > 1 && n != lines && n != total:
+		return usagef("run: %d -n/--command-name names for %d benchmarks (%d command lines, %d parameter combinations): give one name for all (with {param} in it), one per command line, or one per benchmark in the order they run (command lines varying fastest, then the parameters)", n, total, lines, total/lines)
+	}
+	return nil
+}
+
+// plural is "1 command", "2 commands".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// paramText lists parameter values as hyperfine shows them in a name:
+// "n = 1, branch = main" (only those in only, when given).
+func paramText(params []Param, values map[string]string, only []string) string {
+	var parts []string
+	for _, p := range params {
+		if only == nil || slices.Contains(only, p.Name) {
+			parts = append(parts, p.Name+" = "+values[p.Name])
 		}
 	}
-	return cmds, nil
+	return strings.Join(parts, ", ")
 }
 
 // shellWords returns the shell's argument list up to the command line
@@ -346,8 +401,8 @@ func shellWords(opts Options) ([]string, error) {
 		sh = defaultShell
 	}
 	words, err := Split(sh)
-	if err != nil || len(words) == 0 {
-		return nil, usagef("run: bad shell %q: give a shell name or command line such as \"bash --norc\"", opts.Shell)
+	if err != nil || len(words) == 0 || words[0] == "" {
+		return nil, usagef("run: bad shell %q: give a shell name or command line such as \"bash --norc\" (or -N for no shell)", opts.Shell)
 	}
 	base := strings.ToLower(filepath.Base(words[0]))
 	if base == "cmd" || base == "cmd.exe" {
@@ -386,40 +441,6 @@ func resolve(line string, params map[string]string, shell []string) ([]string, s
 		return nil, "", fmt.Errorf("run: cannot run %s %q: %w (check the name and PATH, or that the file is executable)", what, argv[0], err)
 	}
 	return argv, path, nil
-}
-
-// shellBuiltins are words a shell runs itself, not found in PATH.
-var shellBuiltins = map[string]bool{
-	"": true, ".": true, ":": true, "[": true, "alias": true, "bg": true, "break": true, "case": true, "cd": true,
-	"command": true, "continue": true, "echo": true, "eval": true, "exec": true, "exit": true, "export": true,
-	"false": true, "fg": true, "for": true, "getopts": true, "hash": true, "if": true, "jobs": true, "kill": true,
-	"local": true, "printf": true, "pwd": true, "read": true, "readonly": true, "return": true, "set": true,
-	"shift": true, "source": true, "test": true, "time": true, "times": true, "trap": true, "true": true,
-	"type": true, "ulimit": true, "umask": true, "unalias": true, "unset": true, "until": true, "wait": true,
-	"while": true, "{": true, "!": true, "(": true,
-}
-
-// checkShellCommand catches the common mistake of a command that does
-// not exist before any run, even with a shell: if the line starts with a
-// plain word that is not a shell builtin or an assignment, that program
-// must be found.
-func checkShellCommand(line string) error {
-	full := line
-	if i := strings.IndexAny(line, "|&;<>()$`"); i >= 0 {
-		line = line[:i] // the first simple command
-	}
-	words, err := Split(line)
-	if err != nil || len(words) == 0 {
-		return nil // the shell will parse it
-	}
-	w := words[0]
-	if shellBuiltins[w] || strings.Contains(w, "=") || strings.ContainsAny(w, "{}*?[~") {
-		return nil
-	}
-	if _, err := exec.LookPath(w); err != nil {
-		return fmt.Errorf("run: cannot run %q in command %q: %w (check the name and PATH, or that the file is executable)", w, full, err)
-	}
-	return nil
 }
 
 // bench is one benchmark in progress.

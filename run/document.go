@@ -182,7 +182,8 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 			m.Metrics = append(m.Metrics, c)
 		}
 	}
-	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
+	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, UnusedParameters: res.Command.Unused,
+		Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
 	// Probe figures (counters), one metric per figure present in every
 	// run, corrected like the times (see metricAnalysis).
 	for _, ma := range a.Metrics {
