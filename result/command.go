@@ -18,7 +18,9 @@ import "github.com/chronograph/chronograph/warn"
 //     run's rusage; absent where the platform gives no per-child rusage
 //     (CommandRun.Unavailable says so).
 //   - "exit_code" (unit "1"): the run's exit status, -1 when a signal ended
-//     it.
+//     it; "signal" (unit "1"): the number of the signal that ended each
+//     run (0 for a run that exited), present only when a signal ended
+//     some run.
 //   - "cpu" (unit "cpu"): the CPU the run was pinned to, with --pin.
 //   - one metric per counted event or probe figure (CommandDetail.Probes),
 //     in the event's unit ("ns" for task-clock and cpu-clock, else
@@ -57,8 +59,11 @@ type CommandRun struct {
 	// Pin lists the CPUs the runs were pinned to, each run to one of them
 	// in turn (the "cpu" metric says which).
 	Pin []int `json:"pin,omitempty"`
-	// IgnoreFailure is set when runs that exit non-zero were kept (-i).
-	IgnoreFailure bool `json:"ignore_failure,omitempty"`
+	// IgnoreFailure is set when runs that exit non-zero were kept (-i);
+	// IgnoreExitCodes lists the exit codes kept when only some were
+	// (--ignore-failure=1,2; a run killed by signal N has code 128+N).
+	IgnoreFailure   bool  `json:"ignore_failure,omitempty"`
+	IgnoreExitCodes []int `json:"ignore_exit_codes,omitempty"`
 	// Reference names the command the others are compared with, as given
 	// (--reference); absent: the fastest by median.
 	Reference string `json:"reference,omitempty"`

@@ -64,11 +64,15 @@ type Options struct {
 	Warmup int
 	// Runs, when positive, is the exact number of runs per command.
 	// Otherwise a command runs at least MinRuns times (default 10, or
-	// MaxRuns when that is lower) and
-	// at most MaxRuns times (0: no limit), and stops once its runs took
-	// Budget (default 3 s) or, with Precision, once the confidence
-	// interval of its median is within Precision (a fraction: 0.01 = 1 %)
-	// of the median.
+	// MaxRuns when that is lower) and at most MaxRuns times (0: no
+	// limit), and stops when its runs fill the time Budget (default 3 s),
+	// or, with Precision, once the confidence interval of its median is
+	// within Precision (a fraction: 0.01 = 1 %) of the median. As in
+	// hyperfine, the budget counts each run's raw wall time (start-up
+	// included) and its prepare and conclude commands', and no run is
+	// started that would, at the average cost so far, end beyond it:
+	// runs of a constant cost c make floor(Budget/c) runs, hyperfine's
+	// count.
 	Runs, MinRuns, MaxRuns int
 	Budget                 time.Duration
 	Precision              float64
@@ -94,8 +98,12 @@ type Options struct {
 	// multi-threaded command use a set of CPUs at once, start chrono under
 	// taskset -c instead.
 	Pin []int
-	// IgnoreFailure records non-zero exit codes instead of stopping.
-	IgnoreFailure bool
+	// IgnoreFailure records non-zero exit codes instead of stopping (-i,
+	// --ignore-failure=all-non-zero); IgnoreExitCodes records only these
+	// codes (--ignore-failure=1,2), a run killed by signal N having code
+	// 128+N, and stops on any other.
+	IgnoreFailure   bool
+	IgnoreExitCodes []int
 	// Setup runs once before the runs of each command, Cleanup once after;
 	// Prepare before each run, Conclude after each run. Each holds no
 	// entry, one for every command, or one per command line.
@@ -178,7 +186,8 @@ type Result struct {
 	Complete bool
 	// PrecisionReached reports whether the Precision target was met.
 	PrecisionReached bool
-	// Spent is the total raw wall time of the timing runs.
+	// Spent is the total raw wall time of the timing runs and of their
+	// prepare and conclude commands (what the time budget bounds).
 	Spent time.Duration
 }
 
@@ -453,6 +462,7 @@ type bench struct {
 	shell []string
 
 	stdin, stdout, stderr *os.File
+	devNull               *os.File // for what is never shown
 	stdoutPipe            bool
 	closers               []*os.File
 
@@ -603,7 +613,9 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 		return nil, err
 	}
 	b.env = os.Environ()
-	b.env = slices.DeleteFunc(b.env, func(s string) bool { return strings.HasPrefix(s, "CHRONO_ITERATION=") })
+	b.env = slices.DeleteFunc(b.env, func(s string) bool {
+		return strings.HasPrefix(s, "CHRONO_ITERATION=") || strings.HasPrefix(s, "HYPERFINE_ITERATION=")
+	})
 	return b, nil
 }
 
@@ -616,38 +628,63 @@ func (b *bench) openFiles() error {
 		return f, err
 	}
 	var err error
-	if b.opts.Input == "" {
-		b.stdin, err = open(os.DevNull, os.O_RDONLY)
-	} else if b.stdin, err = open(b.opts.Input, os.O_RDONLY); err != nil {
-		return fmt.Errorf("run: --input: %w", err)
-	}
-	if err != nil {
+	if b.devNull, err = open(os.DevNull, os.O_RDWR); err != nil {
 		return fmt.Errorf("run: %w", err)
+	}
+	switch in := b.opts.Input; in {
+	case "", OutputNull:
+		b.stdin = b.devNull
+	default:
+		if b.stdin, err = open(in, os.O_RDONLY); err != nil {
+			return fmt.Errorf("run: --input: %w (give an existing file, or null for no input)", err)
+		}
 	}
 	switch out := b.opts.Output; out {
 	case "", OutputNull, OutputPipe:
-		b.stdout, err = open(os.DevNull, os.O_WRONLY)
+		b.stdout = b.devNull
 		b.stdoutPipe = out == OutputPipe
 	case OutputInherit:
 		b.stdout, b.stderr = os.Stdout, os.Stderr
 	default:
+		if err := CheckOutput(out); err != nil {
+			return err
+		}
 		if b.stdout, err = open(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND); err != nil {
 			return fmt.Errorf("run: --output: %w", err)
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
+	return nil
+}
+
+// CheckOutput checks the value of --output: null, pipe, inherit or a
+// file. As in hyperfine, a file named by a bare word must be written with
+// a directory (./results), so that a misspelt policy (nul, pipes) does
+// not silently become a file.
+func CheckOutput(out string) error {
+	switch out {
+	case "", OutputNull, OutputPipe, OutputInherit:
+		return nil
+	}
+	if !strings.ContainsRune(out, '/') && !strings.ContainsRune(out, filepath.Separator) {
+		return usagef("run: --output %q is neither null, pipe nor inherit: to write the output to a file of that name, give it as ./%s", out, out)
 	}
 	return nil
 }
 
 func (b *bench) close() { closeQuiet(b.closers...) }
 
-// spec makes the process spec of a run.
-func (b *bench) spec(argv []string, path string, iteration string) *execSpec {
-	env := make([]string, len(b.env), len(b.env)+1)
+// spec makes the process spec of a run. iteration is the value of
+// CHRONO_ITERATION; hyperfine, when not empty, the value of
+// HYPERFINE_ITERATION (as hyperfine sets it: "0", "1", ... for the timing
+// runs, "warmup-0", ... for the warm-up runs, unset for other commands),
+// so that scripts written for hyperfine keep working.
+func (b *bench) spec(argv []string, path string, iteration, hyperfine string) *execSpec {
+	env := make([]string, len(b.env), len(b.env)+2)
 	copy(env, b.env)
 	env = append(env, "CHRONO_ITERATION="+iteration)
+	if hyperfine != "" {
+		env = append(env, "HYPERFINE_ITERATION="+hyperfine)
+	}
 	if b.opts.Input != "" {
 		b.stdin.Seek(0, 0) // every run reads the input from its start
 	}
@@ -655,10 +692,12 @@ func (b *bench) spec(argv []string, path string, iteration string) *execSpec {
 		stderr: b.stderr, stdoutPipe: b.stdoutPipe, timeout: b.opts.Timeout}
 }
 
-// hook runs a setup/cleanup/prepare/conclude command of c, if any.
-func (b *bench) hook(what string, list []string, c *Command) error {
+// hook runs a setup/cleanup/prepare/conclude command of c, if any, and
+// returns how long it took (its raw wall time: prepare and conclude
+// commands count towards the time budget, as in hyperfine).
+func (b *bench) hook(what string, list []string, c *Command) (time.Duration, error) {
 	if len(list) == 0 {
-		return nil
+		return 0, nil
 	}
 	line := list[0]
 	if len(list) > 1 {
@@ -666,19 +705,36 @@ func (b *bench) hook(what string, list []string, c *Command) error {
 	}
 	argv, path, err := resolve(line, c.Params, b.shell)
 	if err != nil {
-		return fmt.Errorf("run: %s command: %w", what, err)
+		return 0, fmt.Errorf("run: %s command: %w", what, err)
 	}
-	spec := b.spec(argv, path, "0")
+	spec := b.spec(argv, path, "0", "")
 	spec.timeout = 0
 	spec.noProbe = true
 	s, tail, err := b.exec.run(spec)
 	if err != nil {
-		return err
+		return s.Wall, err
 	}
 	if s.ExitCode != 0 {
-		return &FailureError{What: what + " command", Command: Substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
+		return s.Wall, &FailureError{What: what + " command", Command: Substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
 	}
-	return nil
+	return s.Wall, nil
+}
+
+// ignored reports whether a run that exited with s's status is kept
+// instead of stopping the benchmark: with -i every non-zero status, with
+// --ignore-failure=LIST the codes listed (a run killed by signal N has
+// code 128+N, as in hyperfine and the shells).
+func (b *bench) ignored(s Sample) bool {
+	return b.opts.IgnoreFailure || slices.Contains(b.opts.IgnoreExitCodes, exitStatus(s))
+}
+
+// exitStatus is the exit code of a run, or 128 plus the number of the
+// signal that killed it.
+func exitStatus(s Sample) int {
+	if s.ExitCode < 0 && s.SignalNumber > 0 {
+		return 128 + s.SignalNumber
+	}
+	return s.ExitCode
 }
 
 // pinRun pins the starting thread for the k-th run of its kind (timing
@@ -701,7 +757,8 @@ func (b *bench) pinRun(k int) (int, error) {
 	return c, nil
 }
 
-// measure makes one timing (or warm-up) run of command i.
+// measure makes one timing (or warm-up) run of command i, with its
+// prepare and conclude commands.
 func (b *bench) measure(i int, warmup bool) error {
 	c := &b.cmds[i]
 	res := b.rep.Results[i]
@@ -714,33 +771,39 @@ func (b *bench) measure(i int, warmup bool) error {
 	if err != nil {
 		return err
 	}
-	if err := b.hook("prepare", b.opts.Prepare, c); err != nil {
+	prep, err := b.hook("prepare", b.opts.Prepare, c)
+	if err != nil {
 		return err
 	}
-	iter := strconv.Itoa(len(res.Samples) + len(res.TimedOut))
+	iter := strconv.Itoa(k)
+	hiter := iter
 	if warmup {
-		iter = "warmup"
+		iter, hiter = "warmup", "warmup-"+strconv.Itoa(k)
 	}
-	s, tail, err := b.exec.run(b.spec(c.Argv, c.Path, iter))
+	s, tail, err := b.exec.run(b.spec(c.Argv, c.Path, iter, hiter))
 	if err != nil {
 		return err
 	}
 	if !warmup {
-		s.Iteration = len(res.Samples) + len(res.TimedOut)
+		s.Iteration = k
 		if cpu >= 0 {
 			res.CPUs = append(res.CPUs, cpu)
 		}
-		res.Spent += s.Wall
+		res.Spent += prep + s.Wall
 		if s.TimedOut {
 			res.TimedOut = append(res.TimedOut, s)
 		} else {
 			res.Samples = append(res.Samples, s)
 		}
 	}
-	if s.ExitCode != 0 && !s.TimedOut && !b.opts.IgnoreFailure {
+	if s.ExitCode != 0 && !s.TimedOut && !b.ignored(s) {
 		return &FailureError{What: "command", Command: c.Name, Run: s.Iteration, ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
 	}
-	if err := b.hook("conclude", b.opts.Conclude, c); err != nil {
+	conc, err := b.hook("conclude", b.opts.Conclude, c)
+	if !warmup {
+		res.Spent += conc
+	}
+	if err != nil {
 		return err
 	}
 	b.progress(c, res, warmup)
@@ -775,7 +838,10 @@ func (b *bench) overheadRun(force bool) error {
 	if _, err := b.pinRun(len(ov.Samples)); err != nil {
 		return err
 	}
-	spec := b.spec(b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)))
+	spec := b.spec(b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)), "")
+	// Not the user's command: its output (a custom shell may print) is
+	// never shown, as hyperfine discards its calibration runs' output.
+	spec.stdout, spec.stderr, spec.stdoutPipe = b.devNull, b.devNull, false
 	s, _, err := b.exec.run(spec)
 	if err != nil {
 		return err
@@ -813,13 +879,15 @@ func (b *bench) loop() {
 	defer func() {
 		for i := range b.cmds {
 			if setupDone[i] && !errors.Is(b.rep.Err, errCanceled) {
-				fail(b.hook("cleanup", b.opts.Cleanup, &b.cmds[i]))
+				_, err := b.hook("cleanup", b.opts.Cleanup, &b.cmds[i])
+				fail(err)
 			}
 		}
 	}()
 	setup := func(i int) bool {
 		setupDone[i] = true
-		return !fail(b.hook("setup", b.opts.Setup, &b.cmds[i]))
+		_, err := b.hook("setup", b.opts.Setup, &b.cmds[i])
+		return !fail(err)
 	}
 	for range minOverheadRuns {
 		if fail(b.overheadRun(true)) {
@@ -845,7 +913,7 @@ func (b *bench) loop() {
 			// As in hyperfine, a command's cleanup runs right after its
 			// runs, before the next command's setup.
 			setupDone[i] = false
-			if fail(b.hook("cleanup", b.opts.Cleanup, &b.cmds[i])) {
+			if _, err := b.hook("cleanup", b.opts.Cleanup, &b.cmds[i]); fail(err) {
 				return
 			}
 		}
@@ -930,7 +998,15 @@ func (b *bench) done(i int) bool {
 			return true
 		}
 	}
-	return res.Spent >= o.Budget
+	return budgetFull(res.Spent, n, o.Budget)
+}
+
+// budgetFull reports whether n runs that took spent in all fill the
+// budget: one more run at their average cost would end beyond it (the
+// count is hyperfine's floor(budget / cost of a run) for runs of equal
+// cost, but estimated from every run so far instead of the first alone).
+func budgetFull(spent time.Duration, n int, budget time.Duration) bool {
+	return n > 0 && float64(spent)*float64(n+1) > float64(budget)*float64(n)
 }
 
 // precision returns the median of res's corrected wall times with its

@@ -72,8 +72,8 @@ func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
 	opts := r.Options
 	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
 		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
-		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, Reference: o.Reference, Sort: o.Sort, TimeUnit: o.TimeUnit,
-		Interrupted: r.Interrupted}
+		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: o.Reference, Sort: o.Sort,
+		TimeUnit: o.TimeUnit, Interrupted: r.Interrupted}
 	if shell, err := shellWords(opts); err == nil {
 		run.Shell = shell
 	}
@@ -169,6 +169,11 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 	exit := metric("exit_code", result.UnitOne, 1, series(res.Samples, func(s Sample) float64 { return float64(s.ExitCode) }))
 	exit.Summary = nil // a code, not a quantity
 	m.Metrics = append(m.Metrics, exit)
+	if slices.ContainsFunc(res.Samples, func(s Sample) bool { return s.SignalNumber > 0 }) {
+		sig := metric("signal", result.UnitOne, 1, series(res.Samples, func(s Sample) float64 { return float64(s.SignalNumber) }))
+		sig.Summary = nil // a signal number, not a quantity
+		m.Metrics = append(m.Metrics, sig)
+	}
 	if len(res.CPUs) > 0 {
 		cpus := series(res.Samples, func(s Sample) float64 {
 			if s.Iteration < len(res.CPUs) {

@@ -7,12 +7,68 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The tests in this file check the behaviours of `chrono run` that
 // hyperfine 1.20 has and chrono lacked (issue 11), at the level of the run
 // package, with the fake executor (figures exact, no real clock). The
 // scenarios of hyperfine's own tests are in cmd/chrono/hyperfine_test.go.
+
+// TestBudgetCountsPrepareConclude: as in hyperfine, the time budget counts
+// the prepare and conclude commands of each run, and the number of runs is
+// floor(budget / cost of a run) for runs of a constant cost.
+func TestBudgetCountsPrepareConclude(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name             string
+		prepare, conc    string
+		wall             map[string]time.Duration
+		budget           time.Duration
+		want             int
+		overhead         time.Duration
+		minRuns, maxRuns int
+	}{
+		// The issue's case: a 50 ms prepare, a 20 ms command, a 1 s budget:
+		// 14 runs (chrono made 50).
+		{name: "prepare", prepare: "P", wall: map[string]time.Duration{"P": 50 * ms, "A": 20 * ms}, budget: time.Second, want: 14},
+		{name: "conclude", conc: "C", wall: map[string]time.Duration{"C": 20 * ms, "A": 10 * ms}, budget: 3 * time.Second, want: 100},
+		{name: "both", prepare: "P", conc: "C", wall: map[string]time.Duration{"P": 10 * ms, "C": 10 * ms, "A": 10 * ms}, budget: 3 * time.Second, want: 100},
+		// A 1 s prepare and a 10 ms command: the minimum of 10 runs, not
+		// minutes of runs.
+		{name: "long prepare", prepare: "P", wall: map[string]time.Duration{"P": time.Second, "A": 10 * ms}, budget: 3 * time.Second, want: 10},
+		{name: "no hooks", wall: map[string]time.Duration{"A": 10 * ms}, budget: 3 * time.Second, want: 300},
+		// floor, not ceil: 7 ms runs fill 3 s with 428 runs (429 would
+		// end at 3.003 s).
+		{name: "floor", wall: map[string]time.Duration{"A": 7 * ms}, budget: 3 * time.Second, want: 428},
+		{name: "max runs", prepare: "P", wall: map[string]time.Duration{"P": ms, "A": ms}, budget: 3 * time.Second, maxRuns: 20, want: 20},
+		{name: "min runs 1", wall: map[string]time.Duration{"A": 4 * time.Second}, budget: 3 * time.Second, minRuns: 1, want: 1},
+	}
+	for _, tt := range tests {
+		f := &fake{walls: tt.wall, overhead: tt.overhead}
+		opts := Options{Budget: tt.budget, MinRuns: tt.minRuns, MaxRuns: tt.maxRuns}
+		if tt.prepare != "" {
+			opts.Prepare = []string{tt.prepare}
+		}
+		if tt.conc != "" {
+			opts.Conclude = []string{tt.conc}
+		}
+		rep := runFake(t, f, opts, "A")
+		if got := len(rep.Results[0].Samples); got != tt.want {
+			t.Errorf("%s: %d runs, want %d (hyperfine's count)", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestBudgetIgnoresWarmups: warm-up runs and their hooks do not count
+// towards the budget (hyperfine counts from the first timing run).
+func TestBudgetIgnoresWarmups(t *testing.T) {
+	f := &fake{walls: map[string]time.Duration{"P": 10 * time.Millisecond, "A": 20 * time.Millisecond}}
+	rep := runFake(t, f, Options{Budget: 3 * time.Second, Warmup: 50, Prepare: []string{"P"}}, "A")
+	if got := len(rep.Results[0].Samples); got != 100 {
+		t.Errorf("%d runs, want 100", got)
+	}
+}
 
 // TestExpansionOrder: hyperfine expands the parameter values in the outer
 // loop and the command lines in the inner one, the first parameter
@@ -173,5 +229,90 @@ func TestShellDecides(t *testing.T) {
 	}
 	if rep.Err != nil && strings.Contains(rep.Err.Error(), "exited with code 127") && !strings.Contains(rep.Err.Error(), "127: the shell found no such command") {
 		t.Errorf("no hint for exit code 127: %v", rep.Err)
+	}
+}
+
+// TestIgnoreExitCodes: --ignore-failure=LIST keeps the runs that exit
+// with a listed code and stops on any other; a run killed by signal N has
+// code 128+N.
+func TestIgnoreExitCodes(t *testing.T) {
+	tests := []struct {
+		codes []int
+		exit  int
+		stop  bool
+	}{
+		{[]int{1}, 1, false},
+		{[]int{1}, 2, true},
+		{[]int{1, 2, 3}, 3, false},
+		{[]int{1, 2, 3}, 4, true},
+	}
+	for _, tt := range tests {
+		f := &fake{walls: map[string]time.Duration{"A": time.Millisecond}, exit: map[string]int{"A": tt.exit}}
+		rep := runFake(t, f, Options{Runs: 2, IgnoreExitCodes: tt.codes}, "A")
+		if stopped := rep.Err != nil; stopped != tt.stop {
+			t.Errorf("--ignore-failure=%v, exit %d: stopped %v (%v), want %v", tt.codes, tt.exit, stopped, rep.Err, tt.stop)
+		}
+		if tt.stop && !strings.Contains(rep.Err.Error(), fmt.Sprintf("exited with code %d", tt.exit)) {
+			t.Errorf("failure does not name code %d: %v", tt.exit, rep.Err)
+		}
+		if !tt.stop {
+			if w := warnText(rep.analyze(rep.Results[0]).Warnings); !strings.Contains(w, "(kept, --ignore-failure="+joinInts(tt.codes)+")") {
+				t.Errorf("warnings %q", w)
+			}
+		}
+	}
+	b := &bench{opts: Options{IgnoreExitCodes: []int{137}}}
+	if !b.ignored(Sample{ExitCode: -1, Signal: "killed", SignalNumber: 9}) || b.ignored(Sample{ExitCode: -1, SignalNumber: 15}) {
+		t.Error("a run killed by SIGKILL is not code 137")
+	}
+}
+
+// TestHyperfineIteration: runs see HYPERFINE_ITERATION as hyperfine sets
+// it (0, 1, ... for timing runs, warmup-0, ... for warm-ups; not set for
+// the other commands), besides CHRONO_ITERATION.
+func TestHyperfineIteration(t *testing.T) {
+	var envs []string
+	f := &envFake{seen: &envs}
+	b, err := newBench(fakeCommands(t, "A"), Options{Runs: 2, Warmup: 1, Prepare: []string{"P"}}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.close()
+	b.loop()
+	want := []string{"P:", "A:warmup-0", "P:", "A:0", "P:", "A:1"}
+	if !reflect.DeepEqual(envs, want) {
+		t.Errorf("HYPERFINE_ITERATION seen %q, want %q", envs, want)
+	}
+}
+
+// envFake records, for every run but the overhead runs, the line and its
+// HYPERFINE_ITERATION.
+type envFake struct{ seen *[]string }
+
+func (f *envFake) run(spec *execSpec) (Sample, []byte, error) {
+	line := spec.argv[len(spec.argv)-1]
+	if line != "" {
+		v := ""
+		for _, e := range spec.env {
+			if s, ok := strings.CutPrefix(e, "HYPERFINE_ITERATION="); ok {
+				v = s
+			}
+		}
+		*f.seen = append(*f.seen, line+":"+v)
+	}
+	return Sample{Wall: time.Millisecond}, nil, nil
+}
+func (f *envFake) cancel() {}
+
+// TestOutputPolicy: --output takes null, pipe, inherit or a file; a bare
+// word is refused as hyperfine refuses it (./name is a file).
+func TestOutputPolicy(t *testing.T) {
+	for _, ok := range []string{"null", "pipe", "inherit", "./out.txt", "/tmp/x"} {
+		if err := CheckOutput(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	if err := CheckOutput("nul"); err == nil || !strings.Contains(err.Error(), "./nul") {
+		t.Errorf("bare word: %v", err)
 	}
 }
