@@ -73,6 +73,10 @@ type CommandRun struct {
 	// render the document the same way unless told otherwise.
 	Sort     string `json:"sort,omitempty"`
 	TimeUnit string `json:"time_unit,omitempty"`
+	// Simulated is set when no command was run (--debug-mode, for tests):
+	// every run took the seconds its `sleep SECONDS` command names, on a
+	// simulated clock. Such a document measures nothing.
+	Simulated bool `json:"simulated,omitempty"`
 	// Overhead is the start-up cost of the shell (or, with -N, of a
 	// trivial program), measured interleaved with the runs.
 	Overhead *CommandOverhead `json:"overhead,omitempty"`

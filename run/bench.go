@@ -127,6 +127,12 @@ type Options struct {
 	// Report.Counters.Unavailable, never recorded as values.
 	Counters       []counters.Event
 	CounterOptions counters.Options
+	// Simulate runs nothing (--debug-mode, for tests, like hyperfine's):
+	// a run of `sleep SECONDS` takes SECONDS on a simulated clock, a shell
+	// given as `sleep SECONDS` adds its SECONDS to every run through it,
+	// the overhead runs and `true` take no time, and any other command is
+	// an error. The document says it is simulated.
+	Simulate bool
 	// NewProbe, if set, makes a Probe for every timing, warm-up and
 	// overhead run (not for setup, prepare, conclude and cleanup
 	// commands).
@@ -490,6 +496,9 @@ type bench struct {
 // measured until then. Canceling ctx kills the running command's process
 // group and stops the benchmark.
 func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
+	if opts.Simulate {
+		return simulate(cmds, opts)
+	}
 	b, err := newBench(cmds, opts, newSpawner())
 	if err != nil {
 		return nil, err

@@ -54,6 +54,10 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, o Doc
 		d.Warnings = append(d.Warnings, warn.New("interrupted", "interrupted: the measurements present are real but fewer than asked for",
 			"run it again without interrupting for all the runs"))
 	}
+	if r.Options.Simulate {
+		d.Warnings = append(d.Warnings, warn.New("simulated", "simulated: no command was run (--debug-mode); every time is the one its `sleep SECONDS` command names, on a simulated clock",
+			"leave out --debug-mode to measure"))
+	}
 	d.Warnings = append(d.Warnings, r.Notes...)
 	if w, ok := r.countersWarning(); ok {
 		d.Warnings = append(d.Warnings, w)
@@ -73,7 +77,7 @@ func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
 	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
 		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
 		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: o.Reference, Sort: o.Sort,
-		TimeUnit: o.TimeUnit, Interrupted: r.Interrupted}
+		TimeUnit: o.TimeUnit, Simulated: opts.Simulate, Interrupted: r.Interrupted}
 	if shell, err := shellWords(opts); err == nil {
 		run.Shell = shell
 	}

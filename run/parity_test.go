@@ -316,3 +316,27 @@ func TestOutputPolicy(t *testing.T) {
 		t.Errorf("bare word: %v", err)
 	}
 }
+
+// TestSimulator: --debug-mode's executor: `sleep SECONDS` takes SECONDS,
+// a shell given as `sleep SECONDS` adds its own, anything else is refused.
+func TestSimulator(t *testing.T) {
+	sm := simulator{shell: []string{"sleep", "0.02", "-c"}}
+	s, _, err := sm.run(&execSpec{argv: []string{"sleep", "0.02", "-c", "sleep 0.01"}})
+	if err != nil || s.Wall != 30*time.Millisecond {
+		t.Errorf("shell sleep 0.02, sleep 0.01: %v, %v", s.Wall, err)
+	}
+	if s, _, err := sm.run(&execSpec{argv: []string{"sleep", "0.02", "-c", ""}}); err != nil || s.Wall != 20*time.Millisecond {
+		t.Errorf("overhead run: %v, %v", s.Wall, err)
+	}
+	if _, _, err := (simulator{}).run(&execSpec{argv: []string{"echo", "hi"}}); err == nil || !strings.Contains(err.Error(), "sleep SECONDS") {
+		t.Errorf("echo: %v", err)
+	}
+	cmds, _ := Commands([]string{"sleep 0.5"}, nil, nil, Options{NoShell: true})
+	rep, err := Run(context.Background(), cmds, Options{NoShell: true, Simulate: true})
+	if err != nil || rep.Err != nil || len(rep.Results[0].Samples) != 10 {
+		t.Fatalf("simulated run: %v %v", err, rep)
+	}
+	if d := docOf(rep); !d.Run.Command.Simulated || !strings.Contains(warnText(d.Warnings), "simulated: no command was run") {
+		t.Errorf("the document does not say it is simulated: %+v", d.Warnings)
+	}
+}
