@@ -73,6 +73,10 @@ type CommandRun struct {
 	// render the document the same way unless told otherwise.
 	Sort     string `json:"sort,omitempty"`
 	TimeUnit string `json:"time_unit,omitempty"`
+	// Style is "hyperfine" when the text adds hyperfine's summary of the
+	// comparison ("2.00 ± 0.05 times faster than", ratio of means) to
+	// chrono's (--style hyperfine); absent otherwise.
+	Style string `json:"style,omitempty"`
 	// Simulated is set when no command was run (--debug-mode, for tests):
 	// every run took the seconds its `sleep SECONDS` command names, on a
 	// simulated clock. Such a document measures nothing.

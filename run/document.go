@@ -27,6 +27,9 @@ type DocumentOptions struct {
 	// TimeUnit fixes the time unit of the text and Markdown renderings
 	// ("ns", "us", "ms", "s"; "" = chosen per figure).
 	TimeUnit string
+	// Style is "hyperfine" to add hyperfine's summary of the comparison
+	// to the text ("" = chrono's only).
+	Style string
 }
 
 // Document returns the result document of the report: one Measurement per
@@ -77,7 +80,7 @@ func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
 	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
 		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
 		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: o.Reference, Sort: o.Sort,
-		TimeUnit: o.TimeUnit, Simulated: opts.Simulate, Interrupted: r.Interrupted}
+		TimeUnit: o.TimeUnit, Style: o.Style, Simulated: opts.Simulate, Interrupted: r.Interrupted}
 	if shell, err := shellWords(opts); err == nil {
 		run.Shell = shell
 	}
