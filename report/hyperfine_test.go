@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -116,5 +118,48 @@ func TestMarkdownColumnOrder(t *testing.T) {
 	out := renderAll(t, constDoc(10, "", "", "", cmdSec{"a", 0.1}, cmdSec{"b", 0.2}))[Markdown]
 	if !strings.HasPrefix(out, "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative | Median [ms] |\n") {
 		t.Errorf("Markdown header:\n%s", out)
+	}
+}
+
+// TestHyperfineJSONRoundTrip: the hyperfine export of a document, read
+// back by package result as a hyperfine export, has the same times;
+// hyperfine's types are kept (2.0, not 2); the name drops the values of
+// unused parameters, as hyperfine's export does.
+func TestHyperfineJSONRoundTrip(t *testing.T) {
+	d := constDoc(3, "", "", "", cmdSec{"make (branch = main)", 2}, cmdSec{"make (branch = dev)", 0.5})
+	for i, b := range []string{"main", "dev"} {
+		m := &d.Measurements[i]
+		m.Parameters = map[string]string{"branch": b}
+		m.Detail.Command.CommandLine = "make"
+		m.Detail.Command.UnusedParameters = []string{"branch"}
+	}
+	m := &d.Measurements[1]
+	m.Metrics = append(m.Metrics, result.Metric{Name: "signal", Unit: result.UnitOne, Values: []float64{0, 9, 0}})
+	m.Metric("exit_code").Values[1] = -1
+	var b bytes.Buffer
+	if err := HyperfineJSON(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"command": "make",`, `"mean": 2.0,`, `"stddev": 0.0,`, `"times": [`, `"exit_codes": [`, "137", `"branch": "dev"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("export lacks %s:\n%s", want, b.String())
+		}
+	}
+	var h result.HyperfineExport
+	dec := json.NewDecoder(bytes.NewReader(b.Bytes()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	back, err := result.Unmarshal(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Measurements) != 2 || back.Measurements[0].Name != "make (branch = main)" || back.Measurements[1].Metric("wall").Values[2] != 0.5e9 ||
+		back.Measurements[1].Metric("exit_code").Values[1] != 137 {
+		t.Errorf("read back %+v", back.Measurements)
+	}
+	if err := HyperfineJSON(&b, &result.Document{Kind: "function"}); err == nil {
+		t.Error("a function document exported as hyperfine's")
 	}
 }
