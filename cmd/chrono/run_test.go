@@ -67,7 +67,7 @@ func TestRunCLIErrors(t *testing.T) {
 		{[]string{"run", "--style", "fancy", "true"}, exitUsage, "--style"},
 		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "both write to standard output"},
 		{[]string{"run", "-N", "-P", "t", "1", "2", "--reference", "echo {t}", "echo {t}"}, exitUsage, "--reference"},
-		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "--reference"},
+		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "the --reference command first"},
 		{[]string{"run", "--order", "sideways", "true"}, exitUsage, "unknown order"},
 		{[]string{"run", "-P", "n", "1"}, exitUsage, "needs 3 values"},
 		{[]string{"run", "--precision", "abc", "true"}, exitUsage, "precision"},
@@ -311,15 +311,17 @@ func TestRunReference(t *testing.T) {
 	if len(d.Measurements) != 2 || d.Measurements[0].Name != "echo ref" {
 		t.Errorf("measurements %d, first %q", len(d.Measurements), d.Measurements[0].Name)
 	}
-	_, stderr, code = runChrono(t, "", "run", "-N", "-r", "6", "-L", "x", "a,b", "--reference", "echo b", "--export-json", js, "echo {x}")
+	// As in hyperfine 1.20, the reference is a command of its own even
+	// when the same line is among the commands.
+	_, stderr, code = runChrono(t, "", "run", "-N", "-r", "6", "-L", "x", "a,b", "--reference", "echo b", "--reference-name", "ref", "--export-json", js, "echo {x}")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	if d, err = result.ReadFile(js); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Measurements) != 2 {
-		t.Errorf("%d measurements, want 2 (the reference is one of them)", len(d.Measurements))
+	if len(d.Measurements) != 3 || d.Measurements[0].Name != "ref" || d.Run.Command.Reference != "ref" {
+		t.Errorf("%d measurements, first %q, reference %q; want 3, the reference first, named ref", len(d.Measurements), d.Measurements[0].Name, d.Run.Command.Reference)
 	}
 }
 
