@@ -112,9 +112,14 @@ type Options struct {
 	// /dev/null).
 	Input string
 	// Output is OutputNull (default), OutputPipe, OutputInherit or a file
-	// name. Standard error goes to chrono's stderr with OutputInherit and
-	// is otherwise discarded, keeping its last few KB for error messages.
-	Output string
+	// name (every run's output appended). Standard error goes to chrono's
+	// stderr with OutputInherit and is otherwise discarded, keeping its
+	// last few KB for error messages. Outputs, when not empty, gives one
+	// such value per command line instead (indexed by Command.Index), as
+	// hyperfine's repeated --output does; the setup, prepare, conclude and
+	// cleanup commands of a command write where it writes.
+	Output  string
+	Outputs []string
 	// SubtractSpawn subtracts the measured spawn overhead of a trivial
 	// executable from the runs of -N commands (shell overhead is always
 	// subtracted when a shell is used).
@@ -467,10 +472,12 @@ type bench struct {
 	env   []string
 	shell []string
 
-	stdin, stdout, stderr *os.File
-	devNull               *os.File // for what is never shown
-	stdoutPipe            bool
-	closers               []*os.File
+	stdin   *os.File
+	devNull *os.File // for what is never shown
+	// outs holds where the runs of each command line (by Command.Index)
+	// write: one entry for all, or one per command line.
+	outs    []outTarget
+	closers []*os.File
 
 	lastProgress time.Time
 	rounds       int // rounds of timing runs, for the overhead schedule
@@ -603,6 +610,9 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 			return nil, usagef("run: %d --%s commands for %d commands: give one for all, or one per command", len(list.v), list.name, n)
 		}
 	}
+	if n := maxIndex(cmds) + 1; len(opts.Outputs) > 1 && len(opts.Outputs) != n {
+		return nil, usagef("run: %d --output values for %d commands: give one for all, or one per command", len(opts.Outputs), n)
+	}
 	shell, err := shellWords(opts)
 	if err != nil {
 		return nil, err
@@ -648,21 +658,48 @@ func (b *bench) openFiles() error {
 			return fmt.Errorf("run: --input: %w (give an existing file, or null for no input)", err)
 		}
 	}
-	switch out := b.opts.Output; out {
-	case "", OutputNull, OutputPipe:
-		b.stdout = b.devNull
-		b.stdoutPipe = out == OutputPipe
-	case OutputInherit:
-		b.stdout, b.stderr = os.Stdout, os.Stderr
-	default:
-		if err := CheckOutput(out); err != nil {
-			return err
+	outs := b.opts.Outputs
+	if len(outs) == 0 {
+		outs = []string{b.opts.Output}
+	}
+	files := map[string]*os.File{}
+	for _, out := range outs {
+		var t outTarget
+		switch out {
+		case "", OutputNull, OutputPipe:
+			t.stdout, t.pipe = b.devNull, out == OutputPipe
+		case OutputInherit:
+			t.stdout, t.stderr = os.Stdout, os.Stderr
+		default:
+			if err := CheckOutput(out); err != nil {
+				return err
+			}
+			if t.stdout = files[out]; t.stdout == nil {
+				if t.stdout, err = open(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND); err != nil {
+					return fmt.Errorf("run: --output: %w", err)
+				}
+				files[out] = t.stdout
+			}
 		}
-		if b.stdout, err = open(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND); err != nil {
-			return fmt.Errorf("run: --output: %w", err)
-		}
+		b.outs = append(b.outs, t)
 	}
 	return nil
+}
+
+// outTarget is where a command's runs write: stdout (through a pipe whose
+// content is discarded when pipe is set), and stderr (nil: its tail is
+// kept for error messages and the rest discarded).
+type outTarget struct {
+	stdout, stderr *os.File
+	pipe           bool
+}
+
+// out returns where the runs of c write.
+func (b *bench) out(c *Command) outTarget {
+	if len(b.outs) > 1 && c.Index < len(b.outs) {
+		return b.outs[c.Index]
+	}
+	return b.outs[0]
 }
 
 // CheckOutput checks the value of --output: null, pipe, inherit or a
@@ -687,7 +724,7 @@ func (b *bench) close() { closeQuiet(b.closers...) }
 // HYPERFINE_ITERATION (as hyperfine sets it: "0", "1", ... for the timing
 // runs, "warmup-0", ... for the warm-up runs, unset for other commands),
 // so that scripts written for hyperfine keep working.
-func (b *bench) spec(argv []string, path string, iteration, hyperfine string) *execSpec {
+func (b *bench) spec(c *Command, argv []string, path string, iteration, hyperfine string) *execSpec {
 	env := make([]string, len(b.env), len(b.env)+2)
 	copy(env, b.env)
 	env = append(env, "CHRONO_ITERATION="+iteration)
@@ -697,8 +734,12 @@ func (b *bench) spec(argv []string, path string, iteration, hyperfine string) *e
 	if b.opts.Input != "" {
 		b.stdin.Seek(0, 0) // every run reads the input from its start
 	}
-	return &execSpec{path: path, argv: argv, env: env, stdin: b.stdin, stdout: b.stdout,
-		stderr: b.stderr, stdoutPipe: b.stdoutPipe, timeout: b.opts.Timeout}
+	out := b.outs[0]
+	if c != nil {
+		out = b.out(c)
+	}
+	return &execSpec{path: path, argv: argv, env: env, stdin: b.stdin, stdout: out.stdout,
+		stderr: out.stderr, stdoutPipe: out.pipe, timeout: b.opts.Timeout}
 }
 
 // hook runs a setup/cleanup/prepare/conclude command of c, if any, and
@@ -716,7 +757,7 @@ func (b *bench) hook(what string, list []string, c *Command) (time.Duration, err
 	if err != nil {
 		return 0, fmt.Errorf("run: %s command: %w", what, err)
 	}
-	spec := b.spec(argv, path, "0", "")
+	spec := b.spec(c, argv, path, "0", "")
 	spec.timeout = 0
 	spec.noProbe = true
 	s, tail, err := b.exec.run(spec)
@@ -744,6 +785,15 @@ func exitStatus(s Sample) int {
 		return 128 + s.SignalNumber
 	}
 	return s.ExitCode
+}
+
+// maxIndex is the largest Command.Index of cmds.
+func maxIndex(cmds []Command) int {
+	n := 0
+	for _, c := range cmds {
+		n = max(n, c.Index)
+	}
+	return n
 }
 
 // pinRun pins the starting thread for the k-th run of its kind (timing
@@ -789,7 +839,7 @@ func (b *bench) measure(i int, warmup bool) error {
 	if warmup {
 		iter, hiter = "warmup", "warmup-"+strconv.Itoa(k)
 	}
-	s, tail, err := b.exec.run(b.spec(c.Argv, c.Path, iter, hiter))
+	s, tail, err := b.exec.run(b.spec(c, c.Argv, c.Path, iter, hiter))
 	if err != nil {
 		return err
 	}
@@ -847,7 +897,7 @@ func (b *bench) overheadRun(force bool) error {
 	if _, err := b.pinRun(len(ov.Samples)); err != nil {
 		return err
 	}
-	spec := b.spec(b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)), "")
+	spec := b.spec(nil, b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)), "")
 	// Not the user's command: its output (a custom shell may print) is
 	// never shown, as hyperfine discards its calibration runs' output.
 	spec.stdout, spec.stderr, spec.stdoutPipe = b.devNull, b.devNull, false

@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -338,5 +339,32 @@ func TestSimulator(t *testing.T) {
 	}
 	if d := docOf(rep); !d.Run.Command.Simulated || !strings.Contains(warnText(d.Warnings), "simulated: no command was run") {
 		t.Errorf("the document does not say it is simulated: %+v", d.Warnings)
+	}
+}
+
+// TestPerCommandOutput: as with hyperfine's repeated --output, each
+// command line can write somewhere else, its hooks with it; the overhead
+// runs write nowhere.
+func TestPerCommandOutput(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	a, b := dir+"/a.txt", dir+"/b.txt"
+	cmds, err := Commands([]string{"echo one", "echo two"}, nil, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), cmds, Options{Runs: 2, Order: Sequential, Outputs: []string{a, b}, Prepare: []string{"echo prep-one", "echo prep-two"}})
+	if err != nil || rep.Err != nil {
+		t.Fatal(err, rep.Err)
+	}
+	for path, want := range map[string]string{a: "prep-one\none\nprep-one\none\n", b: "prep-two\ntwo\nprep-two\ntwo\n"} {
+		if got, _ := os.ReadFile(path); string(got) != want {
+			t.Errorf("%s holds %q, want %q", path, got, want)
+		}
+	}
+	if _, err := newBench(cmds, Options{Outputs: []string{a, b, a}}, &fake{}); err == nil || !strings.Contains(err.Error(), "3 --output values for 2 commands") {
+		t.Errorf("three outputs for two commands: %v", err)
 	}
 }

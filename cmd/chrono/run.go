@@ -31,7 +31,8 @@ type runFlags struct {
 	shell                             string
 	noShell, showOutput, debugMode    bool
 	ignoreFailure                     string
-	input, output                     string
+	input                             string
+	outputs                           []string
 	names                             []string
 	reference, referenceName          string
 	exportHyperfine                   string
@@ -202,7 +203,7 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.StringVarP(&f.ignoreFailure, "ignore-failure", "i", "", "keep runs that exit non-zero instead of stopping: -i or --ignore-failure=all-non-zero for every code, --ignore-failure=1,2 for these codes only (128+N: killed by signal N)")
 	fl.Lookup("ignore-failure").NoOptDefVal = ignoreAll
 	fl.StringVar(&f.input, "input", "", "file to feed to the commands' stdin (default: /dev/null)")
-	fl.StringVar(&f.output, "output", "null", "where the commands' stdout goes: "+strings.Join(outputNames, ", ")+" or a FILE")
+	fl.StringArrayVar(&f.outputs, "output", nil, "where the commands' stdout goes: "+strings.Join(outputNames, ", ")+" (default null) or a FILE written as ./NAME or with a directory; once for all commands, or once per command")
 	fl.BoolVar(&f.showOutput, "show-output", false, "show the commands' output (same as --output inherit)")
 	fl.StringArrayVarP(&f.names, "command-name", "n", nil, "name of a command in the reports (once per command; {VAR} allowed)")
 	fl.StringVar(&f.reference, "reference", "", "compare the other commands with CMD, benchmarked first as a command of its own, as in hyperfine (default: compare with the fastest)")
@@ -312,11 +313,16 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	opts := run.Options{
 		Shell: f.shell, NoShell: f.noShell, Warmup: f.warmup, Runs: f.runs, MinRuns: f.minRuns, MaxRuns: f.maxRuns,
 		Budget: f.budget, Timeout: f.timeout, IgnoreFailure: ignoreAllCodes, IgnoreExitCodes: ignoreCodes, Setup: f.setup, Cleanup: f.cleanup,
-		Prepare: f.prepare, Conclude: f.conclude, Input: f.input, Output: f.output, SubtractSpawn: f.subtractSpawn, Seed: f.seed,
+		Prepare: f.prepare, Conclude: f.conclude, Input: f.input, SubtractSpawn: f.subtractSpawn, Seed: f.seed,
 		Simulate: f.debugMode,
 	}
-	if f.showOutput {
+	switch {
+	case f.showOutput:
 		opts.Output = run.OutputInherit
+	case len(f.outputs) == 1:
+		opts.Output = f.outputs[0]
+	case len(f.outputs) > 1:
+		opts.Outputs = f.outputs
 	}
 	if f.order != "" {
 		o, err := run.ParseOrder(f.order)
@@ -464,7 +470,7 @@ func checkRunFlags(f runFlags) error {
 	case f.runsSet && (f.minRunsSet || f.maxRunsSet):
 		return usagef("run: --runs sets the exact number of runs, --min-runs/--max-runs bound an adaptive number: give either -r N or -m/-M, not both")
 	case f.showOutput && f.outputSet:
-		return usagef("run: --show-output is --output inherit: give --show-output or --output %s, not both", f.output)
+		return usagef("run: --show-output is --output inherit: give --show-output or --output %s, not both", f.outputs[0])
 	case f.shellSet && strings.TrimSpace(f.shell) == "":
 		return usagef("run: --shell '' names no shell: give a shell such as sh or \"bash --norc\", or none (-N) to run the commands directly")
 	case f.noShell && f.shellSet:
@@ -474,8 +480,10 @@ func checkRunFlags(f runFlags) error {
 	case f.referenceName != "" && f.reference == "":
 		return usagef("run: --reference-name names the --reference command: give --reference CMD too")
 	}
-	if err := run.CheckOutput(f.output); err != nil {
-		return usageError{err}
+	for _, o := range f.outputs {
+		if err := run.CheckOutput(o); err != nil {
+			return usageError{err}
+		}
 	}
 	return nil
 }
@@ -529,8 +537,8 @@ func parseIgnoreFailure(v string) (all bool, codes []int, err error) {
 	return false, codes, nil
 }
 
-// checkPerCommand checks the lists of --setup, --prepare, --conclude and
-// --cleanup: one for all commands, or one per command line, the
+// checkPerCommand checks the lists of --setup, --prepare, --conclude,
+// --cleanup and --output: one for all commands, or one per command line, the
 // --reference command counting as the first, as in hyperfine.
 func checkPerCommand(f runFlags, lines int) error {
 	n, with := lines, ""
@@ -540,7 +548,7 @@ func checkPerCommand(f runFlags, lines int) error {
 	for _, list := range []struct {
 		name string
 		v    []string
-	}{{"setup", f.setup}, {"prepare", f.prepare}, {"conclude", f.conclude}, {"cleanup", f.cleanup}} {
+	}{{"setup", f.setup}, {"prepare", f.prepare}, {"conclude", f.conclude}, {"cleanup", f.cleanup}, {"output", f.outputs}} {
 		if len(list.v) > 1 && len(list.v) != n {
 			return usagef("run: --%s is given %d times for %d commands: give it once for all commands, or once per command (%d%s)", list.name, len(list.v), n, n, with)
 		}
