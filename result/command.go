@@ -64,8 +64,9 @@ type CommandRun struct {
 	// (--ignore-failure=1,2; a run killed by signal N has code 128+N).
 	IgnoreFailure   bool  `json:"ignore_failure,omitempty"`
 	IgnoreExitCodes []int `json:"ignore_exit_codes,omitempty"`
-	// Reference names the command the others are compared with, as given
-	// (--reference); absent: the fastest by median.
+	// Reference names the measurement the others are compared with (the
+	// --reference command, benchmarked first, by its name); absent: the
+	// fastest by median.
 	Reference string `json:"reference,omitempty"`
 	// Sort and TimeUnit are how the text and Markdown renderings were
 	// asked to order the commands ("command", "mean-time", "median") and

@@ -116,10 +116,25 @@ cycles, instructions, ...) are named once with the reason and never shown
 as 0; software events (task-clock, page-faults, context-switches) work
 everywhere Linux does.
 
+hyperfine: chrono run takes hyperfine 1.20's flags with their meaning
+(its own tests are ported to chrono's); the README lists every difference
+with its reason. Parameters expand as in hyperfine (the command lines vary
+fastest, then the first parameter), and -n names follow that order. The
+time budget counts each run's --prepare and --conclude commands, and runs
+of a constant cost c make floor(budget/c) runs, as in hyperfine. --reference
+CMD is benchmarked first as a command of its own (named --reference-name),
+taking the first entry of per-command --prepare/--conclude/--output lists.
+-i keeps every non-zero exit code, --ignore-failure=1,2 only those. Runs see
+HYPERFINE_ITERATION as well as CHRONO_ITERATION. --style hyperfine adds
+hyperfine's summary ("2.00 ± 0.05 times faster than", ratio of means) to
+chrono's comparison; --export-hyperfine-json FILE writes hyperfine's JSON
+export for its plot scripts.
+
 Setup and cleanup: as in hyperfine, --setup runs once right before a
 command's runs and --cleanup once right after; with them, several commands
 run in sequence unless --order interleaved is given, in which case every
-setup runs before the first timing run (and a note says so).
+setup runs before the first timing run (and a note says so). --order
+sequential is hyperfine's order exactly.
 
 Output: the text goes to standard output (the progress line to standard
 error, on a terminal); it is the rendering of the result document, so
@@ -142,7 +157,8 @@ line on stderr names it and says to raise --timeout; 2 for a usage
 mistake; 130 on Ctrl-C. With -i a run that exits non-zero is timed and
 counted like any other, as in hyperfine (for commands such as grep whose
 non-zero exit is expected): its exit code is recorded and counted under
-"failed", and -i runs never make chrono fail by themselves. A run that
+"failed", and -i runs never make chrono fail by themselves (with
+--ignore-failure=LIST, only runs with a listed code). A run that
 times out has no time, with or without -i: when only some runs of a
 command time out, chrono exits 0 and a warning says they are left out of
 the statistics. With a shell, a command not longer than the shell's
@@ -152,6 +168,8 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
   chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
   chrono run --precision 1 --timeout 10s -N ./a.out
   chrono run -L impl a,b './{impl} --fast' --style none --export-markdown -
+  chrono run --style hyperfine --reference 'sleep 0.2' 'sleep 0.1' 'sleep 0.3'
+  chrono run -N --export-hyperfine-json h.json true   # for hyperfine's plot scripts
   chrono run -N -u microsecond --json --redact true > run.json
   chrono run -N --counters=task-clock,page-faults,instructions 'gzip -1 -k -c f' 'gzip -9 -k -c f'`,
 		DisableFlagParsing: true,
