@@ -419,3 +419,41 @@ print(labels[1], means[1], params[1], len(times[1]))`
 		t.Errorf("python reader: %v: %s", err, got)
 	}
 }
+
+// TestRunParityFlags: the usage errors of the hyperfine flags (exit 2,
+// before anything runs), and --style hyperfine recorded in the document so
+// that chrono report prints what chrono run printed.
+func TestRunParityFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{""}, "command 1 is empty"},
+		{[]string{"--shell", "", "true"}, "--shell '' names no shell"},
+		{[]string{"-N", "-S", "bash", "true"}, "give -N or --shell bash, not both"},
+		{[]string{"--reference-name", "x", "true"}, "give --reference CMD too"},
+		{[]string{"--ignore-failure=abc", "true"}, "--ignore-failure=abc: give all-non-zero, or exit codes"},
+		{[]string{"--output", "nul", "true"}, "give it as ./nul"},
+		{[]string{"--time-budget", "2s", "--min-benchmarking-time", "2", "true"}, "give one of them"},
+		{[]string{"--export-hyperfine-json", "-", "--json", "true"}, "both write to standard output"},
+		{[]string{"--debug-mode", "echo hi"}, "can only simulate commands of the form `sleep SECONDS`"},
+	} {
+		_, stderr, code := runChrono(t, "", append([]string{"run"}, tt.args...)...)
+		want := exitUsage
+		if tt.args[0] == "--debug-mode" {
+			want = exitFailure // found at the first run
+		}
+		if code != want || !strings.Contains(stderr, tt.want) {
+			t.Errorf("chrono run %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, want, tt.want)
+		}
+	}
+	js := filepath.Join(t.TempDir(), "s.json")
+	live, stderr, code := runChrono(t, "", "run", "--debug-mode", "--style", "hyperfine", "-r", "12", "--export-json", js, "sleep 0.1", "sleep 0.25")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rep, _, _ := runChrono(t, "", "report", js)
+	if live != rep || !strings.Contains(rep, "2.50 ± 0.00 times faster than sleep 0.25") {
+		t.Errorf("chrono report differs from chrono run:\n--- run\n%s\n--- report\n%s", live, rep)
+	}
+}
