@@ -979,7 +979,7 @@ func csvBlock(d *result.Document, cs []*cmdInfo, pcts []float64) Block {
 	sec := func(ns float64) Cell { return raw(strconv.FormatFloat(ns/1e9, 'g', -1, 64)) }
 	empty := raw("")
 	for _, c := range cs {
-		row := []Cell{raw(c.m.Name)}
+		row := []Cell{raw(hyperfineName(c.m))} // as hyperfine: the values of unused parameters are in their columns
 		if s := c.wall; s != nil {
 			sum := s.Summary
 			sd := empty

@@ -163,3 +163,16 @@ func TestHyperfineJSONRoundTrip(t *testing.T) {
 		t.Error("a function document exported as hyperfine's")
 	}
 }
+
+// TestCSVCommandName: as in hyperfine's CSV, the command column holds the
+// name without the values of unused parameters, which have their own
+// parameter_NAME columns.
+func TestCSVCommandName(t *testing.T) {
+	d := constDoc(3, "", "", "", cmdSec{"make (branch = main)", 2})
+	m := &d.Measurements[0]
+	m.Parameters = map[string]string{"branch": "main"}
+	m.Detail.Command.UnusedParameters = []string{"branch"}
+	if out := renderAll(t, d)[CSV]; !strings.Contains(out, "\nmake,2,0,2,") || !strings.Contains(out, ",parameter_branch,") {
+		t.Errorf("CSV:\n%s", out)
+	}
+}
