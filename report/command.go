@@ -65,6 +65,51 @@ func (c *cmdInfo) median() float64 {
 	return c.wall.Summary.Median
 }
 
+// mean is the wall mean, +Inf without a timed run (sorts last).
+func (c *cmdInfo) mean() float64 {
+	if c.wall == nil {
+		return math.Inf(1)
+	}
+	return c.wall.Summary.Mean
+}
+
+// byStatistic returns the statistic a sort order orders commands by
+// (fastest first), or nil for the order they ran in: --sort mean-time
+// orders by mean, median (and chrono report's fastest) by median, and
+// hyperfine's default auto orders the comparison by chrono's statistic,
+// the median.
+func byStatistic(sort string, forTable bool) func(*cmdInfo) float64 {
+	switch sort {
+	case "mean-time":
+		return (*cmdInfo).mean
+	case "median", "fastest":
+		return (*cmdInfo).median
+	case "auto":
+		if !forTable { // auto: the comparison by time, the table in command order
+			return (*cmdInfo).median
+		}
+	}
+	return nil
+}
+
+// sortComparisons orders comparisons with the reference as --sort says.
+func sortComparisons(cs []cmdComparison, sort string) {
+	if stat := byStatistic(sort, false); stat != nil {
+		slices.SortStableFunc(cs, func(a, b cmdComparison) int { return cmpFloat(stat(a.a), stat(b.a)) })
+	}
+}
+
+// sortedForTable returns the commands in the order of the Markdown table.
+func sortedForTable(cs []*cmdInfo, sort string) []*cmdInfo {
+	stat := byStatistic(sort, true)
+	if stat == nil {
+		return cs
+	}
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b *cmdInfo) int { return cmpFloat(stat(a), stat(b)) })
+	return out
+}
+
 // metricSeries returns the series of c's metric name, or nil when it has
 // no values.
 func (c *cmdInfo) metricSeries(name string) *Series {
@@ -81,6 +126,7 @@ type commandSettings struct {
 	unit        unit.Unit
 	reference   string
 	sort        string
+	style       string
 	seed        uint64
 	percentiles []float64
 }
@@ -102,6 +148,7 @@ func settingsOf(d *result.Document, o Options) commandSettings {
 		if s.sort == "" {
 			s.sort = r.Sort
 		}
+		s.style = r.Style
 		if r.Seed != 0 {
 			s.seed = r.Seed
 		}
@@ -455,12 +502,11 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	order := slices.Clone(cs)
-	if st.sort == "mean-time" || st.sort == "median" || st.sort == "fastest" {
-		slices.SortStableFunc(order, func(a, b *cmdInfo) int { return cmpFloat(a.median(), b.median()) })
-	}
+	// As in hyperfine, the commands' blocks come in the order they ran;
+	// --sort orders the comparison and the Markdown table.
+	sortComparisons(walls, st.sort)
 	v := &View{}
-	for _, c := range order {
+	for _, c := range cs {
 		v.Blocks = append(v.Blocks, Block{Heading: fmt.Sprintf("Command %d: %s", c.idx, c.m.Name), Lines: commandLines(d, c, st.unit, st.percentiles), In: InText})
 	}
 	if lines := overheadLines(d, st.unit); len(lines) > 0 {
@@ -474,13 +520,16 @@ func commandView(d *result.Document, o Options) (*View, error) {
 		v.Blocks = append(v.Blocks, Block{In: InText,
 			Heading: fmt.Sprintf("Comparison with %s, %q (ratio of medians with %s bootstrap CI; two-sided Mann-Whitney U p-value):", how, ref.m.Name, Percent(stats.Confidence)),
 			Table:   comparisonTable(walls, false)})
+		if st.style == "hyperfine" {
+			v.Blocks = append(v.Blocks, hyperfineSummary(cs, ref, st))
+		}
 		if len(cnts) > 0 {
 			v.Blocks = append(v.Blocks, Block{In: InText,
 				Heading: fmt.Sprintf("Counters compared with %q (ratio of medians with %s bootstrap CI; two-sided Mann-Whitney U p-value):", ref.m.Name, Percent(stats.Confidence)),
 				Table:   comparisonTable(cnts, true)})
 		}
 	}
-	v.Blocks = append(v.Blocks, markdownBlock(d, cs, ref, walls, st), csvBlock(d, cs, st.percentiles))
+	v.Blocks = append(v.Blocks, markdownBlock(d, sortedForTable(cs, st.sort), ref, walls, st), csvBlock(d, cs, st.percentiles))
 	if r := d.Run.Command; r != nil && r.Interrupted {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"Interrupted: the figures above are from the runs made before the interrupt."}})
 	}
@@ -930,7 +979,7 @@ func csvBlock(d *result.Document, cs []*cmdInfo, pcts []float64) Block {
 	sec := func(ns float64) Cell { return raw(strconv.FormatFloat(ns/1e9, 'g', -1, 64)) }
 	empty := raw("")
 	for _, c := range cs {
-		row := []Cell{raw(c.m.Name)}
+		row := []Cell{raw(hyperfineName(c.m))} // as hyperfine: the values of unused parameters are in their columns
 		if s := c.wall; s != nil {
 			sum := s.Summary
 			sd := empty
@@ -999,4 +1048,98 @@ func paramNames(d *result.Document) []string {
 		}
 	}
 	return slices.Sorted(maps.Keys(set))
+}
+
+// hyperfineSummary is hyperfine's summary of the comparison, which chrono
+// run --style hyperfine prints after chrono's own so that scripts that
+// read hyperfine's words ("2.00 ± 0.05 times faster than") keep working.
+// It is hyperfine's arithmetic, not chrono's: ratios of means against the
+// --reference command (ref, when the document names one) or the fastest
+// by mean, with the standard deviation of the ratio propagated from the
+// two samples' (relative errors added in quadrature, as if independent),
+// in hyperfine's layout and with its two decimals; --sort command gives
+// its "Relative speed comparison" table instead. chrono's comparison
+// above it (ratio of medians, bootstrap interval, p-value) is the one to
+// judge a difference by.
+func hyperfineSummary(cs []*cmdInfo, ref *cmdInfo, st commandSettings) Block {
+	var timed []*cmdInfo
+	for _, c := range cs {
+		if c.wall != nil {
+			timed = append(timed, c)
+		}
+	}
+	if st.reference == "" {
+		ref = nil
+		for _, c := range timed {
+			if ref == nil || c.mean() < ref.mean() {
+				ref = c
+			}
+		}
+	}
+	blk := Block{Heading: "Summary", In: InText}
+	if ref == nil || ref.wall == nil || len(timed) < 2 {
+		return blk
+	}
+	fastest := slices.MinFunc(timed, func(a, b *cmdInfo) int { return cmpFloat(a.mean(), b.mean()) })
+	if ref.mean() == 0 || fastest.mean() == 0 {
+		blk.Lines = []string{"  (hyperfine's summary cannot be computed: a mean time is 0, see the warnings)"}
+		return blk
+	}
+	// Two decimals, as hyperfine prints ratios.
+	two := func(x float64) string { return unit.Plain(x, unit.Precision{Resolution: 0.01, Exact: true}) }
+	type item struct {
+		c          *cmdInfo
+		ratio, sd  float64
+		hasSD, ref bool
+		order      int // the command against the reference: -1 faster, 0 as fast, 1 slower
+	}
+	var items []item
+	for _, c := range timed {
+		it := item{c: c, ratio: 1, ref: c == ref, order: cmpFloat(c.mean(), ref.mean())}
+		switch it.order {
+		case -1:
+			it.ratio = ref.mean() / c.mean()
+		case 1:
+			it.ratio = c.mean() / ref.mean()
+		}
+		a, b := c.wall.Summary, ref.wall.Summary
+		if a.N >= 2 && b.N >= 2 {
+			it.sd = it.ratio * math.Sqrt(math.Pow(a.StdDevSample/a.Mean, 2)+math.Pow(b.StdDevSample/b.Mean, 2))
+			it.hasSD = true
+		}
+		items = append(items, it)
+	}
+	if st.sort == "command" {
+		blk.Heading = "Relative speed comparison"
+		for _, it := range items {
+			sd := strings.Repeat(" ", 8)
+			if !it.ref && it.hasSD {
+				sd = fmt.Sprintf(" ± %5s", two(it.sd))
+			}
+			blk.Lines = append(blk.Lines, fmt.Sprintf("  %10s%s  %s", two(it.ratio), sd, it.c.m.Name))
+		}
+		return blk
+	}
+	slices.SortStableFunc(items, func(x, y item) int { return cmpFloat(x.c.mean(), y.c.mean()) })
+	blk.Lines = append(blk.Lines, "  "+ref.m.Name+" ran")
+	for _, it := range items {
+		if it.ref {
+			continue
+		}
+		sd := ""
+		if it.hasSD {
+			sd = " ± " + two(it.sd)
+		}
+		// The sentence is the reference's: it ran N times faster than a
+		// slower command, N times slower than a faster one.
+		switch it.order {
+		case -1:
+			blk.Lines = append(blk.Lines, fmt.Sprintf("%8s%s times slower than %s", two(it.ratio), sd, it.c.m.Name))
+		case 1:
+			blk.Lines = append(blk.Lines, fmt.Sprintf("%8s%s times faster than %s", two(it.ratio), sd, it.c.m.Name))
+		default:
+			blk.Lines = append(blk.Lines, fmt.Sprintf("    As fast (%s%s) as %s", two(it.ratio), sd, it.c.m.Name))
+		}
+	}
+	return blk
 }

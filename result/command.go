@@ -18,7 +18,9 @@ import "github.com/chronograph/chronograph/warn"
 //     run's rusage; absent where the platform gives no per-child rusage
 //     (CommandRun.Unavailable says so).
 //   - "exit_code" (unit "1"): the run's exit status, -1 when a signal ended
-//     it.
+//     it; "signal" (unit "1"): the number of the signal that ended each
+//     run (0 for a run that exited), present only when a signal ended
+//     some run.
 //   - "cpu" (unit "cpu"): the CPU the run was pinned to, with --pin.
 //   - one metric per counted event or probe figure (CommandDetail.Probes),
 //     in the event's unit ("ns" for task-clock and cpu-clock, else
@@ -57,10 +59,14 @@ type CommandRun struct {
 	// Pin lists the CPUs the runs were pinned to, each run to one of them
 	// in turn (the "cpu" metric says which).
 	Pin []int `json:"pin,omitempty"`
-	// IgnoreFailure is set when runs that exit non-zero were kept (-i).
-	IgnoreFailure bool `json:"ignore_failure,omitempty"`
-	// Reference names the command the others are compared with, as given
-	// (--reference); absent: the fastest by median.
+	// IgnoreFailure is set when runs that exit non-zero were kept (-i);
+	// IgnoreExitCodes lists the exit codes kept when only some were
+	// (--ignore-failure=1,2; a run killed by signal N has code 128+N).
+	IgnoreFailure   bool  `json:"ignore_failure,omitempty"`
+	IgnoreExitCodes []int `json:"ignore_exit_codes,omitempty"`
+	// Reference names the measurement the others are compared with (the
+	// --reference command, benchmarked first, by its name); absent: the
+	// fastest by median.
 	Reference string `json:"reference,omitempty"`
 	// Sort and TimeUnit are how the text and Markdown renderings were
 	// asked to order the commands ("command", "mean-time", "median") and
@@ -68,6 +74,14 @@ type CommandRun struct {
 	// render the document the same way unless told otherwise.
 	Sort     string `json:"sort,omitempty"`
 	TimeUnit string `json:"time_unit,omitempty"`
+	// Style is "hyperfine" when the text adds hyperfine's summary of the
+	// comparison ("2.00 ± 0.05 times faster than", ratio of means) to
+	// chrono's (--style hyperfine); absent otherwise.
+	Style string `json:"style,omitempty"`
+	// Simulated is set when no command was run (--debug-mode, for tests):
+	// every run took the seconds its `sleep SECONDS` command names, on a
+	// simulated clock. Such a document measures nothing.
+	Simulated bool `json:"simulated,omitempty"`
 	// Overhead is the start-up cost of the shell (or, with -N, of a
 	// trivial program), measured interleaved with the runs.
 	Overhead *CommandOverhead `json:"overhead,omitempty"`
@@ -160,6 +174,11 @@ type CommandDetail struct {
 	// argument list executed.
 	CommandLine string   `json:"command_line"`
 	Argv        []string `json:"argv"`
+	// UnusedParameters names the parameters (of Measurement.Parameters)
+	// that the command line does not contain; the measurement's name
+	// ends with their values, as hyperfine names such commands:
+	// "make (branch = main)".
+	UnusedParameters []string `json:"unused_parameters,omitempty"`
 	// Complete is set when the command has all the runs asked for.
 	Complete bool `json:"complete"`
 	// TimedOut lists the runs killed by the timeout: they have no values

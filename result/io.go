@@ -79,7 +79,9 @@ func Decode(r io.Reader) (*Document, error) {
 
 // Unmarshal parses and validates a document. It rejects data that is not a
 // chronograph result document, and documents of a newer schema version
-// than this package knows, saying which version is needed.
+// than this package knows, saying which version is needed. A hyperfine
+// JSON export (an object with "results" and no "schema") is read as a
+// command document (see HyperfineExport).
 func Unmarshal(data []byte) (*Document, error) {
 	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a byte order mark some editors add
 	if err := objectStart(data); err != nil {
@@ -91,6 +93,16 @@ func Unmarshal(data []byte) (*Document, error) {
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("result: not a JSON result document: %w", jsonError(err))
+	}
+	if head.Schema == nil && isHyperfine(data) {
+		d, err := fromHyperfine(data)
+		if err == nil {
+			err = d.validate()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
 	}
 	if head.Schema == nil || *head.Schema != Schema {
 		return nil, errors.New(`result: not a chronograph result document (no "schema": "` + Schema + `" field); pass a file written by chrono's --json/--export-json`)

@@ -417,8 +417,12 @@ func (r *Report) warnings(a *analysis) []warn.Warning {
 			unit.FormatBytes(a.MedianRSS), unit.FormatBytes(float64(p))), "measure a small command's memory with a tool that forks a small process (e.g. /usr/bin/time -v)"))
 	}
 	if a.Failures > 0 {
-		if r.Options.IgnoreFailure {
-			w = append(w, warn.NewNote("failed-runs", fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, with -i)", a.Failures, len(a.Wall)), ""))
+		if r.Options.IgnoreFailure || len(r.Options.IgnoreExitCodes) > 0 {
+			how := "with -i"
+			if !r.Options.IgnoreFailure {
+				how = "--ignore-failure=" + joinInts(r.Options.IgnoreExitCodes)
+			}
+			w = append(w, warn.NewNote("failed-runs", fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, %s)", a.Failures, len(a.Wall), how), ""))
 		} else {
 			w = append(w, warn.New("failed-runs", fmt.Sprintf("%d of %d runs exited with a non-zero code, which stopped the benchmark: its figures include the failed run", a.Failures, len(a.Wall)),
 				"fix the command, or give -i to record failures and go on"))
@@ -433,6 +437,15 @@ func (r *Report) warnings(a *analysis) []warn.Warning {
 			"raise --max-runs or the time budget"))
 	}
 	return w
+}
+
+// joinInts joins exit codes with commas ("1,2,3").
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ",")
 }
 
 // percent formats a fraction (0.95) as a percentage ("95%"), exactly: it

@@ -7,13 +7,15 @@
 // and perf counters per run (Options.Counters), and returns a Report with
 // every run's raw figures: wall time on the monotonic clock, the run's own
 // rusage (user and system time at the microsecond, max RSS, page faults,
-// context switches), exit code, CPU and counts.
+// context switches), exit code, CPU and counts. Options.Simulate runs
+// nothing and times `sleep SECONDS` commands on a simulated clock, for
+// tests (chrono run --debug-mode, as hyperfine's).
 //
 // Report.Document turns the report into the result document of kind
 // "command" (see result.CommandRun for its metrics), with the judgements
 // made on the runs as warnings with their next steps; package report
-// renders it (the text of chrono run, hyperfine's CSV and Markdown) and
-// recomputes every statistic and comparison from its samples.
+// renders it (the text of chrono run, hyperfine's CSV, Markdown and JSON
+// export) and recomputes every statistic and comparison from its samples.
 //
 // Spawner is the one way chronograph starts a measured process (chrono run
 // and chrono stat use it): a process group of its own, killed with

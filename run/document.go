@@ -27,6 +27,9 @@ type DocumentOptions struct {
 	// TimeUnit fixes the time unit of the text and Markdown renderings
 	// ("ns", "us", "ms", "s"; "" = chosen per figure).
 	TimeUnit string
+	// Style is "hyperfine" to add hyperfine's summary of the comparison
+	// to the text ("" = chrono's only).
+	Style string
 }
 
 // Document returns the result document of the report: one Measurement per
@@ -54,6 +57,10 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, o Doc
 		d.Warnings = append(d.Warnings, warn.New("interrupted", "interrupted: the measurements present are real but fewer than asked for",
 			"run it again without interrupting for all the runs"))
 	}
+	if r.Options.Simulate {
+		d.Warnings = append(d.Warnings, warn.New("simulated", "simulated: no command was run (--debug-mode); every time is the one its `sleep SECONDS` command names, on a simulated clock",
+			"leave out --debug-mode to measure"))
+	}
 	d.Warnings = append(d.Warnings, r.Notes...)
 	if w, ok := r.countersWarning(); ok {
 		d.Warnings = append(d.Warnings, w)
@@ -72,8 +79,8 @@ func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
 	opts := r.Options
 	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
 		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
-		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, Reference: o.Reference, Sort: o.Sort, TimeUnit: o.TimeUnit,
-		Interrupted: r.Interrupted}
+		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: o.Reference, Sort: o.Sort,
+		TimeUnit: o.TimeUnit, Style: o.Style, Simulated: opts.Simulate, Interrupted: r.Interrupted}
 	if shell, err := shellWords(opts); err == nil {
 		run.Shell = shell
 	}
@@ -169,6 +176,11 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 	exit := metric("exit_code", result.UnitOne, 1, series(res.Samples, func(s Sample) float64 { return float64(s.ExitCode) }))
 	exit.Summary = nil // a code, not a quantity
 	m.Metrics = append(m.Metrics, exit)
+	if slices.ContainsFunc(res.Samples, func(s Sample) bool { return s.SignalNumber > 0 }) {
+		sig := metric("signal", result.UnitOne, 1, series(res.Samples, func(s Sample) float64 { return float64(s.SignalNumber) }))
+		sig.Summary = nil // a signal number, not a quantity
+		m.Metrics = append(m.Metrics, sig)
+	}
 	if len(res.CPUs) > 0 {
 		cpus := series(res.Samples, func(s Sample) float64 {
 			if s.Iteration < len(res.CPUs) {
@@ -182,7 +194,8 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 			m.Metrics = append(m.Metrics, c)
 		}
 	}
-	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
+	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, UnusedParameters: res.Command.Unused,
+		Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
 	// Probe figures (counters), one metric per figure present in every
 	// run, corrected like the times (see metricAnalysis).
 	for _, ma := range a.Metrics {

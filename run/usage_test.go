@@ -30,8 +30,9 @@ func TestUsageErrors(t *testing.T) {
 			_, err := Commands([]string{"true"}, []string{"a", "b"}, nil, Options{NoShell: true})
 			return err
 		}()},
-		{"unused", func() error {
-			_, err := Commands([]string{"true"}, nil, []Param{{Name: "x", Values: []string{"1"}}}, Options{NoShell: true})
+		{"empty", func() error { _, err := Commands([]string{""}, nil, nil, Options{}); return err }()},
+		{"names with parameters", func() error {
+			_, err := Commands([]string{"echo {x}"}, []string{"a", "b"}, []Param{{Name: "x", Values: []string{"1", "2", "3"}}}, Options{})
 			return err
 		}()},
 		{"scan", func() error { _, err := ScanParam("n", "3", "1", ""); return err }()},

@@ -94,7 +94,7 @@ func TestRunStatBadInput(t *testing.T) {
 		{[]string{"run", "--subtract-spawn", touch}, "add -N or leave --subtract-spawn out"},
 		{[]string{"run", "--counters=", touch}, "give --counters alone for perf stat's default set"},
 		{[]string{"run", "-u", "fortnight", touch}, "unknown time unit \"fortnight\": use ns, us, ms or s"},
-		{[]string{"run", "--sort", "name", touch}, "--sort \"name\": use one of command, mean-time, median"},
+		{[]string{"run", "--sort", "name", touch}, "--sort \"name\": use one of auto, command, mean-time, median"},
 		{[]string{"run", "--export-json", "/nonexistent/x.json", touch}, "directory /nonexistent does not exist"},
 		{[]string{"run", "--export-markdown", dir, touch}, "is a directory"},
 		{[]string{"run", "--json", "--export-csv", "-", touch}, "both write to standard output"},
