@@ -105,6 +105,7 @@ func genericView(d *result.Document, o Options) (*View, error) {
 		v.Blocks = append(v.Blocks,
 			Block{Table: text, In: AllFormats, Notes: []string{"percentiles: linear definition (numpy's default); CI: distribution-free, from order statistics; digits: as far as each figure is known"}},
 			Block{Table: csvT, In: InCSV})
+		v.Blocks = append(v.Blocks, genericCharts(d, o)...)
 	}
 	if len(noSamples) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"without per-sample values: " + strings.Join(noSamples, ", ")}})
@@ -122,6 +123,25 @@ func genericView(d *result.Document, o Options) (*View, error) {
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
+}
+
+// genericCharts are the terminal charts (ChartLines) of every metric in
+// the generic table, one text block per measurement and metric.
+func genericCharts(d *result.Document, o Options) []Block {
+	var bs []Block
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		for j := range m.Metrics {
+			met := &m.Metrics[j]
+			if !o.All && m.Primary != "" && met.Name != m.Primary {
+				continue
+			}
+			if lines := ChartLines(met, "  ", o); len(lines) > 0 {
+				bs = append(bs, Block{Heading: m.Name + " (" + met.Name + "):", Lines: lines, In: InText})
+			}
+		}
+	}
+	return bs
 }
 
 // Change is how one measurement's metric moved from a baseline document
