@@ -213,6 +213,18 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 	return changes, onlyOld, onlyNew
 }
 
+// metricValues returns the values of c's metric in d.
+func metricValues(d *result.Document, c Change) []float64 {
+	for i := range d.Measurements {
+		if m := &d.Measurements[i]; m.Name == c.Measurement {
+			if met := m.Metric(c.Metric); met != nil {
+				return met.Values
+			}
+		}
+	}
+	return nil
+}
+
 // DiffView lays out the changes from baseline to newer: one row per
 // compared metric with both medians, the ratio new/baseline with its
 // interval, the p-value and the verdict.
