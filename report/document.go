@@ -26,7 +26,7 @@ func (o Options) percentiles() []float64 {
 // ran, whether it is complete.
 func Header(d *result.Document) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s document, written by %s %s", d.Kind, d.Tool.Name, d.Tool.Version)
+	fmt.Fprintf(&b, "%s document, written by %s", d.Kind, strings.TrimSpace(d.Tool.Name+" "+d.Tool.Version))
 	if !d.Start.IsZero() {
 		fmt.Fprintf(&b, " on %s", d.Start.Format("2006-01-02 15:04:05 MST"))
 	}
