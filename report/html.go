@@ -44,11 +44,13 @@ type htmlCompare struct {
 type htmlDoc struct {
 	ID, Title, Args, Writer string
 	Plots                   []*Plot
-	Beside                  *Plot // a plot shown beside the first table (sleep)
-	Blocks                  []htmlBlock
-	Warnings                []string
-	Env                     []htmlBlock
-	EnvWarnings             []string
+	// PlotsAfter follow the tables: the plots after the one shown beside
+	// the first table (sleep).
+	PlotsAfter  []*Plot
+	Blocks      []htmlBlock
+	Warnings    []string
+	Env         []htmlBlock
+	EnvWarnings []string
 }
 
 type htmlBlock struct {
@@ -145,7 +147,7 @@ func htmlDocument(d *result.Document, n int, o Options) (htmlDoc, error) {
 		}
 		hb := htmlBlock{Heading: b.Heading, Lines: b.Lines, Table: b.Table, Notes: b.Notes}
 		if beside && b.Table != nil {
-			hb.Beside, hd.Plots, beside = plots[0], plots[1:], false
+			hb.Beside, hd.Plots, hd.PlotsAfter, beside = plots[0], nil, plots[1:], false
 		}
 		hd.Blocks = append(hd.Blocks, hb)
 	}
@@ -337,6 +339,7 @@ iframe.timeline { width: 100%; height: 520px; border: 1px solid #ccc; }
 <div class="meta">written by {{.Writer}}{{if .Args}} · <code>{{.Args}}</code>{{end}}</div>
 {{if .Plots}}<div class="plots">{{range .Plots}}{{template "plot" .}}{{end}}</div>{{end}}
 {{range .Blocks}}{{template "block" .}}{{end}}
+{{if .PlotsAfter}}<div class="plots">{{range .PlotsAfter}}{{template "plot" .}}{{end}}</div>{{end}}
 {{if .Warnings}}<h3>Warnings</h3><ul class="warnings">{{range .Warnings}}<li class="{{if hasPrefix . "note"}}note{{else}}warning{{end}}">{{.}}</li>{{end}}</ul>{{end}}
 {{if .Env}}<details{{if .EnvWarnings}} open{{end}}><summary>environment{{with .EnvWarnings}} ({{count (len .) "warning"}}){{end}}</summary>
 {{if .EnvWarnings}}<ul class="warnings">{{range .EnvWarnings}}<li class="warning">{{.}}</li>{{end}}</ul>{{end}}

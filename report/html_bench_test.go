@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -76,4 +77,16 @@ func TestHTMLMillionSize(t *testing.T) {
 		t.Errorf("the page of a million samples is %d bytes, more than 5 MB", c.n)
 	}
 	t.Logf("%d bytes", c.n)
+}
+
+// BenchmarkSortMillion is the anchor of BenchmarkHTMLMillion: sorting a
+// million float64 samples once, which every statistic of them needs
+// (scripts/report-html-bench.sh prints the ratio of the two).
+func BenchmarkSortMillion(b *testing.B) {
+	xs := largeDocument(1_000_000).Measurements[0].Metrics[0].Values
+	buf := make([]float64, len(xs))
+	for b.Loop() {
+		copy(buf, xs)
+		slices.Sort(buf)
+	}
 }

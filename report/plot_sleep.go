@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/unit"
 )
 
 // sleepCell is one measurement of a sleep document: a mechanism at a
@@ -128,7 +127,7 @@ func sleepPlot(cells []sleepCell, mechs []string, metric, name, title, ylabel, c
 		}
 		xlo, xhi = math.Min(xlo, c.requested), math.Max(xhi, c.requested)
 		hover = append(hover, hoverPoint{X: c.requested, Y: q.med, Text: fmt.Sprintf("%s at %s: median %s (p10 %s, p90 %s), %d waits",
-			c.mechanism, Figure(c.requested, result.UnitNs, unitExact, autoUnit), Figure(q.med, s.Unit, s.AtQuantile(0.5), o.Unit),
+			c.mechanism, time.Duration(c.requested).String(), Figure(q.med, s.Unit, s.AtQuantile(0.5), o.Unit),
 			Figure(q.p10, s.Unit, s.AtQuantile(0.1), o.Unit), Figure(q.p90, s.Unit, s.AtQuantile(0.9), o.Unit), s.N())})
 	}
 	if len(per) == 0 || math.IsInf(lo, 1) {
@@ -182,10 +181,6 @@ func sleepPlot(cells []sleepCell, mechs []string, metric, name, title, ylabel, c
 	}
 	return render(p, plotW*0.9, plotH*1.1, name, title, caption, xs.unit, sc.unit, hover)
 }
-
-// unitExact is the precision of a whole number of ns (a requested
-// duration).
-var unitExact = unit.Precision{Resolution: 1}
 
 // shapeOf is the glyph of the i-th series.
 func shapeOf(i int) draw.GlyphDrawer {
