@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -137,4 +138,29 @@ func latencyExample() *result.Document {
 	d.Environment = &env.Host{CPU: env.CPU{Model: "Example CPU", LogicalCPUs: 2}, System: env.System{KernelRelease: "6.1.0-example"},
 		Go: env.Go{Version: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2}}
 	return d
+}
+
+// TestExamplesGolden renders every kind's example documents in every
+// format that has them (text, Markdown, CSV; a kind without a CSV table
+// says so) against golden files, so that a change of any renderer shows.
+func TestExamplesGolden(t *testing.T) {
+	for _, kind := range exampleKinds {
+		for _, f := range []struct {
+			ext    string
+			format Format
+		}{{"txt", Text}, {"md", Markdown}, {"csv", CSV}} {
+			t.Run(kind+"."+f.ext, func(t *testing.T) {
+				var b bytes.Buffer
+				for i, d := range exampleDocs(t, kind) {
+					if i > 0 {
+						b.WriteString("\n")
+					}
+					if err := Render(&b, d, f.format, Options{}); err != nil {
+						b.WriteString("error: " + err.Error() + "\n")
+					}
+				}
+				golden(t, "examples/"+kind+"."+f.ext, b.Bytes())
+			})
+		}
+	}
 }

@@ -66,8 +66,8 @@ func BenchmarkHTMLMillion(b *testing.B) {
 // TestHTMLMillionSize: the page of a million samples stays under 5 MB (a
 // size, not a time: the time is BenchmarkHTMLMillion's).
 func TestHTMLMillionSize(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipped with -short: renders a million samples")
+	if testing.Short() || raceEnabled {
+		t.Skip("skipped with -short and -race: renders a million samples")
 	}
 	var c countingWriter
 	if err := WriteHTML(&c, []*result.Document{largeDocument(1_000_000)}, HTMLOptions{}); err != nil {
