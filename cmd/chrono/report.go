@@ -203,8 +203,8 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return usagef("--baseline OLD compares one document: give one FILE after it (or drop --baseline: the first of several FILEs is the baseline)")
 		}
 	}
-	if len(paths) > 1 && !compare && !visual && (out.json || len(out.exports()) > 0) {
-		return usagef("--json and the exports write one document: give one FILE")
+	if visual && (out.json || len(out.exports()) > 0 || fl.Changed("format")) {
+		return usagef("--html and --svg write the report alone: give --json, --format and the exports in another call")
 	}
 	if f.html != "" && f.html != "-" {
 		if err := checkWritable(f.html); err != nil {

@@ -347,6 +347,7 @@ func TestReportHTML(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--html", page, "--fail-on", "regression", "--baseline", page, page},
 		{"--title", "x", "../../docs/examples/hyperfine.json"},
+		{"--html", page, "--export-csv", filepath.Join(dir, "x.csv"), "../../docs/examples/hyperfine.json"},
 		{"--html", filepath.Join(dir, "no", "such", "x.html"), "../../docs/examples/hyperfine.json"},
 	} {
 		if _, errs, code := runChrono(t, "", append([]string{"report"}, bad...)...); code != exitUsage {
