@@ -309,7 +309,7 @@ figure.plot { margin: 0; border: 1px solid #ddd; border-radius: 4px; padding: 6p
 figure.plot.active { outline: 2px solid #4e79a7; }
 figure.plot figcaption { font-size: 12px; color: #555; max-width: 640px; }
 figure.plot figcaption b { color: #222; font-size: 13px; }
-svg.plot { display: block; width: 100%; height: auto; cursor: crosshair; }
+svg.plot { display: block; width: 100%; height: auto; cursor: crosshair; overflow: visible; }
 .w-small { width: 420px; } .w-wide { width: 640px; } .w-mid { width: 560px; }
 .row { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
 table { border-collapse: collapse; margin: 6px 0; }

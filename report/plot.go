@@ -64,8 +64,9 @@ const (
 )
 
 // plotFont is the typeface of every plot's text: Liberation Sans (gonum's
-// embedded fonts, used for layout); the SVG names Arial and sans-serif as
-// fallbacks, whose metrics match it.
+// embedded fonts, used for layout); the SVG names Arimo, Arial and
+// sans-serif as fallbacks (the first two have its metrics; a wider
+// fallback may overhang the plot's edge, which the page allows).
 var plotFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
 // newPlot returns a gonum plot with chrono's style: sans-serif text, a
@@ -155,7 +156,7 @@ func render(p *plot.Plot, w, h vg.Length, name, title, caption string, xu, yu st
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("report: writing the plot %s: %w", name, err)
 	}
-	svg := fontFallback.ReplaceAllString(buf.String(), "font-family:'$1',Arial,Helvetica,sans-serif")
+	svg := fontFallback.ReplaceAllString(buf.String(), "font-family:'$1',Arimo,Arial,Helvetica,sans-serif")
 	return &Plot{Name: name, Title: title, Caption: caption, SVG: []byte(svg), hover: hd, width: w}, nil
 }
 
