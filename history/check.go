@@ -1,0 +1,103 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chronograph/chronograph/stats"
+)
+
+// Verdict classifies a change of a series.
+type Verdict string
+
+// The verdicts of a change.
+const (
+	Regression  Verdict = "regression"
+	Improvement Verdict = "improvement"
+	// Small is a change whose ratio lies within the threshold.
+	Small Verdict = "within threshold"
+)
+
+// CheckOptions configures Changes.
+type CheckOptions struct {
+	// Threshold is the relative change beyond which a change counts as a
+	// regression or an improvement (0.05 = 5 %).
+	Threshold float64
+	// Detector configures the change-point detection.
+	Detector stats.EDivisiveOptions
+	// Confidence is the level of the ratio's interval (default 0.95).
+	Confidence float64
+}
+
+// Change is one change point of a series, with what changed.
+type Change struct {
+	// Index is the first point after the change; Before the last point
+	// before it and After the first point after it (the commit range in
+	// which it happened is Before.Commit..After.Commit).
+	Index         int
+	Before, After Point
+	// MedianBefore and MedianAfter are the medians of the run medians of
+	// the segments on either side (up to the neighbouring changes);
+	// NBefore and NAfter their run counts.
+	MedianBefore, MedianAfter float64
+	NBefore, NAfter           int
+	// Ratio is MedianAfter/MedianBefore with its bootstrap interval
+	// [Lo, Hi] at CheckOptions.Confidence.
+	Ratio, Lo, Hi float64
+	// P is the permutation test's p-value; Q its energy statistic.
+	P, Q float64
+	// Verdict: a regression when the metric got worse by more than the
+	// threshold (for rates, "/s" units, worse is lower) and the ratio's
+	// interval excludes 1; an improvement likewise; else Small.
+	Verdict Verdict
+}
+
+// Changes finds the change points of a series (stats.EDivisive over the
+// runs' medians) and describes each. It needs points in time order, as
+// Series returns them.
+func Changes(points []Point, o CheckOptions) ([]Change, error) {
+	if o.Confidence == 0 {
+		o.Confidence = 0.95
+	}
+	if o.Threshold < 0 {
+		return nil, fmt.Errorf("history: negative threshold %v: give e.g. 5%%", o.Threshold)
+	}
+	meds := make([]float64, len(points))
+	for i, p := range points {
+		meds[i] = p.Median
+	}
+	cps, err := stats.EDivisive(meds, o.Detector)
+	if err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	var out []Change
+	for k, cp := range cps {
+		lo, hi := 0, len(meds)
+		if k > 0 {
+			lo = cps[k-1].Index
+		}
+		if k+1 < len(cps) {
+			hi = cps[k+1].Index
+		}
+		before, after := meds[lo:cp.Index], meds[cp.Index:hi]
+		c := Change{Index: cp.Index, Before: points[cp.Index-1], After: points[cp.Index], P: cp.P, Q: cp.Q,
+			MedianBefore: stats.Median(before), MedianAfter: stats.Median(after), NBefore: len(before), NAfter: len(after)}
+		c.Ratio = c.MedianAfter / c.MedianBefore
+		ci := stats.BootstrapMedianRatioCI(after, before, o.Confidence, 0, o.Detector.Seed+uint64(k))
+		c.Lo, c.Hi = ci.Lo, ci.Hi
+		worse, lo95, hi95 := c.Ratio, c.Lo, c.Hi
+		if strings.HasSuffix(points[0].Unit, "/s") {
+			worse, lo95, hi95 = 1/c.Ratio, 1/c.Hi, 1/c.Lo
+		}
+		switch {
+		case worse > 1+o.Threshold && lo95 > 1:
+			c.Verdict = Regression
+		case worse < 1/(1+o.Threshold) && hi95 < 1:
+			c.Verdict = Improvement
+		default:
+			c.Verdict = Small
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

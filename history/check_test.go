@@ -1,0 +1,54 @@
+package history
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+func stepSeries(n, at int, before, after float64, unit string) []Point {
+	r := rand.New(rand.NewPCG(1, 2))
+	pts := make([]Point, n)
+	for i := range pts {
+		v := before
+		if i >= at {
+			v = after
+		}
+		pts[i] = Point{Commit: fmt.Sprintf("c%02d", i), Unit: unit, Median: v * (1 + 0.01*r.NormFloat64())}
+	}
+	return pts
+}
+
+func TestChanges(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		pts              []Point
+		threshold        float64
+		want             Verdict
+		ratioLo, ratioHi float64
+	}{
+		{"slower", stepSeries(60, 30, 100, 120, "ns"), 0.05, Regression, 1.15, 1.25},
+		{"faster", stepSeries(60, 30, 100, 80, "ns"), 0.05, Improvement, 0.75, 0.85},
+		{"rate lower is worse", stepSeries(60, 30, 100, 80, "B/s"), 0.05, Regression, 0.75, 0.85},
+		{"within threshold", stepSeries(60, 30, 100, 104, "ns"), 0.10, Small, 1.02, 1.06},
+	} {
+		chs, err := Changes(c.pts, CheckOptions{Threshold: c.threshold})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(chs) != 1 {
+			t.Fatalf("%s: %+v", c.name, chs)
+		}
+		ch := chs[0]
+		if ch.Index != 30 || ch.Before.Commit != "c29" || ch.After.Commit != "c30" || ch.Verdict != c.want ||
+			ch.Ratio < c.ratioLo || ch.Ratio > c.ratioHi || !(ch.Lo <= ch.Ratio && ch.Ratio <= ch.Hi) || ch.NBefore != 30 || ch.NAfter != 30 {
+			t.Errorf("%s: %+v", c.name, ch)
+		}
+	}
+	if chs, err := Changes(stepSeries(60, 60, 100, 100, "ns"), CheckOptions{Threshold: 0.05}); err != nil || len(chs) != 0 {
+		t.Errorf("no change: %+v %v", chs, err)
+	}
+	if _, err := Changes(nil, CheckOptions{Threshold: -1}); err == nil {
+		t.Error("negative threshold accepted")
+	}
+}

@@ -1,0 +1,18 @@
+// Package history keeps chronograph's result documents over time and finds
+// when a measurement changed.
+//
+// A Store holds one row per added document (a run: when it was taken, the
+// git commit, branch and dirty flag of the working directory, the user's
+// tags, the machine's fingerprint, the document itself) and one row per
+// measurement and metric of it (its median and raw samples). Series reads
+// one measurement's metric back in time order, one point per run, and
+// package stats' EDivisive finds its change points (see Check).
+//
+// Two backends share one logical schema, created and upgraded by
+// versioned migrations (table schema_version): an embedded SQLite file
+// (the default, .chrono/history.db in the working directory; pure Go, so
+// CGO_ENABLED=0 builds keep working; WAL mode, a busy timeout, BEGIN
+// IMMEDIATE for appends) and PostgreSQL for a fleet of CI runners
+// (postgres://... addresses; migrations under an advisory lock). Every
+// append is one transaction, and every query is parameterized.
+package history

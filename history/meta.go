@@ -1,0 +1,173 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chronograph/chronograph/env"
+)
+
+// Meta is what is stored with a document besides the document itself.
+type Meta struct {
+	// Time stamps the run: the document's start when it has one, else
+	// when it was added.
+	Time time.Time
+	// Git describes the working directory's repository when it was added.
+	Git Git
+	// Tags are the user's key=value labels (e.g. "ci=github", "pr=42").
+	Tags map[string]string
+	// Machine is the fingerprint of the machine the document was measured
+	// on (from its environment).
+	Machine Machine
+	// Source names where the document came from (a file name), for the
+	// record.
+	Source string
+}
+
+// Git is the state of a git working tree. Commit is empty when it was not
+// read; Note then says why.
+type Git struct {
+	Commit string
+	Branch string
+	// Dirty is nil when unknown, else whether tracked files had changes.
+	Dirty *bool
+	Note  string
+}
+
+// ReadGit reads the commit, branch and dirty flag of the git repository
+// that holds dir (runs `git`, about 10 ms). Outside a repository, or
+// without git, Commit is empty and Note says why; it never fails.
+func ReadGit(ctx context.Context, dir string) Git {
+	run := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = dir
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			if msg := strings.TrimSpace(errb.String()); msg != "" {
+				return "", errors.New(firstLine(msg))
+			}
+			return "", err
+		}
+		return strings.TrimSpace(out.String()), nil
+	}
+	commit, err := run("rev-parse", "--verify", "HEAD")
+	if err != nil {
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			return Git{Note: "git is not installed"}
+		}
+		return Git{Note: "not read from git: " + err.Error()}
+	}
+	g := Git{Commit: commit}
+	if b, err := run("rev-parse", "--abbrev-ref", "HEAD"); err == nil && b != "HEAD" {
+		g.Branch = b
+	}
+	if st, err := run("status", "--porcelain", "--untracked-files=no"); err == nil {
+		d := st != ""
+		g.Dirty = &d
+	}
+	return g
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Machine is a machine fingerprint: the parts of the environment that make
+// figures comparable (as report.EnvDiffs checks them) and their hash.
+type Machine struct {
+	// Hash is the first 16 hex digits of the SHA-256 of the parts; "" when
+	// the document recorded no environment.
+	Hash string `json:"hash"`
+	// CPU, Kernel, Go, GOMAXPROCS and Speed (the CPU speed profile:
+	// frequency driver, governors, boost, maximum frequencies) are the
+	// readable parts; empty when not recorded.
+	CPU        string `json:"cpu,omitempty"`
+	Kernel     string `json:"kernel,omitempty"`
+	Go         string `json:"go,omitempty"`
+	GOMAXPROCS int    `json:"gomaxprocs,omitempty"`
+	Speed      string `json:"speed,omitempty"`
+}
+
+// String describes the machine in one line.
+func (m Machine) String() string {
+	if m.Hash == "" {
+		return "unknown machine (no environment recorded)"
+	}
+	var parts []string
+	for _, p := range []struct{ k, v string }{{"CPU", m.CPU}, {"kernel", m.Kernel}, {"Go", m.Go}, {"GOMAXPROCS", strconv.Itoa(m.GOMAXPROCS)}, {"speed", m.Speed}} {
+		if p.v != "" && p.v != "0" {
+			parts = append(parts, p.k+" "+p.v)
+		}
+	}
+	return m.Hash + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// Fingerprint returns the fingerprint of an environment (the zero Machine
+// for nil).
+func Fingerprint(h *env.Host) Machine {
+	if h == nil {
+		return Machine{}
+	}
+	m := Machine{CPU: h.CPU.Model, Kernel: h.System.KernelRelease, Go: h.Go.Version, GOMAXPROCS: h.Go.GOMAXPROCS, Speed: speedProfile(h)}
+	sum := sha256.Sum256(fmt.Appendf(nil, "cpu=%s\x00kernel=%s\x00go=%s\x00gomaxprocs=%d\x00speed=%s", m.CPU, m.Kernel, m.Go, m.GOMAXPROCS, m.Speed))
+	m.Hash = hex.EncodeToString(sum[:8])
+	return m
+}
+
+// speedProfile describes how fast a host's CPUs are set to run, with the
+// same parts as report's gate compares (report does rendering and is not
+// imported here).
+func speedProfile(h *env.Host) string {
+	f := h.Frequency
+	var parts []string
+	if f.Driver != "" {
+		parts = append(parts, "driver "+f.Driver)
+	}
+	if len(f.Governors) > 0 {
+		parts = append(parts, "governor "+strings.Join(f.Governors, "/"))
+	}
+	if f.Boost != nil {
+		parts = append(parts, "boost "+strconv.FormatBool(*f.Boost))
+	}
+	var maxes []string
+	for _, c := range f.CPUs {
+		if c.MaxFreqKHz > 0 {
+			s := strconv.FormatInt(c.MaxFreqKHz/1000, 10) + " MHz"
+			if !slices.Contains(maxes, s) {
+				maxes = append(maxes, s)
+			}
+		}
+	}
+	if len(maxes) > 0 {
+		parts = append(parts, "max "+strings.Join(maxes, "/"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParseTags parses "key=value" strings into a map; a missing "=" or an
+// empty key is an error.
+func ParseTags(kvs []string) (map[string]string, error) {
+	tags := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("history: tag %q is not key=value: give e.g. --tag ci=github", kv)
+		}
+		tags[k] = v
+	}
+	return tags, nil
+}

@@ -1,0 +1,120 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// sqliteHeader starts every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// BusyTimeoutMS is how long a SQLite append waits for another process's
+// transaction before it fails, in milliseconds.
+const BusyTimeoutMS = 30000
+
+// openSQLite opens the SQLite file at path. An existing file that does not
+// start with SQLite's header is refused before SQLite touches it.
+func openSQLite(ctx context.Context, path string) (*Store, error) {
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, len(sqliteHeader))
+		n, rerr := io.ReadFull(f, head)
+		f.Close()
+		switch {
+		case n == 0 && (rerr == io.EOF || rerr == nil):
+			// An empty file: SQLite makes it a database.
+		case !bytes.Equal(head[:n], []byte(sqliteHeader)):
+			return nil, fmt.Errorf("history: %s is not a SQLite database (it does not start with SQLite's header): give the path of a chrono history with --db, or move the file away (it is left unchanged)", path)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("history: cannot read %s: %w", path, err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeoutMS))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("history: cannot open %s: %w", path, err)
+	}
+	// One connection: the pragmas hold per connection, and one process's
+	// appends queue here rather than on SQLite's lock.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, dialect: sqliteDialect{}, where: path}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, s.sqliteError(err)
+	}
+	return s, nil
+}
+
+// sqliteError explains a corrupt file.
+func (s *Store) sqliteError(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+			return fmt.Errorf("history: %s is not a usable SQLite database (corrupt): restore it from a backup or move it away and start a new history (it is left unchanged): %w", s.where, err)
+		}
+	}
+	return fmt.Errorf("history: cannot open %s: %w", s.where, err)
+}
+
+type sqliteDialect struct{}
+
+func (sqliteDialect) name() string { return "sqlite" }
+
+func (sqliteDialect) begin(ctx context.Context, db *sql.DB) (*sql.Tx, error) {
+	return db.BeginTx(ctx, nil) // BEGIN IMMEDIATE through _txlock
+}
+
+func (sqliteDialect) rebind(q string) string { return q }
+
+func (sqliteDialect) lockMigrations(context.Context, *sql.Tx) error { return nil } // BEGIN IMMEDIATE locks
+
+func (sqliteDialect) foreignTables(ctx context.Context, tx *sql.Tx) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").Scan(&n)
+	return n, err
+}
+
+func (sqliteDialect) migrations() [][]string {
+	return [][]string{{
+		`CREATE TABLE runs (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			added_ns INTEGER NOT NULL,
+			time_ns INTEGER NOT NULL,
+			kind TEXT NOT NULL,
+			source TEXT NOT NULL,
+			git_commit TEXT,
+			git_branch TEXT,
+			git_dirty INTEGER,
+			git_note TEXT NOT NULL,
+			machine TEXT NOT NULL,
+			machine_parts TEXT NOT NULL,
+			tags TEXT NOT NULL,
+			document TEXT NOT NULL)`,
+		`CREATE TABLE measurements (
+			id INTEGER PRIMARY KEY AUTOINCREMENT,
+			run_id INTEGER NOT NULL REFERENCES runs(id),
+			name TEXT NOT NULL,
+			metric TEXT NOT NULL,
+			unit TEXT NOT NULL,
+			n INTEGER NOT NULL,
+			median REAL NOT NULL,
+			samples TEXT NOT NULL)`,
+		`CREATE INDEX measurements_name ON measurements(name, metric)`,
+		`CREATE INDEX measurements_run ON measurements(run_id)`,
+		`CREATE INDEX runs_time ON runs(time_ns)`,
+	}}
+}

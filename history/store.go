@@ -1,0 +1,439 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/stats"
+)
+
+// EnvDSN is the environment variable that names the store when --db is
+// not given.
+const EnvDSN = "CHRONO_HISTORY_DB"
+
+// DefaultPath is the SQLite file used when no address is given, relative
+// to the working directory.
+const DefaultPath = ".chrono/history.db"
+
+// Store is a history of result documents in SQLite or PostgreSQL. Its
+// methods are safe for concurrent use, and several processes may append
+// to one store at once.
+type Store struct {
+	db      *sql.DB
+	dialect dialect
+	where   string // the file, or host:port/database (no password)
+
+	// beforeCommit, when set (tests only), runs inside Add's transaction
+	// after the rows are written and before the commit.
+	beforeCommit func() error
+}
+
+// dialect holds what differs between the backends.
+type dialect interface {
+	name() string
+	// begin starts a transaction that writes (SQLite: BEGIN IMMEDIATE
+	// through the connection's _txlock).
+	begin(ctx context.Context, db *sql.DB) (*sql.Tx, error)
+	// rebind rewrites ? placeholders for the backend.
+	rebind(q string) string
+	// migrations returns the statements of each schema version, from 1.
+	migrations() [][]string
+	// lockMigrations serializes migrations among processes (inside tx).
+	lockMigrations(ctx context.Context, tx *sql.Tx) error
+	// foreignTables counts tables that are not ours (a database of some
+	// other program).
+	foreignTables(ctx context.Context, tx *sql.Tx) (int, error)
+}
+
+// Open opens (creating it when needed) the store at dsn: a postgres:// or
+// postgresql:// address, or a SQLite file path (optionally "sqlite:PATH");
+// "" means $CHRONO_HISTORY_DB, else DefaultPath (its directory is
+// created). The schema is created or upgraded on first use; a store
+// written by a newer chrono is refused, as is a file that is not a SQLite
+// database (neither is ever changed).
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	if dsn == "" {
+		dsn = os.Getenv(EnvDSN)
+	}
+	var s *Store
+	var err error
+	switch {
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		s, err = openPostgres(ctx, dsn)
+	default:
+		path := strings.TrimPrefix(dsn, "sqlite:")
+		if path == "" {
+			path = DefaultPath
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return nil, fmt.Errorf("history: cannot create the directory of the default store %s: %w; give another place with --db", path, err)
+			}
+		}
+		s, err = openSQLite(ctx, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Where names the store: the SQLite file, or PostgreSQL's host, port and
+// database (never a password).
+func (s *Store) Where() string { return s.where }
+
+// SchemaVersion is the schema version this package writes.
+func SchemaVersion(s *Store) int { return len(s.dialect.migrations()) }
+
+// NewerSchemaError is returned for a store whose schema is newer than this
+// program knows.
+type NewerSchemaError struct {
+	Where        string
+	Found, Known int
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("history: %s has schema version %d, newer than the %d this chrono knows: it was written by a newer chrono; upgrade chrono (the store is left unchanged)", e.Where, e.Found, e.Known)
+}
+
+// migrate creates the schema or upgrades it, in one transaction that
+// other processes wait for.
+func (s *Store) migrate(ctx context.Context) error {
+	tx, err := s.dialect.begin(ctx, s.db)
+	if err != nil {
+		return s.wrap("cannot start the schema check", err)
+	}
+	defer tx.Rollback()
+	if err := s.dialect.lockMigrations(ctx, tx); err != nil {
+		return s.wrap("cannot lock the schema for migration", err)
+	}
+	var exists int
+	ms := s.dialect.migrations()
+	if err := tx.QueryRowContext(ctx, s.dialect.rebind(existsQuery(s.dialect))).Scan(&exists); err != nil {
+		return s.wrap("cannot read the schema", err)
+	}
+	version := 0
+	if exists > 0 {
+		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&version); err != nil {
+			return s.wrap("cannot read the schema version", err)
+		}
+	} else {
+		n, err := s.dialect.foreignTables(ctx, tx)
+		if err != nil {
+			return s.wrap("cannot list the tables", err)
+		}
+		if n > 0 {
+			return fmt.Errorf("history: %s holds %d tables of another program and no chrono schema: give chrono a store of its own with --db (it is left unchanged)", s.where, n)
+		}
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE schema_version (version INTEGER NOT NULL)"); err != nil {
+			return s.wrap("cannot create the schema", err)
+		}
+	}
+	if version > len(ms) {
+		return &NewerSchemaError{Where: s.where, Found: version, Known: len(ms)}
+	}
+	if version == len(ms) {
+		return tx.Commit()
+	}
+	for v := version + 1; v <= len(ms); v++ {
+		for _, q := range ms[v-1] {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return s.wrap(fmt.Sprintf("migration to schema version %d failed", v), err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.dialect.rebind("INSERT INTO schema_version (version) VALUES (?)"), v); err != nil {
+			return s.wrap("cannot record the schema version", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap("cannot commit the schema", err)
+	}
+	return nil
+}
+
+func existsQuery(d dialect) string {
+	if d.name() == "sqlite" {
+		return "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+	}
+	return "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'schema_version'"
+}
+
+func (s *Store) wrap(what string, err error) error {
+	return fmt.Errorf("history: %s: %s: %w", s.where, what, err)
+}
+
+// Added describes one stored document.
+type Added struct {
+	// Run is the run's id in the store; Points the measurement × metric
+	// rows written; Skipped the metrics not stored and why.
+	Run     int64
+	Points  int
+	Skipped []string
+}
+
+// Add stores doc with meta in one transaction: either the run and every
+// measurement are stored, or (on any error, or a crash) nothing is. A
+// zero meta.Time takes the document's start, else now. Each metric is
+// stored with its raw values and their median; binned metrics (no raw
+// values) are skipped and listed in Added.Skipped.
+func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added, error) {
+	if doc == nil {
+		return Added{}, errors.New("history: no document to add")
+	}
+	if meta.Time.IsZero() {
+		meta.Time = doc.Start
+		if meta.Time.IsZero() {
+			meta.Time = time.Now()
+		}
+	}
+	if meta.Machine.Hash == "" {
+		meta.Machine = Fingerprint(doc.Environment)
+	}
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return Added{}, fmt.Errorf("history: cannot encode the document: %w", err)
+	}
+	tags, _ := json.Marshal(nonNilTags(meta.Tags))
+	parts, _ := json.Marshal(meta.Machine)
+	type row struct {
+		name, metric, unit string
+		n                  int
+		median             float64
+		samples            []byte
+	}
+	var rows []row
+	var a Added
+	for _, m := range doc.Measurements {
+		for _, mt := range m.Metrics {
+			vals := slices.DeleteFunc(slices.Clone(mt.Values), func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
+			if len(vals) == 0 {
+				why := "no raw values"
+				if mt.Histogram != nil {
+					why = "binned (a histogram, no raw values)"
+				}
+				a.Skipped = append(a.Skipped, m.Name+" "+mt.Name+": "+why)
+				continue
+			}
+			b, _ := json.Marshal(vals)
+			rows = append(rows, row{m.Name, mt.Name, mt.Unit, len(vals), stats.Median(vals), b})
+		}
+	}
+	if len(rows) == 0 {
+		return a, fmt.Errorf("history: the %s document has no metric with raw values to store (%s): nothing was added", doc.Kind, strings.Join(a.Skipped, "; "))
+	}
+
+	tx, err := s.dialect.begin(ctx, s.db)
+	if err != nil {
+		return Added{}, s.wrap("cannot start the append", err)
+	}
+	defer tx.Rollback()
+	var dirty sql.NullInt64
+	if meta.Git.Dirty != nil {
+		dirty = sql.NullInt64{Valid: true}
+		if *meta.Git.Dirty {
+			dirty.Int64 = 1
+		}
+	}
+	err = tx.QueryRowContext(ctx, s.dialect.rebind(`INSERT INTO runs
+		(added_ns, time_ns, kind, source, git_commit, git_branch, git_dirty, git_note, machine, machine_parts, tags, document)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		time.Now().UnixNano(), meta.Time.UnixNano(), doc.Kind, meta.Source,
+		nullString(meta.Git.Commit), nullString(meta.Git.Branch), dirty, meta.Git.Note,
+		meta.Machine.Hash, string(parts), string(tags), string(body)).Scan(&a.Run)
+	if err != nil {
+		return Added{}, s.wrap("cannot add the run", err)
+	}
+	ins, err := tx.PrepareContext(ctx, s.dialect.rebind(`INSERT INTO measurements (run_id, name, metric, unit, n, median, samples) VALUES (?, ?, ?, ?, ?, ?, ?)`))
+	if err != nil {
+		return Added{}, s.wrap("cannot prepare the append", err)
+	}
+	defer ins.Close()
+	for _, r := range rows {
+		if _, err := ins.ExecContext(ctx, a.Run, r.name, r.metric, r.unit, r.n, r.median, string(r.samples)); err != nil {
+			return Added{}, s.wrap("cannot add measurement "+strconv.Quote(r.name), err)
+		}
+		a.Points++
+	}
+	if s.beforeCommit != nil {
+		if err := s.beforeCommit(); err != nil {
+			return Added{}, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return Added{}, s.wrap("cannot commit the append", err)
+	}
+	return a, nil
+}
+
+func nonNilTags(t map[string]string) map[string]string {
+	if t == nil {
+		return map[string]string{}
+	}
+	return t
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// Summary is one measurement × metric of the store, for List.
+type Summary struct {
+	Name, Metric, Unit string
+	// Runs is the number of runs that hold it; First and Last when they
+	// were taken; Machines the distinct machine fingerprints.
+	Runs        int
+	First, Last time.Time
+	Machines    int
+}
+
+// List returns every measurement × metric in the store, by name.
+func (s *Store) List(ctx context.Context) ([]Summary, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT m.name, m.metric, MIN(m.unit), COUNT(*), MIN(r.time_ns), MAX(r.time_ns), COUNT(DISTINCT r.machine)
+		FROM measurements m JOIN runs r ON r.id = m.run_id GROUP BY m.name, m.metric ORDER BY m.name, m.metric`)
+	if err != nil {
+		return nil, s.wrap("cannot list the measurements", err)
+	}
+	defer rows.Close()
+	var out []Summary
+	for rows.Next() {
+		var x Summary
+		var first, last int64
+		if err := rows.Scan(&x.Name, &x.Metric, &x.Unit, &x.Runs, &first, &last, &x.Machines); err != nil {
+			return nil, s.wrap("cannot read the list", err)
+		}
+		x.First, x.Last = time.Unix(0, first), time.Unix(0, last)
+		out = append(out, x)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("cannot read the list", err)
+	}
+	return out, nil
+}
+
+// Filter narrows a series.
+type Filter struct {
+	// Machine keeps the runs whose fingerprint hash starts with it ("":
+	// every machine).
+	Machine string
+	// Since keeps the runs taken at or after it (zero: all).
+	Since time.Time
+	// Branch keeps the runs of that git branch ("": all).
+	Branch string
+}
+
+// Point is one run's figure of a series.
+type Point struct {
+	Run    int64
+	Time   time.Time
+	Commit string
+	Branch string
+	Dirty  *bool
+	// Machine is the run's fingerprint hash; MachineParts its readable
+	// parts.
+	Machine string
+	Tags    map[string]string
+	Unit    string
+	// Median is the median of Values, the run's raw samples.
+	Median float64
+	Values []float64
+}
+
+// Series returns the points of one measurement's metric ordered by time
+// (then by run), filtered by f.
+func (s *Store) Series(ctx context.Context, name, metric string, f Filter) ([]Point, error) {
+	q := `SELECT r.id, r.time_ns, r.git_commit, r.git_branch, r.git_dirty, r.machine, r.tags, m.unit, m.median, m.samples
+		FROM measurements m JOIN runs r ON r.id = m.run_id WHERE m.name = ? AND m.metric = ?`
+	args := []any{name, metric}
+	if f.Machine != "" {
+		q += " AND r.machine LIKE ?"
+		args = append(args, strings.NewReplacer(`%`, ``, `_`, ``).Replace(f.Machine)+"%")
+	}
+	if !f.Since.IsZero() {
+		q += " AND r.time_ns >= ?"
+		args = append(args, f.Since.UnixNano())
+	}
+	if f.Branch != "" {
+		q += " AND r.git_branch = ?"
+		args = append(args, f.Branch)
+	}
+	q += " ORDER BY r.time_ns, r.id"
+	rows, err := s.db.QueryContext(ctx, s.dialect.rebind(q), args...)
+	if err != nil {
+		return nil, s.wrap("cannot read the series", err)
+	}
+	defer rows.Close()
+	var out []Point
+	for rows.Next() {
+		var p Point
+		var t int64
+		var commit, branch sql.NullString
+		var dirty sql.NullInt64
+		var tags, samples string
+		if err := rows.Scan(&p.Run, &t, &commit, &branch, &dirty, &p.Machine, &tags, &p.Unit, &p.Median, &samples); err != nil {
+			return nil, s.wrap("cannot read the series", err)
+		}
+		p.Time, p.Commit, p.Branch = time.Unix(0, t), commit.String, branch.String
+		if dirty.Valid {
+			d := dirty.Int64 != 0
+			p.Dirty = &d
+		}
+		if err := json.Unmarshal([]byte(tags), &p.Tags); err != nil {
+			return nil, s.wrap(fmt.Sprintf("run %d has unreadable tags", p.Run), err)
+		}
+		if err := json.Unmarshal([]byte(samples), &p.Values); err != nil {
+			return nil, s.wrap(fmt.Sprintf("run %d has unreadable samples", p.Run), err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("cannot read the series", err)
+	}
+	return out, nil
+}
+
+// Machines returns the fingerprints of the runs holding a measurement's
+// metric, the newest run's first.
+func (s *Store) Machines(ctx context.Context, name, metric string) ([]Machine, error) {
+	rows, err := s.db.QueryContext(ctx, s.dialect.rebind(`SELECT r.machine_parts, MAX(r.time_ns) AS last FROM measurements m JOIN runs r ON r.id = m.run_id
+		WHERE m.name = ? AND m.metric = ? GROUP BY r.machine_parts ORDER BY last DESC`), name, metric)
+	if err != nil {
+		return nil, s.wrap("cannot read the machines", err)
+	}
+	defer rows.Close()
+	var out []Machine
+	for rows.Next() {
+		var parts string
+		var last int64
+		if err := rows.Scan(&parts, &last); err != nil {
+			return nil, s.wrap("cannot read the machines", err)
+		}
+		var m Machine
+		if err := json.Unmarshal([]byte(parts), &m); err != nil {
+			return nil, s.wrap("unreadable machine fingerprint", err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Count returns the number of runs and of measurement rows in the store.
+func (s *Store) Count(ctx context.Context) (runs, points int, err error) {
+	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM measurements)").Scan(&runs, &points); err != nil {
+		return 0, 0, s.wrap("cannot count the rows", err)
+	}
+	return runs, points, nil
+}

@@ -1,0 +1,387 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/result"
+)
+
+// The child processes of the concurrency and crash tests re-run this test
+// binary with childEnv set.
+const childEnv = "CHRONO_HISTORY_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(childEnv); mode != "" {
+		os.Exit(child(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// child appends documents to the store named by CHRONO_HISTORY_TEST_DSN:
+// "append N ID" appends N documents; "crash" dies inside the transaction.
+func child(mode string) int {
+	ctx := context.Background()
+	s, err := Open(ctx, os.Getenv("CHRONO_HISTORY_TEST_DSN"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	f := strings.Fields(mode)
+	switch f[0] {
+	case "append":
+		n, _ := strconv.Atoi(f[1])
+		for i := range n {
+			if _, err := s.Add(ctx, testDoc("child "+f[2], []float64{float64(i), 2, 3}, time.Unix(int64(i), 0)), Meta{}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 4
+			}
+		}
+		return 0
+	case "crash":
+		s.beforeCommit = func() error {
+			p, _ := os.FindProcess(os.Getpid())
+			p.Kill()
+			time.Sleep(time.Minute)
+			return nil
+		}
+		s.Add(ctx, testDoc("crash", []float64{1, 2, 3}, time.Unix(100, 0)), Meta{})
+		return 5
+	}
+	return 6
+}
+
+func testDoc(name string, vals []float64, start time.Time) *result.Document {
+	d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+	d.Start = start
+	d.Environment = &env.Host{CPU: env.CPU{Model: "Test CPU"}, Go: env.Go{Version: "go1.26", GOMAXPROCS: 2}}
+	d.Measurements = []result.Measurement{{Name: name, Primary: "wall", Metrics: []result.Metric{
+		{Name: "wall", Unit: "ns", Values: vals},
+		{Name: "user", Unit: "ns", Values: vals},
+	}}}
+	return d
+}
+
+// backends returns the stores to test against: a SQLite file, and
+// PostgreSQL (a fresh schema of the server in CHRONO_TEST_POSTGRES) when
+// it is set. In CI (CI=true) a missing server fails the test.
+func backends(t *testing.T) map[string]string {
+	t.Helper()
+	b := map[string]string{"sqlite": filepath.Join(t.TempDir(), "h.db")}
+	if dsn := pgDSN(t); dsn != "" {
+		b["postgres"] = dsn
+	}
+	return b
+}
+
+// pgDSN returns the address of a new, empty schema on the test server, ""
+// when there is none.
+func pgDSN(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("CHRONO_TEST_POSTGRES")
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CHRONO_TEST_POSTGRES is not set in CI: .ci/run must start PostgreSQL and export its address")
+		}
+		t.Log("PostgreSQL tests skipped: set CHRONO_TEST_POSTGRES=postgres://USER:PASSWORD@localhost:5432/DB to run them")
+		return ""
+	}
+	schema := fmt.Sprintf("t_%d_%d", os.Getpid(), time.Now().UnixNano())
+	db, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatalf("cannot create a test schema on %s: %v", base, err)
+	}
+	t.Cleanup(func() {
+		db, err := sql.Open("pgx", base)
+		if err == nil {
+			db.Exec("DROP SCHEMA " + schema + " CASCADE")
+			db.Close()
+		}
+	})
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	return base + sep + "search_path=" + schema
+}
+
+var _ = stdlib.GetDefaultDriver // registers "pgx"
+
+func TestAddSeriesList(t *testing.T) {
+	ctx := context.Background()
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			evil := "'; DROP TABLE measurements; --"
+			dirty := true
+			for i, v := range []float64{10, 11, 12} {
+				_, err := s.Add(ctx, testDoc(evil, []float64{v, v + 1, v + 2}, time.Unix(int64(1000-i), 0)),
+					Meta{Git: Git{Commit: fmt.Sprintf("c%d", i), Branch: "main", Dirty: &dirty}, Tags: map[string]string{"k": "v"}, Source: "x.json"})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			pts, err := s.Series(ctx, evil, "wall", Filter{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pts) != 3 || pts[0].Median != 13 || pts[2].Median != 11 || pts[0].Commit != "c2" || pts[0].Branch != "main" || pts[0].Dirty == nil || !*pts[0].Dirty || pts[0].Tags["k"] != "v" {
+				t.Fatalf("series: %+v", pts)
+			}
+			if len(pts[0].Values) != 3 || pts[0].Unit != "ns" {
+				t.Fatalf("values: %+v", pts[0])
+			}
+			ls, err := s.List(ctx)
+			if err != nil || len(ls) != 2 || ls[0].Name != evil || ls[1].Metric != "wall" || ls[1].Runs != 3 || ls[0].Machines != 1 {
+				t.Fatalf("list: %+v %v", ls, err)
+			}
+			pts, err = s.Series(ctx, evil, "wall", Filter{Since: time.Unix(999, 0)})
+			if err != nil || len(pts) != 2 {
+				t.Fatalf("since: %d %v", len(pts), err)
+			}
+			m := Fingerprint(testDoc("", nil, time.Time{}).Environment)
+			pts, err = s.Series(ctx, evil, "wall", Filter{Machine: m.Hash[:6]})
+			if err != nil || len(pts) != 3 {
+				t.Fatalf("machine: %d %v", len(pts), err)
+			}
+			pts, err = s.Series(ctx, evil, "wall", Filter{Machine: "ffff"})
+			if err != nil || len(pts) != 0 {
+				t.Fatalf("other machine: %d %v", len(pts), err)
+			}
+			ms, err := s.Machines(ctx, evil, "wall")
+			if err != nil || len(ms) != 1 || ms[0].CPU != "Test CPU" || ms[0].Hash != m.Hash {
+				t.Fatalf("machines: %+v %v", ms, err)
+			}
+		})
+	}
+}
+
+func TestAddNothingToStore(t *testing.T) {
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := testDoc("x", nil, time.Unix(1, 0))
+	d.Measurements[0].Metrics[0].Histogram = &result.Histogram{}
+	if _, err := s.Add(context.Background(), d, Meta{}); err == nil || !strings.Contains(err.Error(), "binned") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestConcurrentAppends runs 10 processes appending at once and counts
+// every row.
+func TestConcurrentAppends(t *testing.T) {
+	const procs, each = 10, 20
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			// Create the schema first in one process? No: let the children
+			// race on the migration too.
+			var wg sync.WaitGroup
+			errs := make([]error, procs)
+			for p := range procs {
+				wg.Go(func() {
+					cmd := exec.Command(os.Args[0])
+					cmd.Env = append(os.Environ(), childEnv+"=append "+strconv.Itoa(each)+" "+strconv.Itoa(p), "CHRONO_HISTORY_TEST_DSN="+dsn)
+					out, err := cmd.CombinedOutput()
+					if err != nil {
+						errs[p] = fmt.Errorf("child %d: %v: %s", p, err, out)
+					}
+				})
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			runs, points, err := s.Count(context.Background())
+			if err != nil || runs != procs*each || points != 2*procs*each {
+				t.Fatalf("got %d runs, %d points (%v); want %d, %d", runs, points, err, procs*each, 2*procs*each)
+			}
+			for p := range procs {
+				pts, err := s.Series(context.Background(), "child "+strconv.Itoa(p), "wall", Filter{})
+				if err != nil || len(pts) != each {
+					t.Fatalf("child %d: %d points, %v", p, len(pts), err)
+				}
+			}
+		})
+	}
+}
+
+// TestCrashMidAppend kills a child inside its append's transaction: the
+// store holds what it held before.
+func TestCrashMidAppend(t *testing.T) {
+	ctx := context.Background()
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if _, err := s.Add(ctx, testDoc("before", []float64{1}, time.Unix(1, 0)), Meta{}); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), childEnv+"=crash", "CHRONO_HISTORY_TEST_DSN="+dsn)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() == 5 {
+				t.Fatalf("the child was not killed: %v %s", err, out)
+			}
+			runs, points, err := s.Count(ctx)
+			if err != nil || runs != 1 || points != 2 {
+				t.Fatalf("after the crash: %d runs, %d points, %v; want 1, 2", runs, points, err)
+			}
+			// An injected failure rolls back too, and the store still works.
+			s.beforeCommit = func() error { return errors.New("injected") }
+			if _, err := s.Add(ctx, testDoc("failed", []float64{1}, time.Unix(2, 0)), Meta{}); err == nil {
+				t.Fatal("injected failure not returned")
+			}
+			s.beforeCommit = nil
+			if _, err := s.Add(ctx, testDoc("after", []float64{1}, time.Unix(3, 0)), Meta{}); err != nil {
+				t.Fatal(err)
+			}
+			runs, points, err = s.Count(ctx)
+			if err != nil || runs != 2 || points != 4 {
+				t.Fatalf("after the failure: %d runs, %d points, %v; want 2, 4", runs, points, err)
+			}
+		})
+	}
+}
+
+func TestNewerSchemaRefused(t *testing.T) {
+	ctx := context.Background()
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.db.Exec("INSERT INTO schema_version (version) VALUES (99)"); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			var before []byte
+			if name == "sqlite" {
+				before, _ = os.ReadFile(dsn)
+			}
+			_, err = Open(ctx, dsn)
+			var ne *NewerSchemaError
+			if !errors.As(err, &ne) || ne.Found != 99 || !strings.Contains(err.Error(), "upgrade chrono") {
+				t.Fatalf("got %v", err)
+			}
+			if name == "sqlite" {
+				after, _ := os.ReadFile(dsn)
+				if !bytes.Equal(before, after) {
+					t.Error("the file changed")
+				}
+			}
+		})
+	}
+}
+
+func TestNotSQLiteRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ name, content, want string }{
+		{"text", "hello, this is not a database\n", "not a SQLite database"},
+		{"corrupt", "SQLite format 3\x00" + strings.Repeat("\xff\x13garbage", 600), "SQLite"},
+	} {
+		path := filepath.Join(dir, c.name)
+		if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(context.Background(), path)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "history: ") {
+			t.Errorf("%s: got %v", c.name, err)
+		}
+		if got, _ := os.ReadFile(path); string(got) != c.content {
+			t.Errorf("%s: the file changed", c.name)
+		}
+		t.Logf("%s: %v", c.name, err)
+	}
+}
+
+func TestForeignSQLiteRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE notes (x TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := Open(context.Background(), path); err == nil || !strings.Contains(err.Error(), "another program") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestPostgresBadAddress(t *testing.T) {
+	ctx := context.Background()
+	_, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db?connect_timeout=2")
+	if err == nil || !strings.Contains(err.Error(), "cannot reach PostgreSQL") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("unreachable: %v", err)
+	}
+	_, err = Open(ctx, "postgres://u:secret@host:notaport/db")
+	if err == nil || !strings.Contains(err.Error(), "cannot parse") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("bad address: %v", err)
+	}
+}
+
+func TestParseTags(t *testing.T) {
+	tags, err := ParseTags([]string{"a=b", "c=d=e", "e="})
+	if err != nil || tags["a"] != "b" || tags["c"] != "d=e" || tags["e"] != "" {
+		t.Fatalf("%v %v", tags, err)
+	}
+	if _, err := ParseTags([]string{"novalue"}); err == nil {
+		t.Fatal("accepted")
+	}
+}
+
+func TestReadGit(t *testing.T) {
+	dir := t.TempDir()
+	if g := ReadGit(context.Background(), dir); g.Commit != "" || g.Note == "" {
+		t.Fatalf("outside a repository: %+v", g)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "trunk"}, {"-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "x"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	g := ReadGit(context.Background(), dir)
+	if len(g.Commit) != 40 || g.Branch != "trunk" || g.Dirty == nil || *g.Dirty {
+		t.Fatalf("%+v", g)
+	}
+}
