@@ -66,6 +66,9 @@ func ReadGit(ctx context.Context, dir string) Git {
 		if errors.As(err, &ee) {
 			return Git{Note: "git is not installed"}
 		}
+		if strings.Contains(err.Error(), "not a git repository") {
+			return Git{Note: "not in a git repository"}
+		}
 		return Git{Note: "not read from git: " + err.Error()}
 	}
 	g := Git{Commit: commit}

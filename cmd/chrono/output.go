@@ -40,7 +40,13 @@ type output struct {
 	// noText suppresses the text rendering on standard output (chrono
 	// run --style none): only --json and the exports are written.
 	noText bool
+	// history is --history: the store to add the document to
+	// (historyDefault: the default store); "" when not given.
+	history string
 }
+
+// historyDefault is --history without a value: the default store.
+const historyDefault = "default"
 
 // register adds the output flags to fl.
 func (o *output) register(fl *pflag.FlagSet) {
@@ -50,6 +56,8 @@ func (o *output) register(fl *pflag.FlagSet) {
 		fl.StringVar(&o.exportCSV, "export-csv", "", "also write the CSV table to FILE (- = standard output)")
 	}
 	fl.StringVar(&o.exportMarkdown, "export-markdown", "", "also write the Markdown rendering to FILE (- = standard output)")
+	fl.StringVar(&o.history, "history", "", "also add the result document to the history (chrono history): the default store, or --history=DSN (a SQLite FILE or postgres://...)")
+	fl.Lookup("history").NoOptDefVal = historyDefault
 	fl.BoolVar(&o.redact, "redact", false, "replace the host name, user names, home paths and kernel command line in the document by placeholders, for sharing")
 }
 
@@ -93,7 +101,7 @@ func (o *output) check() error {
 			return usagef("%s %s: %v", e.flag, e.path, err)
 		}
 	}
-	return nil
+	return o.checkHistory()
 }
 
 // textToStdout reports whether the text rendering goes to standard output
@@ -152,7 +160,7 @@ func (o *output) emit(cmd *cobra.Command, d *result.Document, ro report.Options)
 	case o.textToStdout():
 		err = report.Render(stdout, d, report.Text, ro)
 	}
-	return errors.Join(err, o.writeExports(stdout, d, ro))
+	return errors.Join(err, o.writeExports(stdout, d, ro), o.addHistory(cmd, d))
 }
 
 // writeExports writes the exports of d (subcommands that export after

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/history"
+	"github.com/chronograph/chronograph/result"
+)
+
+// writeSeriesDocs writes n command documents of measurement name into
+// dir, the i-th with a median of level(i), measured on CPU model cpu.
+func writeSeriesDocs(t *testing.T, dir, name, cpu string, n int, level func(i int) float64) []string {
+	t.Helper()
+	var paths []string
+	for i := range n {
+		d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+		d.Start = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
+		d.End = d.Start
+		d.Environment = &env.Host{CPU: env.CPU{Model: cpu}, Go: env.Go{Version: "go1.26", GOMAXPROCS: 2}}
+		v := level(i)
+		vals := []float64{v * 0.99, v, v * 1.01, v * (1 + 0.002*float64(i%3)), v * 0.995}
+		d.Measurements = []result.Measurement{{Name: name, Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: vals}}}}
+		p := filepath.Join(dir, fmt.Sprintf("%s-%s-%02d.json", strings.ReplaceAll(name, " ", "_"), cpu, i))
+		if err := result.WriteFile(p, d); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+func TestHistoryCLI(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	step := func(i int) float64 {
+		v := 1e6 * (1 + 0.003*float64(i%4))
+		if i >= 20 {
+			v *= 1.2
+		}
+		return v
+	}
+	docs := writeSeriesDocs(t, dir, "sleep 0.001", "CPU-A", 30, step)
+	_, errOut, code := runChrono(t, "", append([]string{"history", "add", "--tag", "ci=test"}, docs...)...)
+	if code != 0 || strings.Count(errOut, "history: added") != 30 {
+		t.Fatalf("add: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".chrono", "history.db")); err != nil {
+		t.Fatalf("default store: %v", err)
+	}
+	// Another machine's runs, flat: compared only among themselves.
+	other := writeSeriesDocs(t, dir, "sleep 0.001", "CPU-B", 12, func(int) float64 { return 2e6 })
+	if _, errOut, code := runChrono(t, "", append([]string{"history", "add"}, other...)...); code != 0 {
+		t.Fatalf("add B: %s", errOut)
+	}
+
+	out, _, code := runChrono(t, "", "history", "list")
+	if code != 0 || !strings.Contains(out, "sleep 0.001") || !strings.Contains(out, "42") {
+		t.Fatalf("list: %d\n%s", code, out)
+	}
+	out, errOut, code = runChrono(t, "", "history", "trend", "sleep 0.001", "--html", "trend.html")
+	if code != 0 || !strings.Contains(out, "30 runs") || !strings.Contains(out, "CPU-A") || !strings.Contains(out, "▶") || !strings.Contains(out, "change: 1.2") {
+		t.Fatalf("trend (the newest run's machine, A): %d %s\n%s", code, errOut, out)
+	}
+	html, err := os.ReadFile("trend.html")
+	if err != nil || !strings.Contains(string(html), "<svg") {
+		t.Fatalf("trend --html: %v", err)
+	}
+	hashA := history.Fingerprint(&env.Host{CPU: env.CPU{Model: "CPU-A"}, Go: env.Go{Version: "go1.26", GOMAXPROCS: 2}}).Hash
+	hashB := history.Fingerprint(&env.Host{CPU: env.CPU{Model: "CPU-B"}, Go: env.Go{Version: "go1.26", GOMAXPROCS: 2}}).Hash
+	out, _, code = runChrono(t, "", "history", "trend", "sleep 0.001", "--machine", hashB[:8])
+	if code != 0 || !strings.Contains(out, "12 runs") || strings.Contains(out, "▶") {
+		t.Fatalf("trend B: %d\n%s", code, out)
+	}
+	out, _, _ = runChrono(t, "", "history", "show", "sleep 0.001")
+	if !strings.Contains(out, hashA) || !strings.Contains(out, hashB) || !strings.Contains(out, "ci=test") {
+		t.Fatalf("show:\n%s", out)
+	}
+	out, _, code = runChrono(t, "", "history", "trend", "sleep 0.001", "--any-machine")
+	if code != 0 || !strings.Contains(out, "42 runs on every machine") {
+		t.Fatalf("trend --any-machine: %d\n%s", code, out)
+	}
+
+	out, _, code = runChrono(t, "", "history", "check")
+	if code != 0 || !strings.Contains(out, "regression") || !strings.Contains(out, "2 series checked, 1 with changes, 1 whose newest change is a regression") {
+		t.Fatalf("check: %d\n%s", code, out)
+	}
+	_, errOut, code = runChrono(t, "", "history", "check", "--fail-on", "regression")
+	if code != 1 || !strings.Contains(errOut, "regression: sleep 0.001 wall") {
+		t.Fatalf("check --fail-on: %d %s", code, errOut)
+	}
+	if _, _, code = runChrono(t, "", "history", "check", "--fail-on", "regression", "--threshold", "25%"); code != 0 {
+		t.Fatalf("check --threshold 25%%: exit %d", code)
+	}
+	if _, errOut, code = runChrono(t, "", "history", "check", "--threshold", "x"); code != 2 {
+		t.Fatalf("bad threshold: %d %s", code, errOut)
+	}
+
+	_, _, code = runChrono(t, "", "history", "export", "sleep 0.001", "--machine", hashA, "--csv", "s.csv", "--json", "s.json")
+	if code != 0 {
+		t.Fatal("export failed")
+	}
+	f, _ := os.Open("s.csv")
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(recs) != 31 || recs[0][0] != "measurement" {
+		t.Fatalf("csv: %d records, %v", len(recs), err)
+	}
+	d, err := result.ReadFile("s.json")
+	if err != nil || len(d.Measurements) != 1 || len(d.Measurements[0].Metrics[0].Values) != 30 {
+		t.Fatalf("json: %v %+v", err, d)
+	}
+	if _, errOut, code = runChrono(t, "", "history", "export", "sleep 0.001"); code != 2 {
+		t.Fatalf("export without a file: %d %s", code, errOut)
+	}
+	if _, errOut, code = runChrono(t, "", "history", "trend", "nothing"); code != 1 || !strings.Contains(errOut, "chrono history list") {
+		t.Fatalf("unknown name: %d %s", code, errOut)
+	}
+}
+
+func TestHistoryFlagAndBadStore(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	db := filepath.Join(dir, "h.db")
+	if _, errOut, code := runChrono(t, "1\n2\n3\n4\n", "stats", "--history="+db); code != 0 || !strings.Contains(errOut, "history: added the numbers document") {
+		t.Fatalf("stats --history: %d %s", code, errOut)
+	}
+	if out, _, code := runChrono(t, "", "history", "list", "--db", db); code != 0 || !strings.Contains(out, "stdin") {
+		t.Fatalf("list: %s", out)
+	}
+	os.WriteFile("notes.txt", []byte("not a database"), 0o644)
+	_, errOut, code := runChrono(t, "1\n2\n", "stats", "--history=notes.txt")
+	if code == 0 || !strings.Contains(errOut, "not a SQLite database") {
+		t.Fatalf("bad store: %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile("notes.txt"); string(b) != "not a database" {
+		t.Fatal("the file changed")
+	}
+	_, errOut, code = runChrono(t, "", "history", "list", "--db", "postgres://u:pw@127.0.0.1:1/x?connect_timeout=1")
+	if code != 1 || !strings.Contains(errOut, "cannot reach PostgreSQL") {
+		t.Fatalf("unreachable: %d %s", code, errOut)
+	}
+	if _, errOut, code = runChrono(t, "", "history", "add", "--tag", "novalue", "x"); code != 2 {
+		t.Fatalf("bad tag: %d %s", code, errOut)
+	}
+}
