@@ -538,7 +538,7 @@ their own series (--machine keeps one machine).`,
 			var regressed []string
 			checked, changed := 0, 0
 			for _, name := range names {
-				ss, err := loadSeries(cmd.Context(), s, &local, name, false)
+				ss, err := loadSeries(cmd.Context(), s, &local, name, f.anyMachine && f.machine == "")
 				if err != nil {
 					return err
 				}
@@ -552,7 +552,7 @@ their own series (--machine keeps one machine).`,
 						continue
 					}
 					changed++
-					fmt.Fprintf(w, "%s, %s on %s: %d runs, %d change(s)\n", se.name, se.metric, se.machine.Hash, len(se.points), len(chs))
+					fmt.Fprintf(w, "%s, %s on %s: %d runs, %d change(s)\n", se.name, se.metric, machineText(se.machine), len(se.points), len(chs))
 					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 					fmt.Fprintln(tw, "  commits\tbefore\tafter\tratio\t95% CI\tp\tverdict")
 					for _, c := range chs {
@@ -578,6 +578,7 @@ their own series (--machine keeps one machine).`,
 	fl.StringVar(&f.metric, "metric", "", "the metric (default wall when stored, else every metric)")
 	fl.StringVar(&f.since, "since", "", "only runs since a date (2026-11-30), an RFC 3339 time or an age (72h, 30d)")
 	fl.StringVar(&f.machine, "machine", "", "only the machine whose fingerprint starts with F (default: every machine, each its own series)")
+	fl.BoolVar(&f.anyMachine, "any-machine", false, "one series of the runs of every machine (compares results across machines)")
 	fl.StringVar(&f.threshold, "threshold", "5%", "the smallest change that counts as a regression or an improvement, in percent")
 	fl.StringVar(&f.failOn, "fail-on", "", "regression: exit 1 when the newest change of some series is a regression")
 	addDetectorFlags(cmd, f)

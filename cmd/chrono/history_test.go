@@ -91,6 +91,10 @@ func TestHistoryCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "regression") || !strings.Contains(out, "2 series checked, 1 with changes, 1 whose newest change is a regression") {
 		t.Fatalf("check: %d\n%s", code, out)
 	}
+	out, _, code = runChrono(t, "", "history", "check", "--any-machine")
+	if code != 0 || !strings.Contains(out, "1 series checked") {
+		t.Fatalf("check --any-machine: %d\n%s", code, out)
+	}
 	_, errOut, code = runChrono(t, "", "history", "check", "--fail-on", "regression")
 	if code != 1 || !strings.Contains(errOut, "regression: sleep 0.001 wall") {
 		t.Fatalf("check --fail-on: %d %s", code, errOut)
