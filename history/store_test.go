@@ -79,7 +79,7 @@ func testDoc(name string, vals []float64, start time.Time) *result.Document {
 // backends returns the stores to test against: a SQLite file, and
 // PostgreSQL (a fresh schema of the server in CHRONO_TEST_POSTGRES) when
 // it is set. In CI (CI=true) a missing server fails the test.
-func backends(t *testing.T) map[string]string {
+func backends(t testing.TB) map[string]string {
 	t.Helper()
 	b := map[string]string{"sqlite": filepath.Join(t.TempDir(), "h.db")}
 	if dsn := pgDSN(t); dsn != "" {
@@ -90,7 +90,7 @@ func backends(t *testing.T) map[string]string {
 
 // pgDSN returns the address of a new, empty schema on the test server, ""
 // when there is none.
-func pgDSN(t *testing.T) string {
+func pgDSN(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv("CHRONO_TEST_POSTGRES")
 	if base == "" {

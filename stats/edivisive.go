@@ -1,10 +1,10 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 )
 
 // EDivisiveOptions configures EDivisive. The zero value asks for the
@@ -118,7 +118,7 @@ func EDivisive(xs []float64, o EDivisiveOptions) ([]ChangePoint, error) {
 	}
 	segs := []segment{best(0, n)}
 	var found []ChangePoint
-	perm := make([]float64, n)
+	perm, permRank := make([]float64, n), make([]int, n)
 	for {
 		// The segment whose best split is the clearest proposes a change.
 		k := -1
@@ -133,13 +133,17 @@ func EDivisive(xs []float64, o EDivisiveOptions) ([]ChangePoint, error) {
 		sg := segs[k]
 		// Permutation test, stopped early once the change cannot be
 		// accepted any more (more exceedances than the level allows).
-		p := perm[:sg.e-sg.s]
+		// A permutation moves values with their ranks, so the segment is
+		// sorted once, not once per permutation.
+		p, pr := perm[:sg.e-sg.s], permRank[:sg.e-sg.s]
 		copy(p, z[sg.s:sg.e])
+		scan.prepare(p)
+		copy(pr, scan.rank[:len(p)])
 		limit := int(math.Floor(o.Significance*float64(o.Permutations+1))) - 1
 		over := 0
 		for range o.Permutations {
-			r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
-			if _, q := scan.best(p, o.MinSegment); q >= sg.q*(1-1e-12) {
+			r.Shuffle(len(p), func(i, j int) { p[i], p[j], pr[i], pr[j] = p[j], p[i], pr[j], pr[i] })
+			if _, q := scan.scan(p, pr, o.MinSegment); q >= sg.q*(1-1e-12) {
 				over++
 				if over > limit {
 					break
@@ -184,20 +188,37 @@ func newEnergyScan(n int) *energyScan {
 // left part; dr from the sums of the whole segment by rank minus the left
 // part's.
 func (s *energyScan) best(z []float64, minSeg int) (int, float64) {
-	n := len(z)
-	if n < 2*minSeg {
+	if len(z) < 2*minSeg {
 		return 0, 0
 	}
+	s.prepare(z)
+	return s.scan(z, s.rank[:len(z)], minSeg)
+}
+
+// prepare ranks the values of z (s.rank, 1-based, in z's order) and sums
+// them in rank order (s.prefix).
+func (s *energyScan) prepare(z []float64) {
+	n := len(z)
 	idx, rank, sorted, prefix := s.idx[:n], s.rank[:n], s.sorted[:n], s.prefix[:n+1]
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.Slice(idx, func(a, b int) bool { return z[idx[a]] < z[idx[b]] })
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(z[a], z[b]) })
 	for r, i := range idx {
 		rank[i] = r + 1 // 1-based for the Fenwick tree
 		sorted[r] = z[i]
 		prefix[r+1] = prefix[r] + z[i]
 	}
+}
+
+// scan is best's scan over the splits of z, whose values have the ranks
+// rank within the values prepared last (the same values in any order).
+func (s *energyScan) scan(z []float64, rank []int, minSeg int) (int, float64) {
+	n := len(z)
+	if n < 2*minSeg {
+		return 0, 0
+	}
+	sorted, prefix := s.sorted[:n], s.prefix[:n+1]
 	bitN, bitSum := s.bitN[:n+1], s.bitSum[:n+1]
 	clear(bitN)
 	clear(bitSum)
