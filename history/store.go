@@ -63,6 +63,20 @@ type dialect interface {
 // written by a newer chrono is refused, as is a file that is not a SQLite
 // database (neither is ever changed).
 func Open(ctx context.Context, dsn string) (*Store, error) {
+	return open(ctx, dsn, true)
+}
+
+// OpenExisting is Open for readers: a SQLite file that does not exist is
+// an error (ErrNoStore) rather than a new, empty store.
+func OpenExisting(ctx context.Context, dsn string) (*Store, error) {
+	return open(ctx, dsn, false)
+}
+
+// ErrNoStore is OpenExisting's error for a SQLite file that does not
+// exist.
+var ErrNoStore = errors.New("history: no store")
+
+func open(ctx context.Context, dsn string, create bool) (*Store, error) {
 	if dsn == "" {
 		dsn = os.Getenv(EnvDSN)
 	}
@@ -73,6 +87,15 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		s, err = openPostgres(ctx, dsn)
 	default:
 		path := strings.TrimPrefix(dsn, "sqlite:")
+		if !create {
+			p := path
+			if p == "" {
+				p = DefaultPath
+			}
+			if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("%w at %s: add results first (chrono history add FILE, or --history on a measuring subcommand), or name the store with --db or $%s", ErrNoStore, p, EnvDSN)
+			}
+		}
 		if path == "" {
 			path = DefaultPath
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -67,9 +68,15 @@ Subcommands that write a result document add it with --history (or
 	return cmd
 }
 
-// openHistory opens the store named by --db.
+// openHistory opens the store named by --db, creating it when needed.
 func openHistory(ctx context.Context, dsn string) (*history.Store, error) {
 	return history.Open(ctx, dsn)
+}
+
+// readHistory opens the existing store named by --db, for the subcommands
+// that only read.
+func readHistory(ctx context.Context, dsn string) (*history.Store, error) {
+	return history.OpenExisting(ctx, dsn)
 }
 
 func historyAddCmd(f *historyFlags) *cobra.Command {
@@ -146,7 +153,7 @@ func historyListCmd(f *historyFlags) *cobra.Command {
 		Short: "List the measurements in the history",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openHistory(cmd.Context(), f.db)
+			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {
 				return err
 			}
@@ -160,7 +167,7 @@ func historyListCmd(f *historyFlags) *cobra.Command {
 				fmt.Fprintf(w, "%s holds no results yet: add some with chrono history add FILE or --history\n", s.Where())
 				return nil
 			}
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			tw := newTable(w)
 			fmt.Fprintln(tw, "measurement\tmetric\tunit\truns\tmachines\tfirst\tlast")
 			for _, x := range ls {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\n", x.Name, x.Metric, x.Unit, x.Runs, x.Machines, stamp(x.First), stamp(x.Last))
@@ -168,6 +175,35 @@ func historyListCmd(f *historyFlags) *cobra.Command {
 			return tw.Flush()
 		},
 	}
+}
+
+// table is a tabwriter whose lines lose their trailing blanks (an empty
+// last column pads them) when flushed.
+type table struct {
+	*tabwriter.Writer
+	buf *bytes.Buffer
+	w   io.Writer
+}
+
+func newTable(w io.Writer) *table {
+	b := &bytes.Buffer{}
+	return &table{Writer: tabwriter.NewWriter(b, 0, 0, 2, ' ', 0), buf: b, w: w}
+}
+
+// Flush writes the table to its writer.
+func (t *table) Flush() error {
+	if err := t.Writer.Flush(); err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(t.buf.String(), "\n")
+	for i, l := range lines {
+		if strings.HasSuffix(l, "\n") {
+			lines[i] = strings.TrimRight(l[:len(l)-1], " ") + "\n"
+		}
+	}
+	t.buf.Reset()
+	_, err := io.WriteString(t.w, strings.Join(lines, ""))
+	return err
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
@@ -332,7 +368,7 @@ func historyShowCmd(f *historyFlags) *cobra.Command {
 		Short: "Show every stored run of a measurement, all metrics, all machines",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openHistory(cmd.Context(), f.db)
+			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {
 				return err
 			}
@@ -355,7 +391,7 @@ func historyShowCmd(f *historyFlags) *cobra.Command {
 					return err
 				}
 				fmt.Fprintf(w, "%s, %s (%s): %d runs\n", x.Name, x.Metric, x.Unit, x.Runs)
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				tw := newTable(w)
 				fmt.Fprintln(tw, "  run\ttime\tcommit\tbranch\tmachine\tmedian\tn\ttags")
 				for _, p := range ss[0].points {
 					fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", p.Run, stamp(p.Time), commitText(p), orDash(p.Branch), orDash(p.Machine), formatValue(p.Median, p.Unit), len(p.Values), tagsText(p.Tags))
@@ -404,7 +440,7 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 		Short: "A measurement over time: a table with a sparkline, the change points marked",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openHistory(cmd.Context(), f.db)
+			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {
 				return err
 			}
@@ -470,7 +506,7 @@ func writeTrend(w io.Writer, se series, chs []history.Change) {
 	for _, c := range chs {
 		at[c.Index] = c
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	fmt.Fprintln(tw, "  \ttime\tcommit\tmedian\tn\t")
 	for i, p := range se.points {
 		mark, note := " ", ""
@@ -515,7 +551,7 @@ their own series (--machine keeps one machine).`,
 			if f.failOn != "" && f.failOn != "regression" {
 				return usagef("--fail-on %q: the only value is regression", f.failOn)
 			}
-			s, err := openHistory(cmd.Context(), f.db)
+			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {
 				return err
 			}
@@ -553,7 +589,7 @@ their own series (--machine keeps one machine).`,
 					}
 					changed++
 					fmt.Fprintf(w, "%s, %s on %s: %d runs, %d change(s)\n", se.name, se.metric, machineText(se.machine), len(se.points), len(chs))
-					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					tw := newTable(w)
 					fmt.Fprintln(tw, "  commits\tbefore\tafter\tratio\t95% CI\tp\tverdict")
 					for _, c := range chs {
 						fmt.Fprintf(tw, "  %s..%s\t%s (%d runs)\t%s (%d runs)\t%s\t[%s, %s]\t%s\t%s\n",
@@ -597,7 +633,7 @@ func historyExportCmd(f *historyFlags) *cobra.Command {
 			if f.csv == "-" && f.json == "-" {
 				return usagef("history export: --csv - and --json - both write to standard output: give one a FILE")
 			}
-			s, err := openHistory(cmd.Context(), f.db)
+			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {
 				return err
 			}

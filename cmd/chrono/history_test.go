@@ -154,3 +154,24 @@ func TestHistoryFlagAndBadStore(t *testing.T) {
 		t.Fatalf("bad tag: %d %s", code, errOut)
 	}
 }
+
+func TestParseSince(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for in, want := range map[string]time.Time{
+		"2026-11-01T00:00:00Z": time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		"72h":                  now.Add(-72 * time.Hour),
+		"30d":                  now.Add(-30 * 24 * time.Hour),
+	} {
+		if got, err := parseSince(in, now); err != nil || !got.Equal(want) {
+			t.Errorf("%s: %v %v", in, got, err)
+		}
+	}
+	if got, err := parseSince("2026-11-01", now); err != nil || got.Day() != 1 {
+		t.Errorf("date: %v %v", got, err)
+	}
+	for _, bad := range []string{"yesterday", "-3d", "-1h"} {
+		if _, err := parseSince(bad, now); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
