@@ -37,6 +37,7 @@ type historyFlags struct {
 	failOn      string
 	csv, json   string
 	tags        []string
+	allRows     bool
 	permutation int
 	minSegment  int
 	seed        uint64
@@ -456,7 +457,7 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				writeTrend(w, se, chs)
+				writeTrend(w, se, chs, f.allRows)
 				hp := report.HistoryPlot{Title: se.name + ", " + se.metric + machineTitle(se.machine)}
 				for _, p := range se.points {
 					hp.Times = append(hp.Times, p.Time)
@@ -478,6 +479,7 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 	addSeriesFlags(cmd, f)
 	addDetectorFlags(cmd, f)
 	cmd.Flags().StringVar(&f.html, "html", "", "also write the trend as an HTML page with a plot to FILE")
+	cmd.Flags().BoolVar(&f.allRows, "all", false, "a row for every run (by default, beyond "+strconv.Itoa(trendRows)+" runs, only the runs around each change and the newest)")
 	return cmd
 }
 
@@ -488,9 +490,37 @@ func machineTitle(m history.Machine) string {
 	return " on " + m.Hash
 }
 
+// trendRows is how many runs trend shows in full before it shortens the
+// table to the runs around each change and the newest ones.
+const trendRows = 40
+
+// rowsToShow picks the rows of a trend table: all of n when they are few
+// (or all is set), else the first run, the two runs on either side of
+// each change and the newest runs.
+func rowsToShow(n int, chs []history.Change, all bool) []bool {
+	show := make([]bool, n)
+	if all || n <= trendRows {
+		for i := range show {
+			show[i] = true
+		}
+		return show
+	}
+	show[0] = true
+	for _, c := range chs {
+		for i := max(0, c.Index-2); i < min(n, c.Index+2); i++ {
+			show[i] = true
+		}
+	}
+	for i := max(0, n-10); i < n; i++ {
+		show[i] = true
+	}
+	return show
+}
+
 // writeTrend prints a series: a header, its sparkline, one row per run
-// (changes marked) and the changes.
-func writeTrend(w io.Writer, se series, chs []history.Change) {
+// (changes marked; only the runs around the changes and the newest when
+// there are many, unless allRows) and the changes.
+func writeTrend(w io.Writer, se series, chs []history.Change, allRows bool) {
 	fmt.Fprintf(w, "%s, %s: %d runs on %s\n", se.name, se.metric, len(se.points), machineText(se.machine))
 	if len(se.points) == 0 {
 		fmt.Fprintln(w, "  no runs (check --since and --machine)")
@@ -508,7 +538,14 @@ func writeTrend(w io.Writer, se series, chs []history.Change) {
 	}
 	tw := newTable(w)
 	fmt.Fprintln(tw, "  \ttime\tcommit\tmedian\tn\t")
+	show := rowsToShow(len(se.points), chs, allRows)
 	for i, p := range se.points {
+		if !show[i] {
+			if i == 0 || show[i-1] {
+				fmt.Fprintf(tw, "  \t…\t\t\t\t\n")
+			}
+			continue
+		}
 		mark, note := " ", ""
 		if c, ok := at[i]; ok {
 			mark, note = "▶", fmt.Sprintf("change: %s× (p = %s)", unit.Sig(c.Ratio, 3), report.PValue(c.P))
