@@ -213,8 +213,9 @@ type Added struct {
 // Add stores doc with meta in one transaction: either the run and every
 // measurement are stored, or (on any error, or a crash) nothing is. A
 // zero meta.Time takes the document's start, else now. Each metric is
-// stored with its raw values and their median; binned metrics (no raw
-// values) are skipped and listed in Added.Skipped.
+// stored with its raw values and their median; a binned metric (a
+// histogram, no raw values) with its median from the recorder's p50 or
+// its bins; a metric with neither is skipped and listed in Added.Skipped.
 func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added, error) {
 	if doc == nil {
 		return Added{}, errors.New("history: no document to add")
@@ -246,11 +247,13 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 		for _, mt := range m.Metrics {
 			vals := slices.DeleteFunc(slices.Clone(mt.Values), func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
 			if len(vals) == 0 {
-				why := "no raw values"
-				if mt.Histogram != nil {
-					why = "binned (a histogram, no raw values)"
+				// A binned metric (chrono latency, scope timers): its
+				// median from the recorder's p50, else from the bins.
+				if med, n, ok := histogramMedian(&mt); ok {
+					rows = append(rows, row{m.Name, mt.Name, mt.Unit, n, med, []byte("[]")})
+					continue
 				}
-				a.Skipped = append(a.Skipped, m.Name+" "+mt.Name+": "+why)
+				a.Skipped = append(a.Skipped, m.Name+" "+mt.Name+": no raw values and no histogram")
 				continue
 			}
 			b, _ := json.Marshal(vals)
@@ -258,7 +261,7 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 		}
 	}
 	if len(rows) == 0 {
-		return a, fmt.Errorf("history: the %s document has no metric with raw values to store (%s): nothing was added", doc.Kind, strings.Join(a.Skipped, "; "))
+		return a, fmt.Errorf("history: the %s document has no metric with samples to store (%s): nothing was added", doc.Kind, strings.Join(a.Skipped, "; "))
 	}
 
 	tx, err := s.dialect.begin(ctx, s.db)
@@ -302,6 +305,34 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 		return Added{}, s.wrap("cannot commit the append", err)
 	}
 	return a, nil
+}
+
+// histogramMedian returns the median of a binned metric and its sample
+// count: the recorder's p50 when it kept one, else interpolated linearly
+// within the bin that holds the middle sample. ok is false without a
+// histogram or samples.
+func histogramMedian(mt *result.Metric) (med float64, n int, ok bool) {
+	h := mt.Histogram
+	if h == nil || h.Total() == 0 {
+		return 0, 0, false
+	}
+	n = int(h.Total())
+	if p, found := mt.Percentiles["p50"]; found && !math.IsNaN(p) {
+		return p, n, true
+	}
+	half := float64(h.Total()) / 2
+	cum := float64(h.Underflow)
+	if cum >= half || len(h.Counts) == 0 || len(h.Bounds) != len(h.Counts)+1 {
+		return 0, 0, false // the middle is outside the bins
+	}
+	for i, c := range h.Counts {
+		if cum+float64(c) >= half && c > 0 {
+			f := (half - cum) / float64(c)
+			return h.Bounds[i] + f*(h.Bounds[i+1]-h.Bounds[i]), n, true
+		}
+		cum += float64(c)
+	}
+	return 0, 0, false
 }
 
 func nonNilTags(t map[string]string) map[string]string {
@@ -370,15 +401,18 @@ type Point struct {
 	Machine string
 	Tags    map[string]string
 	Unit    string
-	// Median is the median of Values, the run's raw samples.
+	// Median is the median of Values, the run's raw samples (of its
+	// histogram for a binned metric, whose Values are empty); N the
+	// number of samples.
 	Median float64
+	N      int
 	Values []float64
 }
 
 // Series returns the points of one measurement's metric ordered by time
 // (then by run), filtered by f.
 func (s *Store) Series(ctx context.Context, name, metric string, f Filter) ([]Point, error) {
-	q := `SELECT r.id, r.time_ns, r.git_commit, r.git_branch, r.git_dirty, r.machine, r.tags, m.unit, m.median, m.samples
+	q := `SELECT r.id, r.time_ns, r.git_commit, r.git_branch, r.git_dirty, r.machine, r.tags, m.unit, m.median, m.n, m.samples
 		FROM measurements m JOIN runs r ON r.id = m.run_id WHERE m.name = ? AND m.metric = ?`
 	args := []any{name, metric}
 	if f.Machine != "" {
@@ -406,7 +440,7 @@ func (s *Store) Series(ctx context.Context, name, metric string, f Filter) ([]Po
 		var commit, branch sql.NullString
 		var dirty sql.NullInt64
 		var tags, samples string
-		if err := rows.Scan(&p.Run, &t, &commit, &branch, &dirty, &p.Machine, &tags, &p.Unit, &p.Median, &samples); err != nil {
+		if err := rows.Scan(&p.Run, &t, &commit, &branch, &dirty, &p.Machine, &tags, &p.Unit, &p.Median, &p.N, &samples); err != nil {
 			return nil, s.wrap("cannot read the series", err)
 		}
 		p.Time, p.Commit, p.Branch = time.Unix(0, t), commit.String, branch.String

@@ -185,9 +185,23 @@ func TestAddNothingToStore(t *testing.T) {
 	}
 	defer s.Close()
 	d := testDoc("x", nil, time.Unix(1, 0))
-	d.Measurements[0].Metrics[0].Histogram = &result.Histogram{}
-	if _, err := s.Add(context.Background(), d, Meta{}); err == nil || !strings.Contains(err.Error(), "binned") {
+	if _, err := s.Add(context.Background(), d, Meta{}); err == nil || !strings.Contains(err.Error(), "no metric with samples") {
 		t.Fatalf("got %v", err)
+	}
+	// Binned metrics are stored with their median: the recorder's p50,
+	// else interpolated in the bins.
+	d.Measurements[0].Metrics[0].Histogram = &result.Histogram{Bounds: []float64{0, 10, 20, 30}, Counts: []int64{2, 4, 4}}
+	d.Measurements[0].Metrics[1].Histogram = &result.Histogram{Bounds: []float64{0, 10}, Counts: []int64{3}}
+	d.Measurements[0].Metrics[1].Percentiles = map[string]float64{"p50": 7}
+	a, err := s.Add(context.Background(), d, Meta{})
+	if err != nil || a.Points != 2 {
+		t.Fatalf("binned: %+v %v", a, err)
+	}
+	for metric, want := range map[string]float64{"wall": 17.5, "user": 7} {
+		pts, err := s.Series(context.Background(), "x", metric, Filter{})
+		if err != nil || len(pts) != 1 || pts[0].Median != want || len(pts[0].Values) != 0 || pts[0].N == 0 {
+			t.Fatalf("%s: %+v %v", metric, pts, err)
+		}
 	}
 }
 

@@ -395,7 +395,7 @@ func historyShowCmd(f *historyFlags) *cobra.Command {
 				tw := newTable(w)
 				fmt.Fprintln(tw, "  run\ttime\tcommit\tbranch\tmachine\tmedian\tn\ttags")
 				for _, p := range ss[0].points {
-					fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", p.Run, stamp(p.Time), commitText(p), orDash(p.Branch), orDash(p.Machine), formatValue(p.Median, p.Unit), len(p.Values), tagsText(p.Tags))
+					fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", p.Run, stamp(p.Time), commitText(p), orDash(p.Branch), orDash(p.Machine), formatValue(p.Median, p.Unit), p.N, tagsText(p.Tags))
 				}
 				tw.Flush()
 				fmt.Fprintln(w)
@@ -550,7 +550,7 @@ func writeTrend(w io.Writer, se series, chs []history.Change, allRows bool) {
 		if c, ok := at[i]; ok {
 			mark, note = "▶", fmt.Sprintf("change: %s× (p = %s)", unit.Sig(c.Ratio, 3), report.PValue(c.P))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%s\n", mark, stamp(p.Time), commitText(p), formatValue(p.Median, p.Unit), len(p.Values), note)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%s\n", mark, stamp(p.Time), commitText(p), formatValue(p.Median, p.Unit), p.N, note)
 	}
 	tw.Flush()
 	if len(chs) == 0 {
@@ -710,7 +710,7 @@ func writeSeriesCSV(w io.Writer, ss []series) error {
 				dirty = strconv.FormatBool(*p.Dirty)
 			}
 			cw.Write([]string{se.name, se.metric, p.Unit, strconv.FormatInt(p.Run, 10), p.Time.UTC().Format(time.RFC3339Nano), p.Commit, p.Branch, dirty, p.Machine,
-				strconv.FormatFloat(p.Median, 'g', -1, 64), strconv.Itoa(len(p.Values))})
+				strconv.FormatFloat(p.Median, 'g', -1, 64), strconv.Itoa(p.N)})
 		}
 	}
 	cw.Flush()
