@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -43,7 +44,12 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("history: the store's path %q holds a '?', which the SQLite driver reads as the start of its options: choose a path without one", path)
+	}
+	// A plain path (not a file: URI, whose escaping differs between
+	// systems); the driver cuts its options at the '?'.
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("history: cannot open %s: %w", path, err)
 	}
