@@ -150,6 +150,26 @@ func TestEDivisiveFalsePositiveRate(t *testing.T) {
 	if rate > 0.15 {
 		t.Errorf("false-positive rate %.3f, far above the level 0.05", rate)
 	}
+	// Heavy-tailed noise (log-normal, as run times are), 300 points.
+	hits = 0
+	for i := range series {
+		xs := noise(r, 300, 0, 0.5)
+		for k := range xs {
+			xs[k] = 1000 * math.Exp(xs[k])
+		}
+		cps, err := EDivisive(xs, EDivisiveOptions{Seed: uint64(i), Permutations: 99})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cps) > 0 {
+			hits++
+		}
+	}
+	rate = float64(hits) / float64(series)
+	t.Logf("false-positive rate over %d log-normal noise-only series of 300 points at level 0.05: %.3f", series, rate)
+	if rate > 0.15 {
+		t.Errorf("log-normal: false-positive rate %.3f, far above the level 0.05", rate)
+	}
 }
 
 func TestEDivisiveEdges(t *testing.T) {
