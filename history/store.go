@@ -381,8 +381,10 @@ func (s *Store) List(ctx context.Context) ([]Summary, error) {
 // Filter narrows a series.
 type Filter struct {
 	// Machine keeps the runs whose fingerprint hash starts with it ("":
-	// every machine).
-	Machine string
+	// every machine); with ExactMachine, the runs whose hash is Machine
+	// ("": the runs whose document recorded no environment).
+	Machine      string
+	ExactMachine bool
 	// Since keeps the runs taken at or after it (zero: all).
 	Since time.Time
 	// Branch keeps the runs of that git branch ("": all).
@@ -415,7 +417,11 @@ func (s *Store) Series(ctx context.Context, name, metric string, f Filter) ([]Po
 	q := `SELECT r.id, r.time_ns, r.git_commit, r.git_branch, r.git_dirty, r.machine, r.tags, m.unit, m.median, m.n, m.samples
 		FROM measurements m JOIN runs r ON r.id = m.run_id WHERE m.name = ? AND m.metric = ?`
 	args := []any{name, metric}
-	if f.Machine != "" {
+	switch {
+	case f.ExactMachine:
+		q += " AND r.machine = ?"
+		args = append(args, f.Machine)
+	case f.Machine != "":
 		q += " AND r.machine LIKE ?"
 		args = append(args, strings.NewReplacer(`%`, ``, `_`, ``).Replace(f.Machine)+"%")
 	}

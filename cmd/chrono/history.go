@@ -223,6 +223,7 @@ func short(commit string) string {
 type series struct {
 	name, metric string
 	machine      history.Machine
+	merged       bool // the runs of every machine
 	points       []history.Point
 }
 
@@ -267,7 +268,7 @@ func loadSeries(ctx context.Context, s *history.Store, f *historyFlags, name str
 		var pick []history.Machine
 		switch {
 		case merge:
-			pick = []history.Machine{{Hash: ""}}
+			pick = []history.Machine{{}}
 		case f.machine != "":
 			for _, mc := range ms {
 				if strings.HasPrefix(mc.Hash, f.machine) {
@@ -287,18 +288,15 @@ func loadSeries(ctx context.Context, s *history.Store, f *historyFlags, name str
 			pick = ms[:1] // the newest run's machine
 		}
 		for _, mc := range pick {
-			filter := history.Filter{Since: since, Machine: mc.Hash}
-			if mc.Hash == "" {
-				filter.Machine = ""
+			filter := history.Filter{Since: since, Machine: mc.Hash, ExactMachine: true}
+			if merge {
+				filter.Machine, filter.ExactMachine = "", false
 			}
 			pts, err := s.Series(ctx, name, m, filter)
 			if err != nil {
 				return nil, err
 			}
-			if mc.Hash == "" && len(ms) > 0 && !merge {
-				mc = history.Machine{}
-			}
-			out = append(out, series{name: name, metric: m, machine: mc, points: pts})
+			out = append(out, series{name: name, metric: m, machine: mc, merged: merge, points: pts})
 		}
 	}
 	return out, nil
@@ -458,7 +456,7 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 					return err
 				}
 				writeTrend(w, se, chs, f.allRows)
-				hp := report.HistoryPlot{Title: se.name + ", " + se.metric + machineTitle(se.machine)}
+				hp := report.HistoryPlot{Title: se.name + ", " + se.metric + machineTitle(se)}
 				for _, p := range se.points {
 					hp.Times = append(hp.Times, p.Time)
 					hp.Medians = append(hp.Medians, p.Median)
@@ -483,11 +481,14 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 	return cmd
 }
 
-func machineTitle(m history.Machine) string {
-	if m.Hash == "" {
+func machineTitle(se series) string {
+	switch {
+	case se.merged:
 		return " (every machine)"
+	case se.machine.Hash == "":
+		return " on an unknown machine"
 	}
-	return " on " + m.Hash
+	return " on " + se.machine.Hash
 }
 
 // trendRows is how many runs trend shows in full before it shortens the
@@ -521,7 +522,7 @@ func rowsToShow(n int, chs []history.Change, all bool) []bool {
 // (changes marked; only the runs around the changes and the newest when
 // there are many, unless allRows) and the changes.
 func writeTrend(w io.Writer, se series, chs []history.Change, allRows bool) {
-	fmt.Fprintf(w, "%s, %s: %d runs on %s\n", se.name, se.metric, len(se.points), machineText(se.machine))
+	fmt.Fprintf(w, "%s, %s: %d runs on %s\n", se.name, se.metric, len(se.points), machineText(se))
 	if len(se.points) == 0 {
 		fmt.Fprintln(w, "  no runs (check --since and --machine)")
 		return
@@ -559,11 +560,14 @@ func writeTrend(w io.Writer, se series, chs []history.Change, allRows bool) {
 	fmt.Fprintln(w)
 }
 
-func machineText(m history.Machine) string {
-	if m.Hash == "" {
+func machineText(se series) string {
+	switch {
+	case se.merged:
 		return "every machine"
+	case se.machine.Hash == "":
+		return "an unknown machine (no environment recorded)"
 	}
-	return "machine " + m.String()
+	return "machine " + se.machine.String()
 }
 
 func historyCheckCmd(f *historyFlags) *cobra.Command {
@@ -625,7 +629,7 @@ their own series (--machine keeps one machine).`,
 						continue
 					}
 					changed++
-					fmt.Fprintf(w, "%s, %s on %s: %d runs, %d change(s)\n", se.name, se.metric, machineText(se.machine), len(se.points), len(chs))
+					fmt.Fprintf(w, "%s, %s on %s: %d runs, %d change(s)\n", se.name, se.metric, machineText(se), len(se.points), len(chs))
 					tw := newTable(w)
 					fmt.Fprintln(tw, "  commits\tbefore\tafter\tratio\t95% CI\tp\tverdict")
 					for _, c := range chs {

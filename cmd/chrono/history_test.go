@@ -194,3 +194,33 @@ func TestRowsToShow(t *testing.T) {
 		t.Fatal("--all")
 	}
 }
+
+// TestHistoryUnknownMachine: documents without an environment (hyperfine
+// exports, Go benchmark text) form their own series, not a mix of all.
+func TestHistoryUnknownMachine(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	known := writeSeriesDocs(t, dir, "cmd", "CPU-A", 3, func(int) float64 { return 1e6 })
+	var unknown []string
+	for i := range 2 {
+		d := result.New("command", result.Tool{Name: "hyperfine"})
+		d.Start = time.Date(2026, 12, 1, i, 0, 0, 0, time.UTC)
+		d.Measurements = []result.Measurement{{Name: "cmd", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: []float64{2e6, 2e6}}}}}
+		p := filepath.Join(dir, fmt.Sprintf("u%d.json", i))
+		if err := result.WriteFile(p, d); err != nil {
+			t.Fatal(err)
+		}
+		unknown = append(unknown, p)
+	}
+	if _, errOut, code := runChrono(t, "", append(append([]string{"history", "add"}, known...), unknown...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	out, _, code := runChrono(t, "", "history", "trend", "cmd")
+	if code != 0 || !strings.Contains(out, "2 runs on an unknown machine") {
+		t.Fatalf("trend: %d\n%s", code, out)
+	}
+	out, _, code = runChrono(t, "", "history", "check")
+	if code != 0 || !strings.Contains(out, "2 series checked") {
+		t.Fatalf("check: %d\n%s", code, out)
+	}
+}
