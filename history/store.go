@@ -121,8 +121,9 @@ func (s *Store) Close() error { return s.db.Close() }
 // database (never a password).
 func (s *Store) Where() string { return s.where }
 
-// SchemaVersion is the schema version this package writes.
-func SchemaVersion(s *Store) int { return len(s.dialect.migrations()) }
+// SchemaVersion is the schema version this package writes (the store's,
+// once opened).
+func (s *Store) SchemaVersion() int { return len(s.dialect.migrations()) }
 
 // NewerSchemaError is returned for a store whose schema is newer than this
 // program knows.
