@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/csv"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/history"
@@ -222,5 +225,55 @@ func TestHistoryUnknownMachine(t *testing.T) {
 	out, _, code = runChrono(t, "", "history", "check")
 	if code != 0 || !strings.Contains(out, "2 series checked") {
 		t.Fatalf("check: %d\n%s", code, out)
+	}
+}
+
+// TestHistoryCLIPostgres runs add, check and export against the PostgreSQL
+// server in CHRONO_TEST_POSTGRES (a fresh schema), when it is set.
+func TestHistoryCLIPostgres(t *testing.T) {
+	base := os.Getenv("CHRONO_TEST_POSTGRES")
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CHRONO_TEST_POSTGRES is not set in CI: .ci/run must start PostgreSQL and export its address")
+		}
+		t.Skip("set CHRONO_TEST_POSTGRES=postgres://USER:PASSWORD@localhost:5432/DB to run the PostgreSQL tests")
+	}
+	db, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	schema := fmt.Sprintf("cli_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Exec("DROP SCHEMA " + schema + " CASCADE")
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	dsn := base + sep + "search_path=" + schema
+	dir := t.TempDir()
+	t.Chdir(dir)
+	docs := writeSeriesDocs(t, dir, "q", "CPU-P", 20, func(i int) float64 {
+		if i >= 12 {
+			return 1.5e6
+		}
+		return 1e6 * (1 + 0.004*float64(i%3))
+	})
+	t.Setenv("CHRONO_HISTORY_DB", dsn)
+	if _, errOut, code := runChrono(t, "", append([]string{"history", "add", "--tag", "pg=yes"}, docs...)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, err := os.Stat(".chrono"); err == nil {
+		t.Error("a SQLite store was created although CHRONO_HISTORY_DB names PostgreSQL")
+	}
+	_, errOut, code := runChrono(t, "", "history", "check", "--fail-on", "regression")
+	if code != 1 || !strings.Contains(errOut, "regression: q wall") {
+		t.Fatalf("check: %d %s", code, errOut)
+	}
+	out, _, code := runChrono(t, "", "history", "export", "q", "--csv", "-")
+	if code != 0 || strings.Count(out, "\n") != 21 {
+		t.Fatalf("export: %d\n%s", code, out)
 	}
 }
