@@ -6,7 +6,11 @@
 // tags, the machine's fingerprint, the document itself) and one row per
 // measurement and metric of it (its median and raw samples). Series reads
 // one measurement's metric back in time order, one point per run, and
-// package stats' EDivisive finds its change points (see Check).
+// package stats' EDivisive finds its change points (Changes): each with
+// its commit range, the ratio of the medians on either side with a
+// bootstrap interval, its p-value and a verdict against a threshold.
+// Open creates or upgrades a store; OpenExisting only reads one that
+// exists.
 //
 // Two backends share one logical schema, created and upgraded by
 // versioned migrations (table schema_version): an embedded SQLite file
