@@ -1,6 +1,7 @@
 // Package stats holds the statistics chronograph reports: summaries of a
 // sample, percentiles by every Hyndman-Fan definition, outliers, histograms,
-// confidence intervals and two-sample comparison tests.
+// confidence intervals, two-sample comparison tests, and the change points
+// of a series (EDivisive: E-divisive means with a seeded permutation test).
 //
 // The package is pure: it never reads a clock and never does I/O. Inputs are
 // plain float64 samples in whatever unit the caller uses; outputs are in the
