@@ -80,7 +80,9 @@ func decimals(step, scale float64) int {
 	if !finitePositive(step) {
 		return 0 // a zero figure with nothing known about it
 	}
-	return int(math.Floor(math.Log10(scale/step) + 1e-9))
+	// Clamped before the conversion: scale/step overflows to +Inf for a
+	// subnormal step, and int(+Inf) is not defined.
+	return int(math.Max(-400, math.Min(400, math.Floor(math.Log10(scale/step)+1e-9))))
 }
 
 // fixed formats v with d decimals; a negative d rounds to 10^-d (tens,
@@ -101,13 +103,24 @@ func fixed(v float64, d int) string {
 		if -d > mag { // the first significant digit is finer than the step
 			d = -mag
 		}
+		if d < 0 {
+			p := math.Pow(10, float64(-d))
+			if r := math.Round(v/p) * p; math.Abs(r) < 1<<53 {
+				v = r // an integer, printed exactly
+			} else {
+				// Beyond 2^53 the rounded value is not a multiple of
+				// p in binary (it would print as 1797000000000000095...,
+				// or overflow to Inf next to the largest float64): keep
+				// its leading mag+1+d digits, rounded in decimal, and
+				// write zeros for the rest.
+				sig := mag + 1 + d
+				mant, exp, _ := strings.Cut(strconv.FormatFloat(v, 'e', sig-1, 64), "e")
+				x, _ := strconv.Atoi(exp)
+				return strings.Replace(mant, ".", "", 1) + strings.Repeat("0", x-(sig-1))
+			}
+		}
 	}
-	if d < 0 {
-		p := math.Pow(10, float64(-d))
-		v = math.Round(v/p) * p
-		d = 0
-	}
-	d = min(d, 12)
+	d = max(0, min(d, 12)) // (a zero v keeps d < 0 to here)
 	s := strconv.FormatFloat(v, 'f', d, 64)
 	if s == "-0" || strings.HasPrefix(s, "-0.") && strings.Trim(s[1:], "0.") == "" {
 		s = s[1:]
