@@ -220,14 +220,16 @@ func TestReadChromeBounds(t *testing.T) {
 // TestReadChromeLanesAndFlows: lanes of two processes with the same tid,
 // or a tid that is not an integer, get distinct IDs, so that WriteChrome
 // keeps them apart; a flow that an event carries in args.flow is not
-// given again to the span that encloses that event.
+// given again to the span that encloses that event (WriteChrome writes a
+// flow event next to every event of a flow: an instant's used to give
+// its flow to the span around it, changing the trace on a round trip).
 func TestReadChromeLanesAndFlows(t *testing.T) {
 	in := `[{"name":"a","ph":"X","pid":1,"tid":1,"ts":0,"dur":10},
 {"name":"b","ph":"X","pid":2,"tid":1,"ts":0,"dur":10},
 {"name":"c","ph":"X","pid":2,"tid":"main","ts":0,"dur":10},
 {"name":"d","ph":"X","pid":2,"tid":2,"ts":0,"dur":10},
-{"name":"child","ph":"X","pid":1,"tid":1,"ts":5,"dur":0,"args":{"flow":"0x7"}},
-{"name":"parent","ph":"X","pid":1,"tid":1,"ts":5,"dur":5},
+{"name":"send","ph":"i","s":"t","pid":1,"tid":1,"ts":5,"args":{"flow":"0x7"}},
+{"name":"parent","ph":"X","pid":1,"tid":1,"ts":4,"dur":5},
 {"name":"flow","ph":"s","pid":1,"tid":1,"ts":5,"id":"0x7"}]`
 	tr, err := ReadChrome(strings.NewReader(in))
 	if err != nil {
@@ -238,7 +240,7 @@ func TestReadChromeLanesAndFlows(t *testing.T) {
 	}
 	for _, e := range tr.Events {
 		if e.Name == "parent" && e.Flow != 0 {
-			t.Errorf("parent got flow %d, which its child carries", e.Flow)
+			t.Errorf("parent got flow %d, which the instant in it carries", e.Flow)
 		}
 	}
 }
