@@ -63,7 +63,8 @@ run_one() {
 	local log="$logs/${dir//\//_}.$name.log"
 	local start end rc=0
 	start=$(date +%s)
-	go test -run '^$' -fuzz "^$name\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" \
+	# -timeout 0: go test's default 10m timeout would kill a 10m run.
+	go test -run '^$' -fuzz "^$name\$" -fuzztime "$duration" -fuzzminimizetime "$minimize" -timeout 0 \
 		${workers:+-parallel "$workers"} "./$dir" >"$log" 2>&1 || rc=$?
 	end=$(date +%s)
 	# The fuzzer's last progress line holds the executions so far.
