@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"runtime"
 	"runtime/metrics"
 
@@ -248,8 +249,7 @@ var errEarlyReturn = errors.New("bench: the benchmark function returned before B
 func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 	r := &runner{cmds: make(chan command), replies: make(chan reply)}
 	b := &B{ctl: r, clk: clk, opts: opts}
-	go func() {
-		runtime.LockOSThread() // never unlocked: see above
+	thread.Go(func() { // locked for life, never the main thread: see above
 		b.th = opts.platform().thread()
 		var rep reply
 		defer func() {
@@ -280,7 +280,7 @@ func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 		case !b.finished:
 			rep.err = errEarlyReturn
 		}
-	}()
+	})
 	return r
 }
 

@@ -2,7 +2,7 @@ package bench
 
 import (
 	"fmt"
-	"time"
+	"github.com/chronograph/chronograph/clock"
 
 	"github.com/chronograph/chronograph/warn"
 )
@@ -49,9 +49,8 @@ type clockSource struct {
 	ns func(d uint64) float64
 }
 
-var monoBase = time.Now()
-
-func monoNow() uint64 { return uint64(time.Since(monoBase)) }
+// monoNow is clock.Mono, the module's one monotonic base, in ns.
+func monoNow() uint64 { return uint64(clock.MonoNanos()) }
 
 func nsIdentity(d uint64) float64 { return float64(d) }
 

@@ -1,6 +1,11 @@
 package bench
 
-import "github.com/chronograph/chronograph/clock"
+import (
+	"fmt"
+
+	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/internal/thread"
+)
 
 // platform is what the harness needs from the operating system besides
 // the clock: which CPUs the process may run on, and per benchmark thread
@@ -27,15 +32,20 @@ type threadOps interface {
 	cpuTime() int64
 }
 
-// realThread is the operating system's thread: pinThread, clock.CPU and
+// realThread is the operating system's thread: thread.Pin, clock.CPU and
 // CLOCK_THREAD_CPUTIME_ID.
 type realThread struct{}
 
-func (realThread) pin(cpu int) error { return pinThread(cpu) }
-func (realThread) cpu() int          { return clock.CPU() }
-func (realThread) cpuTime() int64    { return threadCPUNs() }
+func (realThread) pin(cpu int) error {
+	if err := thread.Pin(cpu); err != nil {
+		return fmt.Errorf("bench: pin to CPU %d: %w (pick a CPU from the process's affinity, see taskset -p)", cpu, err)
+	}
+	return nil
+}
+func (realThread) cpu() int       { return clock.CPU() }
+func (realThread) cpuTime() int64 { return threadCPUNs() }
 
 var realPlatform = &platform{
-	allowed: allowedCPUs,
+	allowed: func() []int { cpus, _ := thread.Allowed(); return cpus },
 	thread:  func() threadOps { return realThread{} },
 }

@@ -100,7 +100,14 @@ func TestClocksourceWarnings(t *testing.T) {
 		{"tsc", &Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, ok, nil, []string{"clocksource"}},
 	}
 	for _, tt := range tests {
-		w := strings.Join(clocksourceWarnings(&Report{Clocksource: tt.cs, Results: []Result{tt.r}}), "\n")
+		var lines []string
+		for _, x := range clocksourceWarnings(&Report{Clocksource: tt.cs, Results: []Result{tt.r}}) {
+			if x.Code == "" || x.Next == "" {
+				t.Errorf("%s: warning without a code or a next step: %+v", tt.name, x)
+			}
+			lines = append(lines, x.String())
+		}
+		w := strings.Join(lines, "\n")
 		for _, s := range tt.want {
 			if !strings.Contains(w, s) {
 				t.Errorf("%s: %q lacks %q", tt.name, w, s)

@@ -2,6 +2,7 @@ package clock
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"runtime"
 	"slices"
@@ -9,6 +10,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/chronograph/chronograph/unit"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // ProbeOptions configure Probe. Zero fields take the defaults.
@@ -137,11 +141,12 @@ type Report struct {
 	Clocksource      *Clocksource   `json:"clocksource,omitempty"`
 	ClocksourceError string         `json:"clocksource_error,omitempty"`
 	Recommendation   Recommendation `json:"recommendation"`
-	// Warnings are conditions that weaken these figures, each with what
-	// to do about it.
-	Warnings []string `json:"warnings,omitempty"`
-	// Notes explain findings that are expected and need no action.
-	Notes []string `json:"notes,omitempty"`
+	// Warnings are conditions that weaken these figures, each with a
+	// stable code and the step that fixes it.
+	Warnings []warn.Warning `json:"warnings,omitempty"`
+	// Notes explain findings that are expected and need no action
+	// (severity warn.Note).
+	Notes []warn.Warning `json:"notes,omitempty"`
 	// Elapsed is how long the probe took.
 	Elapsed time.Duration `json:"elapsed_ns"`
 }
@@ -392,10 +397,7 @@ func probeCross(src Source, p Props, ns func(float64) float64, d time.Duration) 
 }
 
 func crossMigrating(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		runtime.LockOSThread() // never unlocked: the thread's affinity changes
+	thread.Run(func() { // a thread of its own: its affinity changes
 		deadline := Mono() + d
 		prev := src.Now()
 		pinned := true
@@ -415,8 +417,7 @@ func crossMigrating(src Source, c *Cross, ns func(float64) float64, d time.Durat
 			}
 		}
 		c.Pinned = pinned
-	}()
-	<-done
+	})
 }
 
 func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
@@ -430,8 +431,9 @@ func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration
 	// the deadline passed before the others have started.
 	var ready atomic.Int32
 	for t := range c.Threads {
-		wg.Go(func() {
-			runtime.LockOSThread() // never unlocked: the thread's affinity changes
+		wg.Add(1)
+		thread.Go(func() { // a thread of its own: its affinity changes
+			defer wg.Done()
 			var pinErr error
 			if len(c.CPUs) > 0 {
 				pinErr = pinThread(c.CPUs[t%len(c.CPUs)])
@@ -541,7 +543,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 		}
 	}
 	var why strings.Builder
-	fmt.Fprintf(&why, "%s: %.0f ns/read (median), observed tick %.0f ns, %s, never stepped back", best.Props.Name, best.CostMedianNs, best.TickNs, best.Props.Path)
+	fmt.Fprintf(&why, "%s: %s/read (median), observed tick %s, %s, never stepped back", best.Props.Name, nsText(best.CostMedianNs), nsText(best.TickNs), best.Props.Path)
 	if f := readerFuncs[best.Props.Name]; f != "" {
 		fmt.Fprintf(&why, "; read it with %s", f)
 	}
@@ -551,7 +553,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 	var others []string
 	for _, r := range rs {
 		if r.Props.Name != best.Props.Name && r.Props.Kind == Elapsed && r.Props.Err == nil && r.CostMedianNs > 0 {
-			others = append(others, fmt.Sprintf("%s %.0f ns (%s)", r.Props.Name, r.CostMedianNs, r.Props.Path))
+			others = append(others, fmt.Sprintf("%s %s (%s)", r.Props.Name, nsText(r.CostMedianNs), r.Props.Path))
 		}
 	}
 	if len(others) > 0 {
@@ -560,7 +562,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 	if best.Props.Name != "CLOCK_MONOTONIC_RAW" {
 		for _, r := range cands {
 			if r.Props.Name == "CLOCK_MONOTONIC_RAW" {
-				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %.0f ns, %s)", r.CostMedianNs, r.Props.Path)
+				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
 			}
 		}
 	}
@@ -578,13 +580,18 @@ func recommend(rs []Result, info *Info) Recommendation {
 		if !info.Invariant {
 			inv = "NOT invariant (its rate may change with the CPU frequency)"
 		}
-		rec.Counter = fmt.Sprintf("for intervals of a few hundred ns, %s costs %.0f ns/read, is %s, frequency %s (%s); convert with TSCInfo().ToNanos",
-			ctr.Props.Name, ctr.CostMedianNs, inv, fmtHz(float64(info.Hz)), info.Source)
+		rec.Counter = fmt.Sprintf("for intervals of a few hundred ns, %s costs %s/read, is %s, frequency %s (%s); convert with TSCInfo().ToNanos",
+			ctr.Props.Name, nsText(ctr.CostMedianNs), inv, fmtHz(float64(info.Hz)), info.Source)
 	}
 	return rec
 }
 
 func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
+
+// nsText writes a figure in ns for the prose of recommendations and
+// warnings: to the nanosecond (the unit of Go's clocks), in the unit that
+// suits it.
+func nsText(ns float64) string { return unit.Duration(ns, unit.Precision{Resolution: 1}) }
 
 // MaxKernelDiffPPM is the agreement between the calibrated and the
 // kernel's TSC frequency below which they are said to agree (1e-4).
@@ -593,21 +600,35 @@ const MaxKernelDiffPPM = 100
 // clocksourcePath is the sysfs directory of the kernel's clocksource.
 const clocksourcePath = "/sys/devices/system/clocksource/clocksource0/"
 
-func warnings(rep *Report) []string {
-	var w []string
+// Warning codes of Report.Warnings and Report.Notes.
+const (
+	WarnTSCDisagrees     = "tsc-kernel-disagree"
+	WarnTSCNotInvariant  = "tsc-not-invariant"
+	WarnVDSOFallback     = "vdso-fallback"
+	WarnClocksource      = "clocksource-not-tsc"
+	WarnSteppedBack      = "clock-stepped-back"
+	NoteTSCIsClocksource = "tsc-is-clocksource"
+	NoteUnorderedCounter = "unordered-counter-read"
+)
+
+func warnings(rep *Report) []warn.Warning {
+	var w []warn.Warning
 	if a := rep.Agreement; a != nil && a.Verdict == Disagree {
-		w = append(w, fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm, more than %d ppm even with both error bounds (±%.2g ppm): "+
-			"recalibrate over a longer window (--calibrate 1s) on an idle machine",
-			fmtHz(float64(rep.TSC.Hz)), rep.TSC.Source, fmtHz(rep.Kernel.Hz), a.DiffPPM, MaxKernelDiffPPM, a.BoundPPM))
+		w = append(w, warn.New(WarnTSCDisagrees,
+			fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm, more than %d ppm even with both error bounds (±%.2g ppm)",
+				fmtHz(float64(rep.TSC.Hz)), rep.TSC.Source, fmtHz(rep.Kernel.Hz), a.DiffPPM, MaxKernelDiffPPM, a.BoundPPM),
+			"recalibrate over a longer window (chrono clocks --calibrate 1s) on an idle machine"))
 	}
 	if rep.TSC != nil && rep.TSC.InvariantKnown && !rep.TSC.Invariant {
-		w = append(w, "the TSC is not invariant: its rate follows the CPU frequency; do not use it for elapsed time")
+		w = append(w, warn.New(WarnTSCNotInvariant, "the TSC is not invariant: its rate follows the CPU frequency",
+			"do not use it for elapsed time"))
 	}
 	w = append(w, clocksourceWarnings(rep)...)
 	for _, r := range rep.Results {
 		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
-			w = append(w, fmt.Sprintf("%s stepped back %d times on one thread (up to %.0f ns): do not use it for elapsed time on this host",
-				r.Props.Name, r.BackwardSteps, r.MaxBackwardNs))
+			w = append(w, warn.New(WarnSteppedBack,
+				fmt.Sprintf("%s stepped back %d times on one thread (up to %s)", r.Props.Name, r.BackwardSteps, nsText(r.MaxBackwardNs)),
+				"do not use it for elapsed time on this host"))
 		}
 	}
 	return w
@@ -617,7 +638,7 @@ func warnings(rep *Report) []string {
 // reads, from what was measured: clocks whose vDSO read falls back to the
 // system call, or a clocksource other than the TSC. It advises selecting
 // the TSC only when the kernel offers it (available_clocksource).
-func clocksourceWarnings(rep *Report) []string {
+func clocksourceWarnings(rep *Report) []warn.Warning {
 	var fellBack []string
 	var sysNs float64
 	for _, r := range rep.Results {
@@ -628,55 +649,60 @@ func clocksourceWarnings(rep *Report) []string {
 	}
 	cs := rep.Clocksource
 	tscOffered := cs != nil && slices.Contains(cs.Available, "tsc")
-	fix := ""
+	// why completes the message; next is the step that helps, if any.
+	why, next := "", ""
 	switch {
 	case cs == nil:
-		fix = "the clocksource is unknown (" + rep.ClocksourceError + ")"
+		why = "; the clocksource is unknown (" + rep.ClocksourceError + ")"
+		next = "read /sys/devices/system/clocksource/clocksource0/ to see which clocksource the kernel uses"
 	case cs.Current == "tsc":
-		fix = "the clocksource is already tsc"
+		why = "; the clocksource is already tsc"
+		next = "check the kernel log (dmesg | grep -i clocksource) for why the vDSO cannot use it"
 	case tscOffered:
-		fix = fmt.Sprintf("tsc is available: select it (as root: echo tsc > %scurrent_clocksource)", clocksourcePath)
+		next = fmt.Sprintf("tsc is available: select it (as root: echo tsc > %scurrent_clocksource)", clocksourcePath)
 	default:
-		fix = fmt.Sprintf("the kernel offers no other clocksource the vDSO can read (available: %s); tsc is not among them (an unstable TSC, or a hypervisor that does not expose it)",
+		why = fmt.Sprintf("; the kernel offers no other clocksource the vDSO can read (available: %s): tsc is not among them (an unstable TSC, or a hypervisor that does not expose it)",
 			strings.Join(cs.Available, ", "))
+		next = "nothing to select on this host: measure on one whose kernel offers the tsc clocksource for cheap clock reads"
 	}
-	var w []string
 	if len(fellBack) > 0 {
 		name := "its clocksource"
 		if cs != nil {
 			name = "clocksource " + cs.Current
 		}
-		w = append(w, fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %.0f ns), in C programs too; %s",
-			strings.Join(fellBack, ", "), name, sysNs, fix))
-		return w
+		return []warn.Warning{warn.New(WarnVDSOFallback,
+			fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %s), in C programs too%s",
+				strings.Join(fellBack, ", "), name, nsText(sysNs), why), next)}
 	}
 	if cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
 		mono := ""
 		for _, r := range rep.Results {
 			if r.Props.Name == "CLOCK_MONOTONIC" && r.Props.Err == nil && r.CostMedianNs > 0 {
-				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %.0f ns, %s)", r.CostMedianNs, r.Props.Path)
+				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
 			}
 		}
+		msg := fmt.Sprintf("the kernel clocksource is %q%s", cs.Current, mono)
 		if tscOffered {
-			w = append(w, fmt.Sprintf("the kernel clocksource is %q%s: reading tsc is usually cheaper; %s", cs.Current, mono, fix))
-		} else {
-			w = append(w, fmt.Sprintf("the kernel clocksource is %q%s; %s", cs.Current, mono, fix))
+			msg += ": reading tsc is usually cheaper"
 		}
+		return []warn.Warning{warn.New(WarnClocksource, msg+why, next)}
 	}
-	return w
+	return nil
 }
 
-func notes(rep *Report) []string {
-	var n []string
+func notes(rep *Report) []warn.Warning {
+	var n []warn.Warning
 	if rep.Clocksource != nil && rep.Clocksource.Current == "tsc" && rep.TSC != nil &&
 		rep.TSC.Calibration != nil && rep.TSC.Calibration.Reference == "CLOCK_MONOTONIC_RAW" {
-		n = append(n, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
-			"agreement with the kernel's figure confirms the calibration, not the kernel's figure itself")
+		n = append(n, warn.NewNote(NoteTSCIsClocksource, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
+			"agreement with the kernel's figure confirms the calibration, not the kernel's figure itself", ""))
 	}
 	for _, r := range rep.Results {
 		if r.Props.Kind == Counter && !r.Props.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
-			n = append(n, fmt.Sprintf("%s stepped back across threads %d times in %d: an unordered read may execute before the "+
-				"preceding load; use an ordered read (TSCFenced, TSCP) to start or stop a timed region", r.Props.Name, r.Cross.BackwardSteps, r.Cross.Comparisons))
+			n = append(n, warn.NewNote(NoteUnorderedCounter,
+				fmt.Sprintf("%s stepped back across threads %d times in %d: an unordered read may execute before the preceding load",
+					r.Props.Name, r.Cross.BackwardSteps, r.Cross.Comparisons),
+				"use an ordered read (TSCFenced, TSCP) to start or stop a timed region"))
 		}
 	}
 	return n

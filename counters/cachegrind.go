@@ -17,24 +17,30 @@ import (
 // SourceCachegrind labels counts simulated by valgrind's cachegrind.
 const SourceCachegrind = "simulated (valgrind cachegrind)"
 
-// CachegrindEvents are the totals cachegrind reports with --cache-sim=yes.
-var CachegrindEvents = []string{"Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"}
+// CachegrindEvents are the totals cachegrind reports with --cache-sim=yes,
+// by the names chronograph gives them: cachegrind's own, except "Ir"
+// (instructions executed), which is "instructions" as perf calls it.
+var CachegrindEvents = []string{"instructions", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"}
+
+// cachegrindNames maps cachegrind's event names to chronograph's.
+var cachegrindNames = map[string]string{"Ir": "instructions"}
 
 var cachegrindDesc = map[string]string{
-	"Ir":   "instructions executed (simulated)",
-	"I1mr": "L1 instruction cache read misses (simulated)",
-	"ILmr": "last-level cache instruction read misses (simulated)",
-	"Dr":   "memory reads (simulated)",
-	"D1mr": "L1 data cache read misses (simulated)",
-	"DLmr": "last-level cache data read misses (simulated)",
-	"Dw":   "memory writes (simulated)",
-	"D1mw": "L1 data cache write misses (simulated)",
-	"DLmw": "last-level cache data write misses (simulated)",
+	"instructions": "instructions executed (simulated)",
+	"I1mr":         "L1 instruction cache read misses (simulated)",
+	"ILmr":         "last-level cache instruction read misses (simulated)",
+	"Dr":           "memory reads (simulated)",
+	"D1mr":         "L1 data cache read misses (simulated)",
+	"DLmr":         "last-level cache data read misses (simulated)",
+	"Dw":           "memory writes (simulated)",
+	"D1mw":         "L1 data cache write misses (simulated)",
+	"DLmw":         "last-level cache data write misses (simulated)",
 }
 
 // ParseCachegrind reads a cachegrind output file (--cachegrind-out-file)
 // and returns its totals (the "summary:" line, named by the "events:"
 // line) as a reading of Simulated events with Source SourceCachegrind.
+// Cachegrind's "Ir" is named "instructions", as perf names it.
 func ParseCachegrind(r io.Reader) (Reading, error) {
 	var events, totals []string
 	sc := bufio.NewScanner(r)
@@ -64,6 +70,9 @@ func ParseCachegrind(r io.Reader) (Reading, error) {
 	}
 	rd := Reading{Source: SourceCachegrind}
 	for i, name := range events {
+		if n, ok := cachegrindNames[name]; ok {
+			name = n
+		}
 		c := Count{Event: Event{Name: name, Kind: Simulated, Unit: "count"}}
 		if i >= len(totals) {
 			// Cachegrind omits trailing zero totals.

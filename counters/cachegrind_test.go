@@ -20,7 +20,7 @@ func TestParseCachegrind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]float64{"Ir": 20145310, "I1mr": 1012, "ILmr": 987, "Dr": 41023, "D1mr": 1580, "DLmr": 1221, "Dw": 17876, "D1mw": 780, "DLmw": 651}
+	want := map[string]float64{"instructions": 20145310, "I1mr": 1012, "ILmr": 987, "Dr": 41023, "D1mr": 1580, "DLmr": 1221, "Dw": 17876, "D1mw": 780, "DLmw": 651}
 	if len(r.Counts) != len(CachegrindEvents) || r.Source != SourceCachegrind {
 		t.Fatalf("got %d counts from %q", len(r.Counts), r.Source)
 	}
@@ -116,9 +116,9 @@ func TestCachegrindKnownCount(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, ok := r.Value("Ir")
+		v, ok := r.Value("instructions")
 		if !ok || r.Source != SourceCachegrind {
-			t.Fatalf("no Ir in %+v", r)
+			t.Fatalf("no instructions in %+v", r)
 		}
 		return v
 	}

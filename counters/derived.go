@@ -1,8 +1,11 @@
 package counters
 
 import (
+	"math"
 	"strings"
 	"time"
+
+	"github.com/chronograph/chronograph/stats"
 )
 
 // Derived is a figure computed from counts, such as instructions per
@@ -14,6 +17,9 @@ type Derived struct {
 	// rates in [0, 1], "GHz", "CPUs", "count/op", "ns/op").
 	Value float64 `json:"value"`
 	Unit  string  `json:"unit"`
+	// Uncertainty is the half-width of the figure's ~95 % interval,
+	// propagated from its inputs' (DeriveMeans); 0 when unknown.
+	Uncertainty float64 `json:"uncertainty,omitempty"`
 	// Label is the human description, as perf stat prints it
 	// ("insn per cycle", "of all branches").
 	Label string `json:"label"`
@@ -39,9 +45,9 @@ var ratios = []ratio{
 	{name: "backend_stall_fraction", num: "stalled-cycles-backend", den: "cycles", unit: "fraction", label: "backend cycles idle"},
 	{name: "ghz", num: "cycles", den: "task-clock", unit: "GHz", label: "GHz"},
 	// Simulated (cachegrind) miss rates, as cachegrind's own summary.
-	{name: "i1_miss_rate", num: "I1mr", den: "Ir", unit: "fraction", label: "I1 miss rate (simulated)"},
+	{name: "i1_miss_rate", num: "I1mr", den: "instructions", unit: "fraction", label: "I1 miss rate (simulated)"},
 	{name: "d1_miss_rate", nums: []string{"D1mr", "D1mw"}, dens: []string{"Dr", "Dw"}, num: "D1mr", den: "Dr", unit: "fraction", label: "D1 miss rate (simulated)"},
-	{name: "ll_miss_rate", nums: []string{"ILmr", "DLmr", "DLmw"}, dens: []string{"Ir", "Dr", "Dw"}, num: "DLmr", den: "Ir", unit: "fraction", label: "LL miss rate (simulated)"},
+	{name: "ll_miss_rate", nums: []string{"ILmr", "DLmr", "DLmw"}, dens: []string{"instructions", "Dr", "Dw"}, num: "DLmr", den: "instructions", unit: "fraction", label: "LL miss rate (simulated)"},
 }
 
 // Derive computes the derived figures that the available values allow.
@@ -51,34 +57,62 @@ var ratios = []ratio{
 // counted or its denominator is 0: it is never computed from a missing
 // count.
 func Derive(value func(name string) (float64, bool), wall time.Duration) []Derived {
+	return derive(func(name string) (float64, float64, bool) {
+		v, ok := value(name)
+		return v, 0, ok
+	}, float64(wall.Nanoseconds()), 0)
+}
+
+// DeriveMeans is Derive from means known to an uncertainty: mean returns
+// an event's mean and the half-width of its ~95 % interval (see
+// stats.MeanUncertainty), and wall and wallUnc are the mean elapsed time
+// and its uncertainty in ns. Each figure's Uncertainty is propagated
+// from its inputs' (relative uncertainties added in quadrature), so that
+// it prints with the digits the runs support.
+func DeriveMeans(mean func(name string) (v, unc float64, ok bool), wall, wallUnc float64) []Derived {
+	return derive(mean, wall, wallUnc)
+}
+
+func derive(value func(name string) (float64, float64, bool), wall, wallUnc float64) []Derived {
 	var out []Derived
-	sum := func(names []string) (float64, bool) {
-		var t float64
+	sum := func(names []string) (float64, float64, bool) {
+		var t, u2 float64
 		for _, n := range names {
-			v, ok := value(n)
+			v, u, ok := value(n)
 			if !ok {
-				return 0, false
+				return 0, 0, false
 			}
 			t += v
+			u2 += u * u
 		}
-		return t, true
+		return t, math.Sqrt(u2), true
 	}
 	for _, r := range ratios {
 		nums, dens := r.nums, r.dens
 		if nums == nil {
 			nums, dens = []string{r.num}, []string{r.den}
 		}
-		n, ok1 := sum(nums)
-		d, ok2 := sum(dens)
+		n, un, ok1 := sum(nums)
+		d, ud, ok2 := sum(dens)
 		if !ok1 || !ok2 || d == 0 {
 			continue
 		}
-		out = append(out, Derived{Name: r.name, Value: n / d, Unit: r.unit, Label: r.label, Of: r.num})
+		out = append(out, Derived{Name: r.name, Value: n / d, Unit: r.unit, Label: r.label, Of: r.num, Uncertainty: ratioUncertainty(n, un, d, ud)})
 	}
-	if tc, ok := value("task-clock"); ok && wall > 0 {
-		out = append(out, Derived{Name: "cpus_utilized", Value: tc / float64(wall.Nanoseconds()), Unit: "CPUs", Label: "CPUs utilized", Of: "task-clock"})
+	if tc, u, ok := value("task-clock"); ok && wall > 0 {
+		out = append(out, Derived{Name: "cpus_utilized", Value: tc / wall, Unit: "CPUs", Label: "CPUs utilized", Of: "task-clock", Uncertainty: ratioUncertainty(tc, u, wall, wallUnc)})
 	}
 	return out
+}
+
+// ratioUncertainty propagates the uncertainties un and ud of n and d to
+// n/d (to first order, relative uncertainties in quadrature).
+func ratioUncertainty(n, un, d, ud float64) float64 {
+	if un == 0 && ud == 0 {
+		return 0
+	}
+	r := n / d
+	return math.Sqrt(un*un/(d*d) + r*r*ud*ud/(d*d))
 }
 
 // Derived returns the derived figures of the reading (see Derive).
@@ -93,16 +127,30 @@ func (r Reading) Derived(wall time.Duration) []Derived {
 }
 
 // DeriveSummaries returns the derived figures of the means of summaries
-// (ratios of means, as perf stat prints them); wall is the mean elapsed
-// time. Only events counted in every run are used.
-func DeriveSummaries(sums []EventSummary, wall time.Duration) []Derived {
-	return Derive(valueLookup(func(yield func(string, float64)) {
-		for _, s := range sums {
-			if s.AllCounted() {
-				yield(s.Event.Name, s.Summary.Mean)
-			}
+// (ratios of means, as perf stat prints them), with their uncertainties;
+// wall summarizes the elapsed times (ns). Only events counted in every run
+// are used.
+func DeriveSummaries(sums []EventSummary, wall stats.Summary) []Derived {
+	means := map[string][2]float64{}
+	base := map[string][2]float64{}
+	for _, s := range sums {
+		if !s.AllCounted() {
+			continue
 		}
-	}), wall)
+		m := [2]float64{s.Summary.Mean, stats.MeanUncertainty(s.Summary)}
+		means[s.Event.Name] = m
+		b, _, _ := strings.Cut(s.Event.Name, ":")
+		if _, ok := base[b]; !ok {
+			base[b] = m
+		}
+	}
+	return DeriveMeans(func(name string) (float64, float64, bool) {
+		m, ok := means[name]
+		if !ok {
+			m, ok = base[name]
+		}
+		return m[0], m[1], ok
+	}, wall.Mean, stats.MeanUncertainty(wall))
 }
 
 // PerOp divides every counted value of the reading by ops (the number of

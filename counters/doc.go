@@ -5,7 +5,8 @@
 // event the CPU lacks) it says so, with the reason and the fix, and never
 // reports 0 for something that was not counted. Without a PMU, instruction
 // counts of a command can be simulated with valgrind's cachegrind
-// (Cachegrind), labelled SourceCachegrind.
+// (Cachegrind), labelled SourceCachegrind; its instruction count is named
+// "instructions", as perf names it.
 //
 // # Events and groups
 //
@@ -84,8 +85,12 @@
 //
 // Summarize aggregates the readings of several runs (mean, stddev, perf's
 // ± standard error, running fractions) with stats.Summarize; Derive,
-// Reading.Derived and DeriveSummaries compute IPC, miss rates, GHz and
-// CPUs utilized, and Reading.PerOp per-operation values.
+// Reading.Derived, DeriveMeans and DeriveSummaries compute IPC, miss
+// rates, GHz and CPUs utilized (from means, with their uncertainty), and
+// Reading.PerOp per-operation values. Stat is a measurement in the manner
+// of perf stat (a command run N times, counted); its Document is the
+// result document of kind "counters" that chrono stat writes and package
+// report renders.
 //
 // # Reading cost and user-space reads
 //

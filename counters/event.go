@@ -183,18 +183,16 @@ func DefaultEvents() []Event {
 }
 
 // Describe returns a one-line description of the event named name
-// (without modifier), or "" if it is not known.
+// (without modifier): perf's event, else cachegrind's simulated one, or ""
+// if it is not known.
 func Describe(name string) string {
 	base, _, _ := strings.Cut(name, ":")
-	if d, ok := cachegrindDesc[base]; ok {
-		return d
-	}
 	for _, d := range eventTable {
 		if d.name == base {
 			return d.desc
 		}
 	}
-	return ""
+	return cachegrindDesc[base]
 }
 
 // KnownEventNames returns the names of every event known by name:

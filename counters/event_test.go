@@ -82,7 +82,7 @@ func TestDefaultEvents(t *testing.T) {
 			t.Errorf("event %s has no description", n)
 		}
 	}
-	if Describe("Ir") == "" || Describe("nonsense") != "" {
-		t.Errorf("Describe(Ir) = %q, Describe(nonsense) = %q", Describe("Ir"), Describe("nonsense"))
+	if Describe("D1mr") == "" || Describe("nonsense") != "" || Describe("instructions") != "instructions retired" {
+		t.Errorf("Describe(D1mr) = %q, Describe(nonsense) = %q, Describe(instructions) = %q", Describe("D1mr"), Describe("nonsense"), Describe("instructions"))
 	}
 }

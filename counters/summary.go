@@ -3,7 +3,6 @@ package counters
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/chronograph/chronograph/stats"
 )
@@ -150,7 +149,7 @@ func SummarizeRuns(runs []CommandRun) RunsSummary {
 	if s.Runs > 1 && s.Wall.Mean > 0 {
 		s.WallStdErrPercent = 100 * s.Wall.StdDevSample / math.Sqrt(float64(s.Runs)) / s.Wall.Mean
 	}
-	s.Derived = DeriveSummaries(s.Events, time.Duration(s.Wall.Mean))
+	s.Derived = DeriveSummaries(s.Events, s.Wall)
 	return s
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/stats"
 )
 
 func counted(name string, v float64, fraction float64) Count {
@@ -83,8 +85,35 @@ func TestDerive(t *testing.T) {
 		t.Errorf("PerOp = %+v", per)
 	}
 	s := Summarize([]Reading{r, r})
-	ds := DeriveSummaries(s, 1000)
+	ds := DeriveSummaries(s, stats.Summary{N: 2, Mean: 1000})
 	if len(ds) != len(want) {
 		t.Errorf("DeriveSummaries = %+v", ds)
+	}
+	for _, d := range ds {
+		if d.Uncertainty != 0 {
+			t.Errorf("%s: uncertainty %v from equal runs, want 0", d.Name, d.Uncertainty)
+		}
+	}
+}
+
+// TestDeriveMeansUncertainty: the uncertainty of a ratio of means adds
+// the relative uncertainties of its inputs in quadrature.
+func TestDeriveMeansUncertainty(t *testing.T) {
+	means := map[string][2]float64{"instructions": {3000, 30}, "cycles": {1000, 40}, "task-clock": {800, 0}}
+	ds := DeriveMeans(func(name string) (float64, float64, bool) {
+		m, ok := means[name]
+		return m[0], m[1], ok
+	}, 1000, 10)
+	got := map[string]Derived{}
+	for _, d := range ds {
+		got[d.Name] = d
+	}
+	ipc := got["ipc"]
+	// 3 * sqrt(0.01² + 0.04²)
+	if want := 3 * math.Sqrt(0.01*0.01+0.04*0.04); ipc.Value != 3 || math.Abs(ipc.Uncertainty-want) > 1e-12 {
+		t.Errorf("ipc %+v, want 3 ± %v", ipc, want)
+	}
+	if cu := got["cpus_utilized"]; cu.Value != 0.8 || math.Abs(cu.Uncertainty-0.008) > 1e-12 {
+		t.Errorf("cpus_utilized %+v, want 0.8 ± 0.008", cu)
 	}
 }

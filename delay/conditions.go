@@ -3,6 +3,10 @@ package delay
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Conditions are the measurement conditions a study or latency test asks
@@ -13,7 +17,8 @@ type Conditions struct {
 	MLock bool
 	// DMALatency ≥ 0 holds /dev/cpu_dma_latency at that many µs; -1 not.
 	DMALatency int
-	// Settings are checked (on a throwaway thread) before measuring.
+	// Settings are checked (on throwaway threads) before measuring: the
+	// priority, and pinning to each CPU of Settings.CPUs on its own.
 	Settings ThreadSettings
 	// BestEffort continues without a refused setting (recording a warning)
 	// instead of failing.
@@ -23,12 +28,20 @@ type Conditions struct {
 // Held is the result of Acquire: the settings actually in force, the
 // warnings about those dropped, and the function that releases them.
 type Held struct {
+	// Settings are the thread settings in force (a refused priority is 0,
+	// refused pinning leaves CPUs empty).
 	Settings ThreadSettings
 	MLocked  bool
 	// DMALatency is the request held, or -1.
 	DMALatency int
-	Warnings   []string
-	release    []func()
+	// BestEffort repeats Conditions.BestEffort.
+	BestEffort bool
+	// Refused names the settings refused and dropped under BestEffort
+	// ("SCHED_FIFO priority 80", "mlockall", ...); Warnings holds one
+	// warning for each (code "setting-refused"), saying how to get it.
+	Refused  []string
+	Warnings []warn.Warning
+	release  []func()
 }
 
 // Release undoes what Acquire did (unlocks memory, closes
@@ -45,11 +58,12 @@ func (h *Held) Release() {
 // BestEffort is set, in which case it is dropped with a warning. Invalid
 // values are always errors.
 func Acquire(c Conditions) (*Held, error) {
-	h := &Held{Settings: c.Settings, DMALatency: -1}
-	drop := func(err error) error {
+	h := &Held{Settings: c.Settings, DMALatency: -1, BestEffort: c.BestEffort}
+	drop := func(setting string, err error) error {
 		var pe *PermissionError
 		if c.BestEffort && (errors.As(err, &pe) || errors.Is(err, ErrUnsupported)) {
-			h.Warnings = append(h.Warnings, fmt.Sprintf("%v; continuing without it (--best-effort)", err))
+			h.Refused = append(h.Refused, setting)
+			h.Warnings = append(h.Warnings, refusedWarning(setting, err))
 			return nil
 		}
 		h.Release()
@@ -61,7 +75,7 @@ func Acquire(c Conditions) (*Held, error) {
 	if c.MLock {
 		unlock, err := LockMemory()
 		if err != nil {
-			if err := drop(err); err != nil {
+			if err := drop("mlockall", err); err != nil {
 				return nil, err
 			}
 		} else {
@@ -72,7 +86,7 @@ func Acquire(c Conditions) (*Held, error) {
 	if c.DMALatency >= 0 {
 		rel, err := HoldDMALatency(c.DMALatency)
 		if err != nil {
-			if err := drop(err); err != nil {
+			if err := drop(fmt.Sprintf("/dev/cpu_dma_latency %d µs", c.DMALatency), err); err != nil {
 				return nil, err
 			}
 		} else {
@@ -80,21 +94,51 @@ func Acquire(c Conditions) (*Held, error) {
 			h.release = append(h.release, func() { _ = rel() })
 		}
 	}
-	if c.Settings.Pin {
-		if err := (ThreadSettings{Pin: true, CPU: c.Settings.CPU}).Check(); err != nil {
-			if err := drop(err); err != nil {
+	// Each CPU is tried alone: the kernel accepts a mask as long as one of
+	// its CPUs is allowed, which would hide the others' refusal. A refused
+	// CPU drops all pinning under BestEffort, so that the threads stay
+	// comparable.
+	for _, cpu := range c.Settings.CPUs {
+		if err := (ThreadSettings{CPUs: []int{cpu}}).Check(); err != nil {
+			if err := drop("pinning to "+cpuWords(c.Settings.CPUs), err); err != nil {
 				return nil, err
 			}
-			h.Settings.Pin = false
+			h.Settings.CPUs = nil
+			break
 		}
 	}
 	if c.Settings.Priority > 0 {
 		if err := (ThreadSettings{Priority: c.Settings.Priority}).Check(); err != nil {
-			if err := drop(err); err != nil {
+			if err := drop(fmt.Sprintf("SCHED_FIFO priority %d", c.Settings.Priority), err); err != nil {
 				return nil, err
 			}
 			h.Settings.Priority = 0
 		}
 	}
 	return h, nil
+}
+
+// refusedWarning says that setting was refused (err) and measured
+// without, with the way to get it as the next step.
+func refusedWarning(setting string, err error) warn.Warning {
+	var pe *PermissionError
+	if errors.As(err, &pe) {
+		return warn.New("setting-refused",
+			fmt.Sprintf("%s refused (%v): measured without it (best effort)", setting, pe.Err), pe.Fix)
+	}
+	return warn.New("setting-refused",
+		fmt.Sprintf("%s not available (%v): measured without it (best effort)", setting, err),
+		"measure on Linux for this setting")
+}
+
+// cpuWords names a list of CPUs for people: "CPU 3", "CPUs 0,2,5".
+func cpuWords(cpus []int) string {
+	if len(cpus) == 1 {
+		return "CPU " + strconv.Itoa(cpus[0])
+	}
+	s := make([]string, len(cpus))
+	for i, c := range cpus {
+		s[i] = strconv.Itoa(c)
+	}
+	return "CPUs " + strings.Join(s, ",")
 }

@@ -2,7 +2,9 @@
 // microsecond, drift-free periodic tickers, helpers to run a function at a
 // precise time or pace a loop at a rate, a study of the accuracy of every
 // waiting mechanism (Study) and a cyclictest-style wake-up latency test
-// (LatencyTest).
+// (LatencyTest). Their results become result documents of kind "sleep"
+// and "latency" (StudyResult.Document, LatencyResult.Document; see
+// docs/result-schema.md), which package report renders.
 //
 // # Why time.Sleep is not enough
 //

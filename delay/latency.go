@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -58,6 +59,10 @@ type ThreadLatency struct {
 	Overflows int64
 	// Overruns counts wake-ups so late that whole intervals were skipped.
 	Overruns int64
+	// TimerSlack is the thread's timer slack while it measured (ns; prctl
+	// PR_GET_TIMERSLACK), -1 when unknown. The kernel applies none to
+	// SCHED_FIFO threads.
+	TimerSlack int64
 	// Yields counts the thread's yields to the Go scheduler, made when
 	// the runtime asked for one (sysmon does, about every 20 ms, for a
 	// goroutine that did not reschedule for 10 ms); YieldMax is the
@@ -73,6 +78,10 @@ type ThreadLatency struct {
 	// result of Run only (nil in live snapshots, for pinned threads and
 	// where the CPU cannot be read).
 	PerCPU []CPULatency
+	// StdDev is the population standard deviation of the latencies (ns),
+	// kept exactly as they were recorded (Welford's method); set in the
+	// result of Run only, NaN when none was recorded.
+	StdDev float64
 	// Err is why the thread stopped measuring before its loops, Duration
 	// or the context ended it (the sleep failed); nil otherwise. Its
 	// latencies up to then are kept.
@@ -87,6 +96,9 @@ type CPULatency struct {
 	Min, Max time.Duration
 	// Sum is the exact sum of the latencies on this CPU.
 	Sum time.Duration
+	// StdDev is the population standard deviation of these latencies
+	// (ns, exact: running sums).
+	StdDev float64
 }
 
 // Mean returns the exact mean latency on this CPU in ns (NaN when none).
@@ -99,7 +111,11 @@ func (c CPULatency) Mean() float64 {
 
 // LatencyResult is the outcome of a LatencyTest.
 type LatencyResult struct {
-	Threads []ThreadLatency
+	// Options are the options as given to NewLatencyTest (zero values
+	// meaning the defaults); Start and End the wall-clock times of Run.
+	Options    LatencyOptions
+	Start, End time.Time
+	Threads    []ThreadLatency
 	// Histograms holds each thread's latencies (ns); All merges them.
 	Histograms []*stats.Histogram
 	All        *stats.Histogram
@@ -107,6 +123,13 @@ type LatencyResult struct {
 	Interrupted bool
 	// HistogramMax is the overflow limit the test ran with.
 	HistogramMax time.Duration
+	// Tick is the observed tick of the clock the latencies are read
+	// with (the smallest non-zero step of back-to-back reads, bounded
+	// below by the read cost): their resolution.
+	Tick time.Duration
+	// moments holds each thread's running count, mean and sum of squared
+	// deviations, for StdDev.
+	moments []moments
 }
 
 // Overflows returns the latencies of all threads at or above
@@ -133,12 +156,61 @@ func (r *LatencyResult) Mean() float64 {
 	return float64(sum) / float64(n)
 }
 
+// StdDev returns the population standard deviation of the latencies of
+// all threads (ns, exact: merged from each thread's running sums), NaN
+// when none was recorded.
+func (r *LatencyResult) StdDev() float64 {
+	var all moments
+	for _, m := range r.moments {
+		all = all.merge(m)
+	}
+	return all.stdDev()
+}
+
+// moments are the running count, mean and sum of squared deviations of
+// a series (Welford's method), exact where a sum of squares in int64
+// would overflow.
+type moments struct {
+	n        int64
+	mean, m2 float64
+}
+
+func (m *moments) add(x float64) {
+	m.n++
+	d := x - m.mean
+	m.mean += d / float64(m.n)
+	m.m2 += d * (x - m.mean)
+}
+
+// merge combines two series' moments (Chan et al.'s parallel formula).
+func (m moments) merge(o moments) moments {
+	if o.n == 0 {
+		return m
+	}
+	if m.n == 0 {
+		return o
+	}
+	n := m.n + o.n
+	d := o.mean - m.mean
+	return moments{n: n, mean: m.mean + d*float64(o.n)/float64(n),
+		m2: m.m2 + o.m2 + d*d*float64(m.n)*float64(o.n)/float64(n)}
+}
+
+// stdDev is the population standard deviation, NaN when empty.
+func (m moments) stdDev() float64 {
+	if m.n == 0 {
+		return math.NaN()
+	}
+	return math.Sqrt(math.Max(0, m.m2/float64(m.n)))
+}
+
 // LatencyTest measures wake-up latency as cyclictest does: each thread
 // sleeps with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to
 // deadlines next += interval and records now - next, in an HDR histogram
 // (constant memory, 3 significant digits).
 type LatencyTest struct {
-	opts    LatencyOptions
+	opts    LatencyOptions // defaults filled in
+	asked   LatencyOptions // as given
 	threads []*latThread
 }
 
@@ -152,12 +224,17 @@ type latThread struct {
 	tid                       atomic.Int64
 	finished                  atomic.Bool
 	// Written by the measuring thread only, read after it finished.
-	perCPU []CPULatency // indexed by CPU number
-	err    error
+	perCPU  []CPULatency // indexed by CPU number
+	cpuMom  []moments    // the moments of perCPU's latencies
+	moments moments
+	err     error
+	slack   int64
 }
 
 // NewLatencyTest validates opts and prepares the per-thread histograms.
 func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
+	asked := opts
+	asked.Affinity = append([]int(nil), opts.Affinity...)
 	if opts.Interval == 0 {
 		opts.Interval = time.Millisecond
 	}
@@ -177,21 +254,16 @@ func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
 	case opts.HistogramMax < time.Microsecond:
 		return nil, fmt.Errorf("delay: histogram maximum %v too small (use at least 1us)", opts.HistogramMax)
 	}
-	if err := (ThreadSettings{Priority: opts.Priority}).validate(); err != nil {
+	if err := (ThreadSettings{Priority: opts.Priority, CPUs: opts.Affinity}).validate(); err != nil {
 		return nil, err
 	}
-	for _, c := range opts.Affinity {
-		if c < 0 {
-			return nil, fmt.Errorf("delay: CPU %d out of range in the affinity list (use CPU numbers ≥ 0)", c)
-		}
-	}
-	t := &LatencyTest{opts: opts}
+	t := &LatencyTest{opts: opts, asked: asked}
 	for i := 0; i < opts.Threads; i++ {
 		h, err := stats.NewHistogram(1, opts.histogramRange(), 3)
 		if err != nil {
 			return nil, fmt.Errorf("delay: latency histogram: %w", err)
 		}
-		th := &latThread{hist: h, limit: int64(opts.HistogramMax)}
+		th := &latThread{hist: h, limit: int64(opts.HistogramMax), slack: -1}
 		th.Thread, th.CPU, th.Priority, th.Interval = i, -1, opts.Priority, opts.Interval
 		if len(opts.Affinity) > 0 {
 			th.CPU = opts.Affinity[i%len(opts.Affinity)]
@@ -226,6 +298,10 @@ func (t *LatencyTest) Snapshot() []ThreadLatency {
 		s.Overflows = th.overflows.Load()
 		s.Yields = th.yields.Load()
 		s.YieldMax = time.Duration(th.yieldMax.Load())
+		s.TimerSlack = -1
+		if th.finished.Load() {
+			s.TimerSlack = th.slack
+		}
 		out[i] = s
 	}
 	return out
@@ -241,6 +317,7 @@ func (t *LatencyTest) Snapshot() []ThreadLatency {
 // an error wrapping it.
 func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	parent := ctx
+	began := time.Now()
 	if t.opts.Duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.opts.Duration)
@@ -252,7 +329,7 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	var wg sync.WaitGroup
 	for _, th := range t.threads {
 		wg.Add(1)
-		goLocked(func() {
+		thread.Go(func() {
 			defer wg.Done()
 			defer th.finished.Store(true)
 			t.runThread(th, ready, start, &stop)
@@ -283,14 +360,18 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	res := &LatencyResult{Threads: t.Snapshot(), Interrupted: interrupted, HistogramMax: t.opts.HistogramMax}
+	res := &LatencyResult{Options: t.asked, Start: began, End: time.Now(), Threads: t.Snapshot(),
+		Interrupted: interrupted, HistogramMax: t.opts.HistogramMax, Tick: time.Duration(latencyTick())}
 	all, _ := stats.NewHistogram(1, t.opts.histogramRange(), 3)
 	var errs []error
 	for i, th := range t.threads {
 		res.Histograms = append(res.Histograms, th.hist)
 		all.Merge(th.hist)
-		for _, c := range th.perCPU {
+		res.moments = append(res.moments, th.moments)
+		res.Threads[i].StdDev = th.moments.stdDev()
+		for j, c := range th.perCPU {
 			if c.Count > 0 {
+				c.StdDev = th.cpuMom[j].stdDev()
 				res.Threads[i].PerCPU = append(res.Threads[i].PerCPU, c)
 			}
 		}
@@ -302,6 +383,10 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 	res.All = all
 	return res, errors.Join(errs...)
 }
+
+// latencyTick returns the observed tick of the latency clock in ns (tests
+// replace it: it reads the real clock).
+var latencyTick = func() int64 { return observedTick(nanotime, 1000) }
 
 // interruptPeriod is how often Run repeats its interruption of the
 // threads' sleeps until they all stopped (a thread that was between its
@@ -338,7 +423,9 @@ func (th *latThread) record(lat int64, cpu int) {
 	if cpu >= 0 && cpu < maxPerCPU {
 		if cpu >= len(th.perCPU) {
 			th.perCPU = append(th.perCPU, make([]CPULatency, cpu+1-len(th.perCPU))...)
+			th.cpuMom = append(th.cpuMom, make([]moments, cpu+1-len(th.cpuMom))...)
 		}
+		th.cpuMom[cpu].add(float64(lat))
 		c := &th.perCPU[cpu]
 		if c.Count == 0 {
 			c.CPU, c.Min, c.Max = cpu, time.Duration(lat), time.Duration(lat)
@@ -349,6 +436,7 @@ func (th *latThread) record(lat int64, cpu int) {
 		c.Max = max(c.Max, time.Duration(lat))
 	}
 	th.hist.Record(lat)
+	th.moments.add(float64(lat))
 	th.act.Store(lat)
 	th.sum.Add(lat)
 	th.count.Add(1)

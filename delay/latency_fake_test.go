@@ -3,14 +3,20 @@
 package delay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/stats"
 )
 
 // restoreLatencyHooks saves the latency loop's system hooks and returns
@@ -122,8 +128,29 @@ func TestLatencyLoopFake(t *testing.T) {
 		t.Fatalf("per CPU %+v, want 10 latencies on CPU 0 and 10 on CPU 1", th.PerCPU)
 	}
 	// The wake-ups alternate 40/30 µs; the 10th (even: CPU 1) was late.
-	if c0, c1 := th.PerCPU[0], th.PerCPU[1]; c0.Max != 40*time.Microsecond || c1.Max != 2500*time.Microsecond || c0.Mean() != 40_000 {
+	if c0, c1 := th.PerCPU[0], th.PerCPU[1]; c0.Max != 40*time.Microsecond || c1.Max != 2500*time.Microsecond || c0.Mean() != 40_000 || c0.StdDev != 0 {
 		t.Errorf("per CPU %+v", th.PerCPU)
+	}
+	// The standard deviations kept as the latencies came agree with those
+	// of the values themselves (population: divisor n).
+	var all, cpu1 []float64
+	for n := 1; n <= 20; n++ {
+		v := 30_000 + float64(n%2)*10_000
+		if n == 10 {
+			v = 2500_000
+		}
+		all = append(all, v)
+		if n%2 == 0 {
+			cpu1 = append(cpu1, v)
+		}
+	}
+	for _, c := range []struct {
+		got  float64
+		want []float64
+	}{{th.StdDev, all}, {th.PerCPU[1].StdDev, cpu1}, {res.StdDev(), all}} {
+		if w := stats.Summarize(c.want).StdDevPopulation; math.Abs(c.got-w) > 1e-6*w {
+			t.Errorf("standard deviation %v, want %v", c.got, w)
+		}
 	}
 	// A pinned thread reads no CPU.
 	w = &fakeLatencyWorld{t: 1e9}
@@ -257,8 +284,89 @@ func TestLatencySleepFails(t *testing.T) {
 	if res == nil || res.All.Count() != 3 || !errors.Is(res.Threads[0].Err, unix.EINVAL) {
 		t.Fatalf("result %+v, want the 3 latencies before the failure and the thread's error", res)
 	}
-	ms := res.Measurements()
-	if !ms[0].Incomplete || len(ms[0].Warnings) != 1 || !strings.Contains(ms[0].Warnings[0].Message, "invalid argument") {
+	d := res.Document(result.Tool{Name: "test"}, nil)
+	ms := d.Measurements
+	if !d.Incomplete || !ms[0].Incomplete || len(ms[0].Warnings) != 1 || !strings.Contains(ms[0].Warnings[0].Message, "invalid argument") ||
+		ms[0].Detail.Latency == nil || !strings.Contains(ms[0].Detail.Latency.Error, "invalid argument") {
 		t.Errorf("exported thread: incomplete %v, warnings %q", ms[0].Incomplete, ms[0].Warnings)
+	}
+}
+
+// TestLatencyDocument: each thread's latencies as a binned metric with
+// the exact extremes, mean and standard deviation, the histogram's
+// percentiles, and the thread's figures in its typed detail; the merge of
+// all threads; a strict round trip.
+func TestLatencyDocument(t *testing.T) {
+	defer restoreLatencyHooks()()
+	oldTick := latencyTick
+	latencyTick = func() int64 { return 20 }
+	defer func() { latencyTick = oldTick }()
+	w := &fakeLatencyWorld{t: 1e9, cpus: []int{0, 1}, late: func(n int) int64 { return int64(10_000 * (1 + n%5)) }}
+	w.install()
+	res, err := runLatency(t, LatencyOptions{Interval: time.Millisecond, Loops: 50, Threads: 2, HistogramMax: 40 * time.Microsecond}, context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Document(result.Tool{Name: "test"}, nil)
+	var b bytes.Buffer
+	if err := result.Encode(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&b)
+	dec.DisallowUnknownFields()
+	var back result.Document
+	if err := dec.Decode(&back); err != nil {
+		t.Fatalf("strict decoding: %v", err)
+	}
+	r := back.Run.Latency
+	if r == nil || r.IntervalNs != 1e6 || r.Threads != 2 || r.Loops != 50 || r.OverflowNs != 40_000 || r.HistogramUs != 40 || r.SignificantDigits != 3 || r.Wait != LatencyWait {
+		t.Fatalf("run %+v", r)
+	}
+	if len(back.Measurements) != 3 || back.Measurements[2].Name != "all threads" || back.Measurements[2].Detail.Latency.Thread != nil {
+		t.Fatalf("measurements %+v", back.Measurements)
+	}
+	// Two threads share the fake clock, so their latencies depend on how
+	// they interleave: the document must agree with the result exactly.
+	var total int64
+	for i, m := range back.Measurements {
+		met, det := m.Metric("latency"), m.Detail.Latency
+		if m.Primary != "latency" || met == nil || met.Histogram == nil || len(met.Values) != 0 || met.Resolution != 20 || met.PercentileMethod != "hdr-upper" {
+			t.Fatalf("%s: metric %+v", m.Name, met)
+		}
+		h := met.Histogram
+		if h.StdDev == nil || len(met.Percentiles) != 5 || met.Percentiles["p99.99"] != h.Max {
+			t.Errorf("%s: stddev %v, percentiles %v", m.Name, h.StdDev, met.Percentiles)
+		}
+		if i < 2 {
+			th := res.Threads[i]
+			if h.Total() != 50 || h.Mean != float64(th.Sum)/50 || *h.StdDev != th.StdDev || h.Min != float64(th.Min) || h.Max != float64(th.Max) ||
+				det.Overflows != th.Overflows || *det.Thread != i || det.RuntimeYields == nil || det.LastNs == nil || *det.LastNs != int64(th.Act) {
+				t.Errorf("%s: total %d, mean %v, detail %+v; thread %+v", m.Name, h.Total(), h.Mean, det, th)
+			}
+			total += det.Overflows
+		} else if h.Total() != 100 || h.Mean != res.Mean() || *h.StdDev != res.StdDev() || det.Overflows != total || det.RuntimeYields != nil ||
+			h.Min != float64(min(res.Threads[0].Min, res.Threads[1].Min)) || h.Max != float64(max(res.Threads[0].Max, res.Threads[1].Max)) {
+			t.Errorf("all threads: total %d, detail %+v", h.Total(), det)
+		}
+	}
+}
+
+// A value above the histogram's range is an overflow of the metric's
+// histogram, not a count in its top bin.
+func TestBinnedOverflow(t *testing.T) {
+	h, err := stats.NewHistogram(1, 1000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []int64{10, 20, 5000} {
+		h.Record(v)
+	}
+	b := binned(h)
+	var inBins int64
+	for _, c := range b.Counts {
+		inBins += c
+	}
+	if b.Overflow != 1 || inBins != 2 || b.Total() != 3 || b.Max != 5000 || b.Bounds[len(b.Bounds)-1] != 21 {
+		t.Errorf("binned %+v, want 2 values in bins up to 21 and 1 overflow", b)
 	}
 }

@@ -56,9 +56,12 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 	th.tid.Store(int64(unix.Gettid()))
 	set := ThreadSettings{Priority: th.Priority}
 	if th.CPU >= 0 {
-		set.Pin, set.CPU = true, th.CPU
+		set.CPUs = []int{th.CPU}
 	}
 	err := set.apply()
+	if slack, serr := ownTimerSlack(); serr == nil {
+		th.slack = slack
+	}
 	ready <- err
 	<-start
 	if err != nil || stop.Load() {

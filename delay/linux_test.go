@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/result"
 	"io/fs"
 	"os"
 	"runtime"
@@ -91,8 +92,11 @@ func TestThreadSettingsStayOnTheirThread(t *testing.T) {
 		return simpleWaiter(func() (int64, int64, error) { n := nanotime(); return n, n, nil }), nil
 	}}
 	c, err := measureCell(context.Background(), m, time.Microsecond, time.Millisecond, 3, ThreadSettings{})
-	if err != nil || c.Unavailable != "" {
-		t.Fatalf("measureCell: %v %s", err, c.Unavailable)
+	if err != nil || c.Unavailable != nil {
+		t.Fatalf("measureCell: %v %v", err, c.Unavailable)
+	}
+	if c.TimerSlack != 1 || !c.OwnThread {
+		t.Errorf("timer slack %d, own thread %v; want the 1 ns set on its own thread", c.TimerSlack, c.OwnThread)
 	}
 	own := <-studyTID
 	// Every other thread must have the process's slack. A locked thread
@@ -237,9 +241,9 @@ func fmtSscan(s string, tid *int) (int, error) {
 // calls: without BestEffort Acquire fails with a *PermissionError naming
 // the fix; with it, the setting is dropped and a warning says so.
 func TestPermissionDenied(t *testing.T) {
-	oldSched, oldMlock, oldDMA := schedSetAttr, mlockall, openDMALatency
-	defer func() { schedSetAttr, mlockall, openDMALatency = oldSched, oldMlock, oldDMA }()
-	schedSetAttr = func(int, *unix.SchedAttr, uint) error { return unix.EPERM }
+	oldSched, oldMlock, oldDMA := setFIFO, mlockall, openDMALatency
+	defer func() { setFIFO, mlockall, openDMALatency = oldSched, oldMlock, oldDMA }()
+	setFIFO = func(int) error { return fmt.Errorf("thread: setting SCHED_FIFO: %w", unix.EPERM) }
 	mlockall = func(int) error { return unix.EPERM }
 	openDMALatency = func() (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: "/dev/cpu_dma_latency", Err: fs.ErrPermission}
@@ -269,8 +273,9 @@ func TestPermissionDenied(t *testing.T) {
 				t.Fatalf("best effort: %v", err)
 			}
 			defer h.Release()
-			if len(h.Warnings) != 1 || !strings.Contains(h.Warnings[0], "best-effort") {
-				t.Errorf("warnings %q", h.Warnings)
+			if len(h.Warnings) != 1 || h.Warnings[0].Code != "setting-refused" || !strings.Contains(h.Warnings[0].Message, "measured without it (best effort)") ||
+				!strings.Contains(h.Warnings[0].Next, tt.fix) || len(h.Refused) != 1 {
+				t.Errorf("warnings %q, refused %q", h.Warnings, h.Refused)
 			}
 			if h.Settings.Priority != 0 || h.MLocked || h.DMALatency != -1 {
 				t.Errorf("refused setting kept: %+v", h)
@@ -294,12 +299,12 @@ func TestPermissionDenied(t *testing.T) {
 }
 
 func TestInvalidSettings(t *testing.T) {
-	for _, s := range []ThreadSettings{{Priority: 100}, {Priority: -1}, {Pin: true, CPU: -2}} {
+	for _, s := range []ThreadSettings{{Priority: 100}, {Priority: -1}, {CPUs: []int{-2}}} {
 		if err := s.Check(); err == nil {
 			t.Errorf("%+v accepted", s)
 		}
 	}
-	if err := (ThreadSettings{Pin: true, CPU: 4095}).Check(); err == nil {
+	if err := (ThreadSettings{CPUs: []int{4095}}).Check(); err == nil {
 		t.Error("pinning to CPU 4095 accepted")
 	}
 }
@@ -327,8 +332,13 @@ func TestLatencyTest(t *testing.T) {
 			t.Errorf("thread %+v inconsistent (per-CPU counts add up to %d)", th, perCPU)
 		}
 	}
-	if ms := res.Measurements(); len(ms) != 3 {
-		t.Errorf("%d measurements, want 2 threads + all", len(ms))
+	if d := res.Document(result.Tool{Name: "test"}, nil); len(d.Measurements) != 3 {
+		t.Errorf("%d measurements, want 2 threads + all", len(d.Measurements))
+	}
+	for _, th := range res.Threads {
+		if th.TimerSlack < 0 {
+			t.Errorf("thread %d: timer slack not read", th.Thread)
+		}
 	}
 	for _, o := range []LatencyOptions{{Interval: -1}, {Threads: -1}, {Loops: -1}, {Priority: 100}, {Affinity: []int{-1}}} {
 		if _, err := NewLatencyTest(o); err == nil {
@@ -346,9 +356,8 @@ func TestStudy(t *testing.T) {
 	if len(res.Cells) != 2*len(mechs) {
 		t.Fatalf("%d cells, want %d", len(res.Cells), 2*len(mechs))
 	}
-	best := 0
 	for _, c := range res.Cells {
-		if c.Unavailable != "" {
+		if c.Unavailable != nil {
 			t.Errorf("%s unavailable: %s", c.Mechanism, c.Unavailable)
 			continue
 		}
@@ -358,18 +367,16 @@ func TestStudy(t *testing.T) {
 		if c.Failed != 0 || c.Incomplete {
 			t.Errorf("%s %v: %d failed (%v), incomplete %v", c.Mechanism, c.Requested, c.Failed, c.Err, c.Incomplete)
 		}
-		if c.Best {
-			best++
-		}
-		m := c.Measurement()
+		m := c.measurement(1)
 		if m.Metric("achieved") == nil || len(m.Metric("achieved").Values) != len(c.Achieved) {
 			t.Errorf("%s: measurement lacks the raw achieved durations", c.Mechanism)
 		}
 	}
-	if best != 2 {
-		t.Errorf("%d cells marked best, want one per duration", best)
+	if res.SpinMargin <= 0 || res.Tick <= 0 {
+		t.Errorf("spin margin %v, tick %v; want both measured", res.SpinMargin, res.Tick)
 	}
-	for _, o := range []StudyOptions{{Durations: []time.Duration{11 * time.Second}}, {Mechanisms: []string{"nope"}}} {
+	for _, o := range []StudyOptions{{Durations: []time.Duration{11 * time.Second}}, {Mechanisms: []string{"nope"}},
+		{Durations: []time.Duration{time.Millisecond, time.Millisecond}}, {Mechanisms: []string{"time.Sleep", "time.Sleep"}}} {
 		if _, err := Study(context.Background(), o); err == nil {
 			t.Errorf("%+v accepted", o)
 		}

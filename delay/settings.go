@@ -11,9 +11,9 @@ import (
 type ThreadSettings struct {
 	// Priority > 0 selects SCHED_FIFO at that priority (1..99).
 	Priority int
-	// Pin pins the thread to CPU (≥ 0); without Pin the thread is free.
-	Pin bool
-	CPU int
+	// CPUs pins the thread to these CPUs (≥ 0): it may run on any of
+	// them, as under taskset -c. Empty: the thread is not pinned.
+	CPUs []int
 }
 
 // PermissionError says that a setting was refused, why, and how to get it.
@@ -33,13 +33,19 @@ func (e *PermissionError) Unwrap() error { return e.Err }
 // does not have.
 var ErrUnsupported = errors.New("delay: not supported on this platform (Linux only)")
 
+// maxCPU bounds the CPU numbers a setting may name (the size of the
+// kernel's CPU mask that golang.org/x/sys/unix passes).
+const maxCPU = 1024
+
 // validate checks ranges before any system call.
 func (s ThreadSettings) validate() error {
 	if s.Priority < 0 || s.Priority > 99 {
 		return fmt.Errorf("delay: SCHED_FIFO priority %d out of range (use 1..99, or 0 for the normal scheduler)", s.Priority)
 	}
-	if s.Pin && s.CPU < 0 {
-		return fmt.Errorf("delay: CPU %d out of range (use a CPU number ≥ 0)", s.CPU)
+	for _, c := range s.CPUs {
+		if c < 0 || c >= maxCPU {
+			return fmt.Errorf("delay: CPU %d out of range (use a CPU number from 0 to %d)", c, maxCPU-1)
+		}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,11 +18,11 @@ import (
 
 // Injectable system calls (tests force refusals through them).
 var (
-	schedSetAttr    = unix.SchedSetAttr
-	schedSetaffinty = unix.SchedSetaffinity
-	mlockall        = unix.Mlockall
-	munlockall      = unix.Munlockall
-	openDMALatency  = func() (*os.File, error) { return os.OpenFile("/dev/cpu_dma_latency", os.O_RDWR, 0) }
+	setFIFO        = thread.SetFIFO
+	pinCPUs        = thread.Pin
+	mlockall       = unix.Mlockall
+	munlockall     = unix.Munlockall
+	openDMALatency = func() (*os.File, error) { return os.OpenFile("/dev/cpu_dma_latency", os.O_RDWR, 0) }
 )
 
 // apply applies s to the calling thread, which must be locked (and must
@@ -30,25 +31,22 @@ func (s ThreadSettings) apply() error {
 	if err := s.validate(); err != nil {
 		return err
 	}
-	if s.Pin {
-		var set unix.CPUSet
-		set.Set(s.CPU)
-		if err := schedSetaffinty(0, &set); err != nil {
+	if len(s.CPUs) > 0 {
+		if err := pinCPUs(s.CPUs...); err != nil {
 			if errors.Is(err, unix.EINVAL) {
-				return fmt.Errorf("delay: cannot pin to CPU %d (%v): pick one of the CPUs this process may use (see nproc, taskset -p $$)", s.CPU, err)
+				return fmt.Errorf("delay: cannot pin to %s (%v): pick CPUs this process may use (see nproc, taskset -p $$)", cpuWords(s.CPUs), err)
 			}
-			return &PermissionError{Setting: fmt.Sprintf("pinning to CPU %d", s.CPU), Err: err,
+			return &PermissionError{Setting: "pinning to " + cpuWords(s.CPUs), Err: err,
 				Fix: "check the cgroup's cpuset and taskset -p $$"}
 		}
 	}
 	if s.Priority > 0 {
-		attr := &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_FIFO, Priority: uint32(s.Priority)}
-		if err := schedSetAttr(0, attr, 0); err != nil {
+		if err := setFIFO(s.Priority); err != nil {
 			if errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) {
 				return &PermissionError{Setting: fmt.Sprintf("SCHED_FIFO priority %d", s.Priority), Err: err,
 					Fix: "run as root, grant CAP_SYS_NICE (sudo setcap cap_sys_nice+ep ./chrono), or raise RLIMIT_RTPRIO (ulimit -r 99, or rtprio in /etc/security/limits.conf); in a container also allow it in the runtime"}
 			}
-			return fmt.Errorf("delay: setting SCHED_FIFO priority %d: %w", s.Priority, err)
+			return fmt.Errorf("delay: %w", err)
 		}
 	}
 	return nil
@@ -62,7 +60,7 @@ func (s ThreadSettings) Check() error {
 		return err
 	}
 	errc := make(chan error, 1)
-	goLocked(func() { errc <- s.apply() }) // the thread exits with its settings
+	thread.Go(func() { errc <- s.apply() }) // the thread exits with its settings
 	return <-errc
 }
 

@@ -8,7 +8,7 @@ func (s ThreadSettings) apply() error {
 	if err := s.validate(); err != nil {
 		return err
 	}
-	if s.Priority > 0 || s.Pin {
+	if s.Priority > 0 || len(s.CPUs) > 0 {
 		return fmt.Errorf("delay: SCHED_FIFO and pinning: %w", ErrUnsupported)
 	}
 	return nil

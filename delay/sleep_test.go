@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -237,8 +238,11 @@ func TestLatencyOverflowLimitDoesNotClip(t *testing.T) {
 	if got, want := res.Mean(), (50e3+99_999+100e3+6e6)/5.0; got != want {
 		t.Errorf("mean %v, want exact %v", got, want)
 	}
-	d := res.Measurements()[0].Details
-	if d["overflows"] != int64(3) || d["mean_ns"] != res.Mean() {
-		t.Errorf("exported overflows %v mean %v", d["overflows"], d["mean_ns"])
+	m := res.Document(result.Tool{Name: "test"}, nil).Measurements[0]
+	if got := m.Detail.Latency.Overflows; got != 3 {
+		t.Errorf("exported overflows %d, want 3", got)
+	}
+	if met := m.Metric("latency"); met == nil || met.Histogram == nil || met.Histogram.Mean != res.Mean() || met.Histogram.Max != 3e6 {
+		t.Errorf("exported latency metric %+v, want the exact mean %v and max 3 ms", met, res.Mean())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"runtime"
 	"sync"
@@ -55,19 +56,34 @@ type StudyOptions struct {
 }
 
 // Cell is the measurement of one mechanism at one requested duration.
-// All durations are in nanoseconds.
+// All durations are in nanoseconds. StudyResult.Document turns cells into
+// measurements; package report lays them out (medians, percentiles, the
+// most accurate mechanism per duration).
 type Cell struct {
 	Mechanism string
 	Requested time.Duration
+	// OwnThread is set for mechanisms that wait on a thread of their own,
+	// locked for the cell, with StudyOptions.Settings applied (the system
+	// calls and busy-spin); the others wait on an ordinary goroutine.
+	OwnThread bool
+	// TimerSlack is the timer slack the waits ran with (ns): read on the
+	// own thread, or the slack set on every thread for the "+slack1ns"
+	// variants of the Go runtime's waits; -1 when unknown or left as it
+	// was on the Go runtime's threads.
+	TimerSlack int64
 	// Achieved holds every raw achieved duration (ns), in order.
 	Achieved []float64
 	// CPU holds the CPU time of each wait (ns), measured on CPUClock
-	// ("thread" or "process") minus the cost of reading it; nil when
-	// unavailable.
-	CPU      []float64
-	CPUClock string
-	// Unavailable, when set, says why the cell could not be measured.
-	Unavailable string
+	// ("thread" or "process") minus CPUReadCost, the cost of reading it
+	// twice (the median of 15 empty pairs); nil when unavailable.
+	CPU         []float64
+	CPUClock    string
+	CPUReadCost float64
+	// CPUTick is the CPU clock's observed tick: the smallest non-zero
+	// difference of the empty pairs (ns), 0 when none differed.
+	CPUTick float64
+	// Unavailable, when not nil, says why the cell could not be measured.
+	Unavailable error
 	// Incomplete is set when the context ended the cell early (the wait
 	// in progress then is dropped, not counted).
 	Incomplete bool
@@ -77,22 +93,18 @@ type Cell struct {
 	// one's error, wrapping the system's.
 	Failed int
 	Err    error
-
-	// Derived figures (ns; ErrorPct in %), set by summarize.
-	AchievedMedian  float64
-	OvershootMedian float64
-	OvershootP99    float64
-	OvershootMax    float64
-	ErrorPct        float64 // (median achieved - requested) / requested × 100
-	CPUPerWait      float64 // median CPU per wait; NaN when unavailable
-	// Best marks the most accurate mechanism at this duration (smallest
-	// |median overshoot|, then smallest p99); BestFrugal the most accurate
-	// among those using at most 10 % of the requested time in CPU.
-	Best, BestFrugal bool
 }
 
 // StudyResult is the outcome of a Study.
 type StudyResult struct {
+	// Options are the options the study ran with, defaults filled in.
+	Options StudyOptions
+	// Start and End are the wall-clock times the study began and ended.
+	Start, End time.Time
+	// Tick is the observed tick of the clock the waits are timed with
+	// (the smallest non-zero step of back-to-back reads, bounded below by
+	// the read cost): the resolution of every achieved duration.
+	Tick       time.Duration
 	Durations  []time.Duration
 	Mechanisms []string
 	Cells      []*Cell // durations outer, mechanisms inner
@@ -178,16 +190,23 @@ func simpleWaiter(wait func() (int64, int64, error)) *waiter {
 
 // Study measures how accurately each waiting mechanism waits for each
 // requested duration. It returns the partial result with Interrupted set
-// when ctx ends, and an error for invalid options or refused settings.
+// when ctx ends, and an error for invalid options (a duration out of
+// range or given twice, an unknown mechanism or one given twice) or
+// refused settings.
 func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	durs := opts.Durations
 	if len(durs) == 0 {
 		durs = DefaultDurations
 	}
+	seen := map[time.Duration]bool{}
 	for _, d := range durs {
 		if d <= 0 || d > MaxStudyDuration {
 			return nil, fmt.Errorf("delay: requested duration %v out of range (use 1ns to %v)", d, MaxStudyDuration)
 		}
+		if seen[d] {
+			return nil, fmt.Errorf("delay: requested duration %v given twice: give each duration once", d)
+		}
+		seen[d] = true
 	}
 	if err := opts.Settings.validate(); err != nil {
 		return nil, err
@@ -197,7 +216,12 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	if len(opts.Mechanisms) == 0 {
 		mechs = all
 	} else {
+		chosen := map[string]bool{}
 		for _, name := range opts.Mechanisms {
+			if chosen[name] {
+				return nil, fmt.Errorf("delay: mechanism %q given twice: give each mechanism once", name)
+			}
+			chosen[name] = true
 			found := false
 			for _, m := range all {
 				if m.name == name {
@@ -218,10 +242,14 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	if maxN <= 0 {
 		maxN = DefaultMaxSamples
 	}
-	res := &StudyResult{Durations: durs}
+	res := &StudyResult{Durations: durs, Start: time.Now(), Tick: time.Duration(studyTick())}
 	for _, m := range mechs {
 		res.Mechanisms = append(res.Mechanisms, m.name)
 	}
+	res.Options = opts
+	res.Options.Durations, res.Options.Mechanisms = durs, res.Mechanisms
+	res.Options.Budget, res.Options.MaxSamples = budget, maxN
+	res.Options.Progress = nil
 	cellBudget := budget / time.Duration(len(durs)*len(mechs))
 	done := func() (*StudyResult, error) {
 		for _, c := range res.Cells {
@@ -229,6 +257,7 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 				res.SpinMargin = studySleeper.Margin()
 			}
 		}
+		res.End = time.Now()
 		return res, nil
 	}
 	for _, d := range durs {
@@ -244,15 +273,33 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.summarize()
 			res.Cells = append(res.Cells, c)
 			if c.Incomplete {
 				res.Interrupted = true
 			}
 		}
-		markBest(res.Cells[len(res.Cells)-len(mechs):])
 	}
 	return done()
+}
+
+// studyTick returns the observed tick of nanotime in ns (tests replace
+// it: it reads the real clock).
+var studyTick = func() int64 { return observedTick(nanotime, 1000) }
+
+// observedTick reads a clock n times back to back and returns the
+// smallest non-zero step (ns), bounded below by the cost of a read; 0 when
+// the clock never moved.
+func observedTick(read func() int64, n int) int64 {
+	best := int64(0)
+	prev := read()
+	for range n {
+		v := read()
+		if d := v - prev; d > 0 && (best == 0 || d < best) {
+			best = d
+		}
+		prev = v
+	}
+	return best
 }
 
 // studySleeper is delay.Sleep as measured by Study (a Sleeper of its own,
@@ -265,32 +312,36 @@ var studySleeper = NewSleeper(Options{})
 // can be interrupted, and otherwise leaves it to end in the background,
 // its result dropped.
 func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN int, set ThreadSettings) (*Cell, error) {
-	sink := &cellSink{c: &Cell{Mechanism: m.name, Requested: d}}
+	sink := &cellSink{c: &Cell{Mechanism: m.name, Requested: d, OwnThread: m.locked, TimerSlack: -1}}
 	stop := newStopFlag()
 	var current atomic.Pointer[waiter]
 	var slack restorer
 	done := make(chan error, 1)
 	measure := func() {
-		if m.locked { // on a thread of its own (goLocked): its settings die with it
+		if m.locked { // on a thread of its own (thread.Go): its settings die with it
 			if err := set.apply(); err != nil {
 				done <- err
 				return
 			}
 			if m.threadSlack > 0 {
 				if err := setThreadSlack(m.threadSlack); err != nil {
-					sink.do(func(c *Cell) { c.Unavailable = err.Error() })
+					sink.do(func(c *Cell) { c.Unavailable = err })
 					done <- nil
 					return
 				}
+			}
+			if slack, err := ownTimerSlack(); err == nil {
+				sink.do(func(c *Cell) { c.TimerSlack = slack })
 			}
 		}
 		if m.processSlack > 0 {
 			restore, err := setProcessTimerSlack(m.processSlack)
 			if err != nil {
-				sink.do(func(c *Cell) { c.Unavailable = err.Error() })
+				sink.do(func(c *Cell) { c.Unavailable = err })
 				done <- nil
 				return
 			}
+			sink.do(func(c *Cell) { c.TimerSlack = m.processSlack })
 			if !slack.set(restore) {
 				done <- nil // interrupted meanwhile: restored already
 				return
@@ -301,7 +352,7 @@ func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN
 		done <- nil
 	}
 	if m.locked {
-		goLocked(measure)
+		thread.Go(measure)
 	} else {
 		go measure()
 	}
@@ -396,7 +447,7 @@ func (r *restorer) run() {
 func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *stopFlag, current *atomic.Pointer[waiter]) {
 	w, err := m.setup(d, stop)
 	if err != nil {
-		s.do(func(c *Cell) { c.Unavailable = err.Error() })
+		s.do(func(c *Cell) { c.Unavailable = err })
 		return
 	}
 	current.Store(w)
@@ -408,8 +459,11 @@ func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *
 	}
 	// The cost of the two CPU-clock reads around a wait, subtracted from
 	// each CPU figure (median of a few empty pairs).
+	// The smallest non-zero difference of the pairs is the clock's
+	// observed tick.
 	var empty []float64
 	cpuOK := true
+	tick := 0.0
 	for i := 0; i < 15; i++ {
 		a, err1 := cpu()
 		b, err2 := cpu()
@@ -418,6 +472,9 @@ func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *
 			break
 		}
 		empty = append(empty, float64(b-a))
+		if b > a && (tick == 0 || float64(b-a) < tick) {
+			tick = float64(b - a)
+		}
 	}
 	readCost := 0.0
 	if cpuOK {
@@ -425,7 +482,7 @@ func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *
 	} else {
 		cpuClock = ""
 	}
-	if !s.do(func(c *Cell) { c.CPUClock = cpuClock }) {
+	if !s.do(func(c *Cell) { c.CPUClock, c.CPUReadCost, c.CPUTick = cpuClock, readCost, tick }) {
 		return
 	}
 	if d <= 100*time.Millisecond {
@@ -474,58 +531,6 @@ func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *
 	s.mu.Lock()
 	s.finished = true
 	s.mu.Unlock()
-}
-
-func (c *Cell) summarize() {
-	c.CPUPerWait = math.NaN()
-	if c.Unavailable != "" || len(c.Achieved) == 0 {
-		c.AchievedMedian, c.OvershootMedian, c.OvershootP99, c.OvershootMax, c.ErrorPct = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
-		return
-	}
-	req := float64(c.Requested)
-	over := make([]float64, len(c.Achieved))
-	for i, a := range c.Achieved {
-		over[i] = a - req
-	}
-	s := stats.Summarize(over)
-	c.AchievedMedian = s.Median + req
-	c.OvershootMedian = s.Median
-	c.OvershootP99 = stats.Percentile(over, 99, stats.Linear)
-	c.OvershootMax = s.Max
-	c.ErrorPct = s.Median / req * 100
-	if len(c.CPU) > 0 {
-		c.CPUPerWait = stats.Summarize(c.CPU).Median
-	}
-}
-
-// markBest marks the most accurate cell of one duration, and the most
-// accurate among the frugal ones (median CPU ≤ 10 % of the request).
-func markBest(cells []*Cell) {
-	better := func(a, b *Cell) bool {
-		ea, eb := math.Abs(a.OvershootMedian), math.Abs(b.OvershootMedian)
-		if ea != eb {
-			return ea < eb
-		}
-		return math.Abs(a.OvershootP99) < math.Abs(b.OvershootP99)
-	}
-	var best, frugal *Cell
-	for _, c := range cells {
-		if c.Unavailable != "" || len(c.Achieved) == 0 {
-			continue
-		}
-		if best == nil || better(c, best) {
-			best = c
-		}
-		if !math.IsNaN(c.CPUPerWait) && c.CPUPerWait <= 0.1*float64(c.Requested) && (frugal == nil || better(c, frugal)) {
-			frugal = c
-		}
-	}
-	if best != nil {
-		best.Best = true
-	}
-	if frugal != nil {
-		frugal.BestFrugal = true
-	}
 }
 
 // goMechanisms are the portable mechanisms (Go runtime waits, busy-spin,

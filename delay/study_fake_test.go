@@ -1,12 +1,16 @@
 package delay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/result"
 )
 
 // fakeMechanism waits on a counter instead of a clock: wait n returns the
@@ -103,12 +107,15 @@ func TestStudyFailedWaits(t *testing.T) {
 	if !errors.Is(c.Err, cause) || !strings.HasPrefix(c.Err.Error(), "delay: fake 1µs: ") {
 		t.Errorf("Err = %v, want the cause wrapped and named", c.Err)
 	}
-	if c.OvershootMax > 2 || c.AchievedMedian > 1002 {
-		t.Errorf("a failed wait reached the figures: max overshoot %v ns", c.OvershootMax)
+	for _, a := range c.Achieved {
+		if a > 1002 {
+			t.Fatalf("a failed wait reached the samples: %v ns", a)
+		}
 	}
-	m := c.Measurement()
-	if m.Details["failed"] != 10 || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Message, "10 of 41 waits failed") {
-		t.Errorf("export: failed %v, warnings %q", m.Details["failed"], m.Warnings)
+	m := c.measurement(1)
+	if det := m.Detail.Sleep; det == nil || det.FailedWaits != 10 || !strings.Contains(det.FailedError, "invalid argument") ||
+		len(m.Warnings) != 1 || m.Warnings[0].Code != "waits-failed" || !strings.Contains(m.Warnings[0].Message, "10 of 41 waits failed") {
+		t.Errorf("export: detail %+v, warnings %q", m.Detail.Sleep, m.Warnings)
 	}
 }
 
@@ -169,5 +176,68 @@ func TestRestorer(t *testing.T) {
 	m := 0
 	if late.set(func() { m++ }) || m != 1 {
 		t.Errorf("a setting made after the interruption: set accepted it or did not undo it (%d)", m)
+	}
+}
+
+// TestStudyDocument: the study as a result document: one measurement per
+// MECHANISM@DURATION with the requested duration as a number, the raw
+// samples as metrics with the clock's tick as their resolution, no spin
+// margin without a delay.Sleep cell, and a strict round trip.
+func TestStudyDocument(t *testing.T) {
+	oldTick := studyTick
+	studyTick = func() int64 { return 20 }
+	t.Cleanup(func() { studyTick = oldTick })
+	f := &fakeMechanism{achieved: func(n int) int64 { return 1500 + int64(n%4) }}
+	g := &fakeMechanism{achieved: func(n int) int64 { return 1000 }}
+	withMechanisms(t, f.mechanism("fake"), g.mechanism("exact"))
+	res, err := Study(context.Background(), StudyOptions{Durations: []time.Duration{time.Microsecond, 1500 * time.Nanosecond}, MaxSamples: 8, Budget: time.Hour,
+		Settings: ThreadSettings{Priority: 0, CPUs: []int{0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Document(result.Tool{Name: "test"}, &Held{DMALatency: 0, MLocked: true, BestEffort: true, Refused: []string{"SCHED_FIFO priority 80"}})
+	var b bytes.Buffer
+	if err := result.Encode(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&b)
+	dec.DisallowUnknownFields()
+	var back result.Document
+	if err := dec.Decode(&back); err != nil {
+		t.Fatalf("strict decoding: %v", err)
+	}
+	r := back.Run.Sleep
+	if back.Kind != result.KindSleep || r == nil || len(r.DurationsNs) != 2 || r.DurationsNs[1] != 1500 || r.BudgetNs != int64(time.Hour) || r.MaxSamples != 8 {
+		t.Fatalf("run %+v", r)
+	}
+	if c := r.Conditions; !c.MLocked || c.DMALatencyUs == nil || *c.DMALatencyUs != 0 || len(c.Pin) != 1 || !c.BestEffort || len(c.Refused) != 1 {
+		t.Errorf("conditions %+v", c)
+	}
+	if r.SpinMarginNs != nil {
+		t.Errorf("spin margin %d without a delay.Sleep cell", *r.SpinMarginNs)
+	}
+	wantNames := []string{"fake@1µs", "exact@1µs", "fake@1.5µs", "exact@1.5µs"}
+	if len(back.Measurements) != 4 {
+		t.Fatalf("%d measurements", len(back.Measurements))
+	}
+	for i, m := range back.Measurements {
+		det := m.Detail.Sleep
+		if m.Name != wantNames[i] || det == nil || det.RequestedNs != []int64{1000, 1000, 1500, 1500}[i] {
+			t.Errorf("measurement %d: %q %+v", i, m.Name, det)
+			continue
+		}
+		a, o := m.Metric("achieved"), m.Metric("overshoot")
+		if m.Primary != "achieved" || a == nil || o == nil || len(a.Values) != 8 || a.Resolution != 20 || a.Unit != result.UnitNs {
+			t.Errorf("%s: metrics %+v", m.Name, m.Metrics)
+			continue
+		}
+		for j := range a.Values {
+			if o.Values[j] != a.Values[j]-float64(det.RequestedNs) {
+				t.Errorf("%s: overshoot %v of achieved %v", m.Name, o.Values[j], a.Values[j])
+			}
+		}
+		if c := m.Metric("cpu"); c != nil && (det.CPUClock != "process" || det.CPUReadCostNs == nil) {
+			t.Errorf("%s: a cpu metric without its clock and read cost: %+v", m.Name, det)
+		}
 	}
 }

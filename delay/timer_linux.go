@@ -49,6 +49,16 @@ func setTimerSlack(ns int) error {
 	return prctl(unix.PR_SET_TIMERSLACK, uintptr(ns), 0, 0, 0)
 }
 
+// ownTimerSlack returns the calling thread's timer slack in ns (prctl
+// PR_GET_TIMERSLACK); call it on a locked thread.
+func ownTimerSlack() (int64, error) {
+	v, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
+	if err != nil {
+		return -1, fmt.Errorf("delay: prctl(PR_GET_TIMERSLACK): %w", err)
+	}
+	return int64(v), nil
+}
+
 // timerFile is a timerfd (CLOCK_MONOTONIC, non-blocking) registered with
 // the Go netpoller through os.File. A goroutine reading it parks without
 // holding a P or a thread; when the timer expires the kernel wakes the

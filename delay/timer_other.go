@@ -3,6 +3,7 @@
 package delay
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 )
@@ -25,3 +26,6 @@ func (otherClock) block(abs int64) error {
 	}
 	return nil
 }
+
+// ownTimerSlack: timer slack is Linux's.
+func ownTimerSlack() (int64, error) { return -1, fmt.Errorf("delay: timer slack: %w", ErrUnsupported) }

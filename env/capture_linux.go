@@ -4,6 +4,7 @@ package env
 
 import (
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"runtime"
 
 	"golang.org/x/sys/unix"
@@ -44,24 +45,18 @@ func kernelLog() ([]byte, error) {
 func timerSlack() (int64, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread() // nothing was changed on this thread
-	v, err := unix.PrctlRetInt(unix.PR_GET_TIMERSLACK, 0, 0, 0, 0)
+	v, err := thread.TimerSlack()
 	if err != nil {
-		return 0, fmt.Errorf("env: prctl(PR_GET_TIMERSLACK): %w", err)
+		return 0, fmt.Errorf("env: %w", err)
 	}
-	return int64(v), nil
+	return v, nil
 }
 
 // affinity returns the CPUs this process may run on (sched_getaffinity).
 func affinity() ([]int, error) {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return nil, fmt.Errorf("env: sched_getaffinity: %w", err)
-	}
-	var cpus []int
-	for c := 0; c < len(set)*64; c++ {
-		if set.IsSet(c) {
-			cpus = append(cpus, c)
-		}
+	cpus, err := thread.Allowed()
+	if err != nil {
+		return nil, fmt.Errorf("env: %w", err)
 	}
 	return cpus, nil
 }

@@ -4,11 +4,9 @@ package env
 
 import (
 	"fmt"
-	"runtime"
+	"github.com/chronograph/chronograph/internal/thread"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // speedLoopSums is how many 1024-element sums a trial makes: ~20-40 µs on
@@ -72,12 +70,9 @@ func measureCPUSpeed(cpus []int) *CPUSpeed {
 	startWorker := func(cpu int) *worker {
 		w := &worker{turn: make(chan struct{}), done: make(chan float64)}
 		ready := make(chan error)
-		go func() {
-			runtime.LockOSThread() // never unlocked: see above
-			var set unix.CPUSet
-			set.Set(cpu)
-			if err := unix.SchedSetaffinity(0, &set); err != nil {
-				ready <- fmt.Errorf("env: sched_setaffinity: %w", err)
+		thread.Go(func() { // locked for life: the pin dies with the thread
+			if err := thread.Pin(cpu); err != nil {
+				ready <- fmt.Errorf("env: %w", err)
 				return
 			}
 			ready <- nil
@@ -86,7 +81,7 @@ func measureCPUSpeed(cpus []int) *CPUSpeed {
 				speedSink.Store(speedLoop(speedData, speedLoopSums))
 				w.done <- float64(time.Since(start).Nanoseconds())
 			}
-		}()
+		})
 		w.err = <-ready
 		return w
 	}

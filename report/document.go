@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -122,6 +123,10 @@ type Change struct {
 	stats.MedianRatio
 	// Err says why no test could be made (too few samples).
 	Err error
+	// NoCI says why the ratio has no interval (fewer samples than an
+	// interval of a median needs, on one side): the one rule of every
+	// format; the change is then never called significant.
+	NoCI string
 }
 
 // Verdict is the plain conclusion about c.
@@ -129,6 +134,8 @@ func (c Change) Verdict() string {
 	switch {
 	case c.Err != nil:
 		return "cannot tell: " + c.Err.Error()
+	case c.NoCI != "":
+		return "cannot tell: too few samples (" + c.NoCI + ")"
 	case !c.Significant:
 		return fmt.Sprintf("no significant change (p = %s)", PValue(c.MannWhitney.P))
 	case c.Ratio > 1:
@@ -158,17 +165,28 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 		}
 		seen[m.Name] = true
 		for _, met := range m.Metrics {
-			if (!o.All && m.Primary != "" && met.Name != m.Primary) || len(met.Values) == 0 {
+			binned := len(met.Values) == 0 && met.Histogram != nil && met.Histogram.Total() > 0
+			if (!o.All && m.Primary != "" && met.Name != m.Primary) || (len(met.Values) == 0 && !binned) {
 				continue
 			}
 			omet := om.Metric(met.Name)
-			if omet == nil || len(omet.Values) == 0 || omet.Unit != met.Unit {
+			obinned := omet != nil && len(omet.Values) == 0 && omet.Histogram != nil && omet.Histogram.Total() > 0
+			if omet == nil || (len(omet.Values) == 0 && !obinned) || omet.Unit != met.Unit {
 				continue
 			}
 			os, ns := NewSeries(omet), NewSeries(&met)
 			c := Change{Measurement: m.Name, Metric: met.Name, Unit: met.Unit, Old: os.Summary.Median, New: ns.Summary.Median,
 				OldPrec: os.AtQuantile(0.5), NewPrec: ns.AtQuantile(0.5)}
-			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+			if binned || obinned {
+				// Binned samples (latency histograms): the medians are
+				// read from the bins, but the test needs raw values.
+				c.Err = errors.New("the samples are binned: no test of binned samples yet, compare the medians and percentiles")
+			} else {
+				c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+				if few, no := tooFewForCI(len(met.Values), len(omet.Values)); few {
+					c.NoCI, c.Significant = no, false
+				}
+			}
 			changes = append(changes, c)
 		}
 	}
@@ -194,7 +212,12 @@ func DiffView(baseline, newer *result.Document, o Options) *View {
 			{Name: "95% CI", CSVName: "ci"}, {Name: "p", Numeric: true}, {Name: "verdict"}}}
 		for _, c := range changes {
 			ratio, ci, pv := Missing, Missing, Missing
-			if c.Err == nil {
+			switch {
+			case c.Err == nil && c.NoCI != "":
+				ratio = Cell{Text: Ratio(c.Ratio, c.Ratio, c.Ratio), Raw: exactNum(c.Ratio)}
+				ci = Cell{Text: "[" + c.NoCI + "]"}
+				pv = Cell{Text: PValue(c.MannWhitney.P), Raw: exactNum(c.MannWhitney.P)}
+			case c.Err == nil:
 				ratio = Cell{Text: Ratio(c.Ratio, c.CI.Lo, c.CI.Hi), Raw: exactNum(c.Ratio)}
 				ci = Cell{Text: "[" + Ratio(c.CI.Lo, c.CI.Lo, c.CI.Hi) + ", " + Ratio(c.CI.Hi, c.CI.Lo, c.CI.Hi) + "]", Raw: exactNum(c.CI.Lo) + " " + exactNum(c.CI.Hi)}
 				pv = Cell{Text: PValue(c.MannWhitney.P), Raw: exactNum(c.MannWhitney.P)}

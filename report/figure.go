@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 
 	"github.com/chronograph/chronograph/result"
@@ -73,15 +74,34 @@ func (s *Series) N() int { return s.Summary.N }
 func (s *Series) Binned() bool { return s.hist != nil }
 
 // Observed is the precision of one observed value (a sample, the minimum,
-// the maximum): the instrument's resolution.
-func (s *Series) Observed() unit.Precision { return unit.Precision{Resolution: s.Resolution} }
+// the maximum): the instrument's resolution, exact when every sample
+// agreed on it.
+func (s *Series) Observed() unit.Precision {
+	return unit.Precision{Resolution: s.Resolution, Exact: s.agreed()}
+}
 
-// AtQuantile is the precision of the q-quantile (0..1): its order
+// agreed reports whether at least two samples were taken and all were
+// equal: their figures are then known exactly at the resolution.
+func (s *Series) agreed() bool { return s.N() >= 2 && s.Summary.Min == s.Summary.Max }
+
+// AtQuantile is the precision of the linear q-quantile (0..1): its order
 // statistics' spread (for bins: the values at the ranks that bound it,
-// and the width of its bin) and the resolution.
+// and the width of its bin) and the resolution when it is an observed
+// value.
 func (s *Series) AtQuantile(q float64) unit.Precision {
 	if s.hist == nil {
-		return unit.Precision{Resolution: s.Resolution, Uncertainty: stats.QuantileUncertainty(s.Sorted, q)}
+		p := unit.Precision{Resolution: s.Resolution, Uncertainty: stats.QuantileUncertainty(s.Sorted, q)}
+		// The linear quantile between two different observations weighs
+		// them, so it is finer than their resolution (the median of 1 and
+		// 2 is 1.5): its uncertainty alone decides its digits then.
+		if n := len(s.Sorted); n > 1 {
+			i := q * float64(n-1)
+			lo, hi := int(math.Floor(i)), int(math.Ceil(i))
+			if lo != hi && s.Sorted[lo] != s.Sorted[hi] {
+				p.Resolution = 0
+			}
+		}
+		return p
 	}
 	n := float64(s.N())
 	if n < 2 {
@@ -107,9 +127,12 @@ func (s *Series) OfStdDev() unit.Precision {
 	return unit.Precision{Uncertainty: stats.StdDevUncertainty(s.Summary)}
 }
 
-// Quantile returns the q-quantile (0..1): by the linear definition of the
-// raw values, or read from the bins (linearly within the bin that holds
-// the rank, clamped to the exact extremes).
+// Quantile returns the q-quantile (0..1) by the linear definition: of
+// the raw values, or, for a binned series, between the order statistics
+// at the ranks around q·(n-1), each read from its bin (the k-th of c
+// values in a bin sits at the middle of the k-th c-th of it; the smallest
+// and largest are the exact extremes), so that a quantile between two
+// values in distant bins lies between them, as it does for raw values.
 func (s *Series) Quantile(q float64) float64 {
 	if s.hist == nil {
 		return stats.Quantile(s.Sorted, q, stats.Linear)
@@ -118,19 +141,28 @@ func (s *Series) Quantile(q float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	rank := q * float64(n-1) // 0-based, as the linear definition
-	i := s.bin(q)
-	var v float64
-	switch {
-	case i < 0 && rank < float64(s.cum[0]):
-		v = s.hist.Min // an underflow
-	case i < 0:
-		v = s.hist.Max // an overflow
-	default:
-		c := s.hist.Counts[i]
-		frac := math.Min(1, (rank-float64(s.cum[i])+0.5)/float64(c))
-		v = s.hist.Bounds[i] + frac*(s.hist.Bounds[i+1]-s.hist.Bounds[i])
+	rank := math.Min(math.Max(q, 0), 1) * float64(n-1) // 0-based, as the linear definition
+	k := int64(math.Floor(rank))
+	lo := s.orderStat(k, n)
+	if f := rank - float64(k); f > 0 {
+		return lo + f*(s.orderStat(k+1, n)-lo)
 	}
+	return lo
+}
+
+// orderStat estimates the k-th smallest (0-based) of the n binned values:
+// the exact minimum and maximum at the ends, an underflow as the minimum,
+// an overflow as the maximum, else a point in its bin.
+func (s *Series) orderStat(k, n int64) float64 {
+	switch {
+	case k <= 0 || k < s.cum[0]:
+		return s.hist.Min
+	case k >= n-1 || k >= s.cum[len(s.cum)-1]:
+		return s.hist.Max
+	}
+	i := sort.Search(len(s.hist.Counts), func(i int) bool { return s.cum[i+1] > k })
+	c := s.hist.Counts[i]
+	v := s.hist.Bounds[i] + (float64(k-s.cum[i])+0.5)/float64(c)*(s.hist.Bounds[i+1]-s.hist.Bounds[i])
 	return math.Min(math.Max(v, s.hist.Min), s.hist.Max)
 }
 

@@ -306,7 +306,7 @@ func TestBenchfmtParses(t *testing.T) {
 // error that says what benchfmt holds and which formats to use.
 func TestBenchfmtOtherKinds(t *testing.T) {
 	err := Render(&bytes.Buffer{}, doc(1), Benchfmt, Options{})
-	if err == nil || !strings.Contains(err.Error(), "this is a command document: use --format text, markdown, csv or json") {
+	if err == nil || !strings.Contains(err.Error(), "this is a custom document: use --format text, markdown, csv or json") {
 		t.Errorf("err = %v", err)
 	}
 	if f, err := ParseFormat("benchfmt"); err != nil || f != Benchfmt {

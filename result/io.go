@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
 )
@@ -80,14 +81,30 @@ func Decode(r io.Reader) (*Document, error) {
 
 // Unmarshal parses and validates a document. It rejects data that is not a
 // chronograph result document, and documents of a newer schema version
-// than this package knows, saying which version is needed.
+// than this package knows, saying which version is needed. A hyperfine
+// JSON export (an object with "results" and no "schema") is read as a
+// command document (see HyperfineExport).
 func Unmarshal(data []byte) (*Document, error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a byte order mark some editors add
+	if err := objectStart(data); err != nil {
+		return nil, err
+	}
 	var head struct {
 		Schema  *string `json:"schema"`
 		Version *int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("result: not a JSON result document: %w", clipped{err})
+		return nil, fmt.Errorf("result: not a JSON result document: %w", clipped{jsonError(err)})
+	}
+	if head.Schema == nil && isHyperfine(data) {
+		d, err := fromHyperfine(data)
+		if err == nil {
+			err = d.validate()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
 	}
 	if head.Schema == nil || *head.Schema != Schema {
 		return nil, errors.New(`result: not a chronograph result document (no "schema": "` + Schema + `" field); pass a file written by chrono's --json/--export-json`)
@@ -102,19 +119,64 @@ func Unmarshal(data []byte) (*Document, error) {
 	if *head.Version == 1 {
 		var old documentV1
 		if err := json.Unmarshal(data, &old); err != nil {
-			return nil, fmt.Errorf("result: malformed result document (version 1): %w", clipped{err})
+			return nil, fmt.Errorf("result: malformed result document (version 1): %w", clipped{jsonError(err)})
 		}
 		d = old.upgrade()
 	} else {
 		d = new(Document)
 		if err := json.Unmarshal(data, d); err != nil {
-			return nil, fmt.Errorf("result: malformed result document: %w", clipped{err})
+			return nil, fmt.Errorf("result: malformed result document: %w", clipped{jsonError(err)})
 		}
 	}
 	if err := d.validate(); err != nil {
 		return nil, err
 	}
 	return d, nil
+}
+
+// objectStart says, in one line, why data cannot be a document when it
+// does not hold a JSON object: a document is one object.
+func objectStart(data []byte) error {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	const fix = "pass a file written by chrono's --json/--export-json"
+	switch {
+	case len(t) == 0:
+		return errors.New("result: the input is empty, not a result document: " + fix)
+	case t[0] == '{':
+		return nil
+	case t[0] == '[':
+		return errors.New(`result: the input is a JSON array, not a result document (one JSON object with "schema": "` + Schema + `"): pass one document, e.g. one element of the array`)
+	}
+	n := min(len(t), 16)
+	return fmt.Errorf("result: the input is not a JSON object (it starts with %q), so not a result document: %s", t[:n], fix)
+}
+
+// jsonError rewords the decoder's type errors in the schema's terms (a
+// field and the JSON it should hold) instead of Go's type names.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	want := "a different JSON type"
+	switch te.Type.Kind() {
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16,
+		reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64:
+		want = "a number"
+	case reflect.String:
+		want = "a string"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		want = "an object"
+	}
+	field := te.Field
+	if field == "" {
+		field = "the document"
+	}
+	return fmt.Errorf("field %q holds a JSON %s where the schema wants %s (at byte %d)", field, te.Value, want, te.Offset)
 }
 
 // clipped is an error of encoding/json or package time, whose text can

@@ -76,10 +76,6 @@ type Measurement struct {
 	// Metrics are the per-sample series measured, all of equal length
 	// (one value per sample), in the order the samples were taken.
 	Metrics []Metric `json:"metrics"`
-	// Details holds kind-specific figures of version 1 documents.
-	//
-	// Transitional: being replaced by Detail (typed); do not use in new code.
-	Details map[string]any `json:"details,omitempty"`
 	// Detail holds the kind-specific figures of this measurement: the one
 	// that matches the document's Kind is set.
 	Detail KindDetail `json:"detail,omitzero"`
@@ -122,12 +118,14 @@ type Comparison struct {
 	B      string `json:"b"`
 	Metric string `json:"metric"`
 	// Ratio is statistic(A)/statistic(B) (e.g. of medians), with its
-	// confidence interval [Lo, Hi] at level Confidence (0.95 = 95 %).
+	// confidence interval [Lo, Hi] at level Confidence (0.95 = 95 %);
+	// the three are absent (0) when the samples are too small for an
+	// interval.
 	Statistic  string  `json:"statistic"`
 	Ratio      float64 `json:"ratio"`
-	Lo         float64 `json:"lo"`
-	Hi         float64 `json:"hi"`
-	Confidence float64 `json:"confidence"`
+	Lo         float64 `json:"lo,omitempty"`
+	Hi         float64 `json:"hi,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
 	// Test names the significance test ("mann-whitney-u") and P its p-value.
 	Test string  `json:"test"`
 	P    float64 `json:"p"`

@@ -48,7 +48,11 @@ func TestUnmarshalErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"not json", "nope", "not a JSON result document"},
+		{"not json", "nope", `the input is not a JSON object (it starts with "nope"), so not a result document`},
+		{"array", `[{"schema":"chronograph.result","version":2}]`, "the input is a JSON array, not a result document"},
+		{"empty", " \n", "the input is empty"},
+		{"bad json", `{"schema": `, "not a JSON result document: unexpected end of JSON input"},
+		{"wrong type", `{"schema":"chronograph.result","version":2,"measurements":{}}`, `field "measurements" holds a JSON object where the schema wants an array`},
 		{"no schema", `{"version":1}`, "not a chronograph result document"},
 		{"wrong schema", `{"schema":"other","version":1}`, "not a chronograph result document"},
 		{"no version", `{"schema":"chronograph.result"}`, "no valid \"version\""},
@@ -63,7 +67,17 @@ func TestUnmarshalErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
 			}
+			if err != nil && strings.Contains(err.Error(), "Go ") {
+				t.Errorf("err = %v names Go types", err)
+			}
 		})
+	}
+}
+
+// A byte order mark before the document is skipped.
+func TestUnmarshalBOM(t *testing.T) {
+	if _, err := Unmarshal([]byte("\uFEFF" + `{"schema":"chronograph.result","version":2,"measurements":[]}`)); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -97,3 +111,40 @@ func TestEncodeRejectsNaN(t *testing.T) {
 }
 
 func nan() float64 { var z float64; return z / z }
+
+// A version 1 numbers document's details land in the typed fields.
+func TestUpgradeNumbers(t *testing.T) {
+	d, err := Unmarshal([]byte(`{"schema":"chronograph.result","version":1,"kind":"numbers","measurements":[{"name":"stdin","primary":"value",
+		"metrics":[{"name":"value","unit":"ns","values":[1,2,3],"percentiles":{"p99":3,"p50":2},"percentile_method":"hazen"}],
+		"details":{"input_quantum":1000,"lines":3,"median_ci":{"lo":1,"hi":3,"confidence":0.9,"method":"order-statistic"},"modified_z_outliers":[2],"modified_z_threshold":3.5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, nd, met := d.Run.Numbers, d.Measurements[0].Detail.Numbers, d.Measurements[0].Metric("value")
+	if run == nil || run.Lines != 3 || run.PercentileMethod != "hazen" || len(run.Percentiles) != 2 || run.Percentiles[0] != 50 || run.Confidence != 0.9 {
+		t.Errorf("run %+v", run)
+	}
+	if nd == nil || nd.MedianCI == nil || nd.MedianCI.Hi != 3 || len(nd.ModifiedZ.Outliers) != 1 || met.Resolution != 1000 {
+		t.Errorf("detail %+v, resolution %v", nd, met.Resolution)
+	}
+}
+
+// A version 1 document of a kind without a typed upgrade keeps its
+// details readable, as a note, and no untyped field.
+func TestV1DetailsKeptAsNote(t *testing.T) {
+	doc := `{"schema":"chronograph.result","version":1,"tool":{"name":"chrono","version":"old"},"kind":"latency",
+	"start":"2026-01-01T00:00:00Z","end":"2026-01-01T00:00:01Z",
+	"measurements":[{"name":"thread 0","primary":"","metrics":[],"details":{"max_ns":3202309,"percentiles_ns":{"p99":744959}}}],
+	"warnings":["an old warning: do this"]}`
+	d, err := Unmarshal([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Version != Version || len(d.Warnings) != 1 || d.Warnings[0].Message != "an old warning: do this" {
+		t.Errorf("document %+v", d)
+	}
+	ws := d.Measurements[0].Warnings
+	if len(ws) != 1 || ws[0].Code != "v1-details" || !strings.Contains(ws[0].Message, "max_ns 3202309") || !strings.Contains(ws[0].Message, "percentiles_ns.p99 744959") {
+		t.Errorf("measurement warnings %+v", ws)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Order is the order in which the runs of several commands are made.
@@ -63,11 +64,15 @@ type Options struct {
 	Warmup int
 	// Runs, when positive, is the exact number of runs per command.
 	// Otherwise a command runs at least MinRuns times (default 10, or
-	// MaxRuns when that is lower) and
-	// at most MaxRuns times (0: no limit), and stops once its runs took
-	// Budget (default 3 s) or, with Precision, once the confidence
-	// interval of its median is within Precision (a fraction: 0.01 = 1 %)
-	// of the median.
+	// MaxRuns when that is lower) and at most MaxRuns times (0: no
+	// limit), and stops when its runs fill the time Budget (default 3 s),
+	// or, with Precision, once the confidence interval of its median is
+	// within Precision (a fraction: 0.01 = 1 %) of the median. As in
+	// hyperfine, the budget counts each run's raw wall time (start-up
+	// included) and its prepare and conclude commands', and no run is
+	// started that would, at the average cost so far, end beyond it:
+	// runs of a constant cost c make floor(Budget/c) runs, hyperfine's
+	// count.
 	Runs, MinRuns, MaxRuns int
 	Budget                 time.Duration
 	Precision              float64
@@ -89,12 +94,16 @@ type Options struct {
 	// command of round k, to Pin[k mod len(Pin)]; warm-up and overhead
 	// runs likewise), so that every run's CPU is known
 	// (Result.CPUs) and CPUs that differ in speed show as such (see
-	// Analysis.PerCPU) instead of mixing into one spread. To let a
+	// analysis.PerCPU) instead of mixing into one spread. To let a
 	// multi-threaded command use a set of CPUs at once, start chrono under
 	// taskset -c instead.
 	Pin []int
-	// IgnoreFailure records non-zero exit codes instead of stopping.
-	IgnoreFailure bool
+	// IgnoreFailure records non-zero exit codes instead of stopping (-i,
+	// --ignore-failure=all-non-zero); IgnoreExitCodes records only these
+	// codes (--ignore-failure=1,2), a run killed by signal N having code
+	// 128+N, and stops on any other.
+	IgnoreFailure   bool
+	IgnoreExitCodes []int
 	// Setup runs once before the runs of each command, Cleanup once after;
 	// Prepare before each run, Conclude after each run. Each holds no
 	// entry, one for every command, or one per command line.
@@ -103,9 +112,14 @@ type Options struct {
 	// /dev/null).
 	Input string
 	// Output is OutputNull (default), OutputPipe, OutputInherit or a file
-	// name. Standard error goes to chrono's stderr with OutputInherit and
-	// is otherwise discarded, keeping its last few KB for error messages.
-	Output string
+	// name (every run's output appended). Standard error goes to chrono's
+	// stderr with OutputInherit and is otherwise discarded, keeping its
+	// last few KB for error messages. Outputs, when not empty, gives one
+	// such value per command line instead (indexed by Command.Index), as
+	// hyperfine's repeated --output does; the setup, prepare, conclude and
+	// cleanup commands of a command write where it writes.
+	Output  string
+	Outputs []string
 	// SubtractSpawn subtracts the measured spawn overhead of a trivial
 	// executable from the runs of -N commands (shell overhead is always
 	// subtracted when a shell is used).
@@ -118,6 +132,12 @@ type Options struct {
 	// Report.Counters.Unavailable, never recorded as values.
 	Counters       []counters.Event
 	CounterOptions counters.Options
+	// Simulate runs nothing (--debug-mode, for tests, like hyperfine's):
+	// a run of `sleep SECONDS` takes SECONDS on a simulated clock, a shell
+	// given as `sleep SECONDS` adds its SECONDS to every run through it,
+	// the overhead runs and `true` take no time, and any other command is
+	// an error. The document says it is simulated.
+	Simulate bool
 	// NewProbe, if set, makes a Probe for every timing, warm-up and
 	// overhead run (not for setup, prepare, conclude and cleanup
 	// commands).
@@ -145,6 +165,10 @@ type Command struct {
 	// Index is the index of the command line it came from (for per-command
 	// setup/prepare/conclude/cleanup).
 	Index int
+	// Unused names the parameters that the command line does not contain
+	// (they may be used by the setup or prepare commands); the name shows
+	// their values.
+	Unused []string
 }
 
 // Progress describes a benchmark in progress.
@@ -173,7 +197,8 @@ type Result struct {
 	Complete bool
 	// PrecisionReached reports whether the Precision target was met.
 	PrecisionReached bool
-	// Spent is the total raw wall time of the timing runs.
+	// Spent is the total raw wall time of the timing runs and of their
+	// prepare and conclude commands (what the time budget bounds).
 	Spent time.Duration
 }
 
@@ -212,7 +237,7 @@ type Report struct {
 	Counters *CounterInfo
 	// Notes are facts about how the benchmark was run that qualify its
 	// figures (e.g. that all setup commands ran before interleaved runs).
-	Notes []string
+	Notes []warn.Warning
 	// ParentPeakRSSBytes is chrono's own peak RSS after the runs (Linux;
 	// -1 elsewhere): a child's max RSS at or below it may be chrono's
 	// memory counted for the child (see selfPeakRSS).
@@ -258,6 +283,10 @@ func (e *FailureError) Error() string {
 	if e.What == "command" {
 		msg += fmt.Sprintf(" (run %d)", e.Run+1)
 	}
+	if e.ExitCode == 127 {
+		// The shell's (and env's) code for a command it could not find.
+		msg += " (127: the shell found no such command: check its name and PATH)"
+	}
 	if s := strings.TrimRight(e.Stderr, " \t\r\n"); strings.TrimSpace(s) != "" {
 		msg += "; the end of its stderr:\n"
 		for _, line := range strings.Split(s, "\n") {
@@ -275,48 +304,70 @@ func (e *FailureError) Error() string {
 }
 
 // Commands expands command lines with the parameters into the commands to
-// benchmark (one per line and combination of values, the first parameter
-// varying fastest) and resolves their executables, failing before any
-// run if one cannot be started. names holds no entry, or one per line or
-// per expanded command (-n); "{param}" in a name is substituted too.
+// benchmark and resolves their executables, failing before any run if one
+// cannot be started. The order is hyperfine's: the command lines vary
+// fastest, then the first parameter, then the next (-L n 1,2 with lines A
+// and B gives A1 B1 A2 B2), which is the order the -n names are given in.
+//
+// names holds the -n names, with "{param}" substituted: without
+// parameters, at most one per command line (the others are named by
+// their command line, as in hyperfine); with parameters, one for every
+// command, one per command line, or one per expanded command. A
+// parameter that a command line does not use is shown in its name, as
+// hyperfine shows it: "make (branch = main)" (it may be used by --setup or
+// --prepare); Command.Unused lists them.
 func Commands(lines, names []string, params []Param, opts Options) ([]Command, error) {
 	if len(lines) == 0 {
 		return nil, usagef("run: no command given: name one or more commands to benchmark")
+	}
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			return nil, usagef("run: command %d is empty: give a command line to benchmark (an empty line would time only the start-up of the shell)", i+1)
+		}
 	}
 	combos, err := Product(params)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range params {
-		used := false
-		for _, l := range lines {
-			used = used || strings.Contains(l, "{"+p.Name+"}")
-		}
-		if !used {
-			return nil, usagef("run: parameter %s is not used: write {%s} in a command", p.Name, p.Name)
-		}
-	}
 	total := len(lines) * len(combos)
-	if len(names) != 0 && len(names) != len(lines) && len(names) != total {
-		return nil, usagef("run: %d command names for %d commands: give one -n per command", len(names), total)
+	if err := checkNames(len(names), len(lines), total, len(params) > 0); err != nil {
+		return nil, err
 	}
 	shell, err := shellWords(opts)
 	if err != nil {
 		return nil, err
 	}
 	var cmds []Command
-	for i, line := range lines {
-		for _, combo := range combos {
+	for _, combo := range combos {
+		for i, line := range lines {
 			c := Command{Line: Substitute(line, combo), Index: i}
+			if strings.TrimSpace(c.Line) == "" {
+				return nil, usagef("run: command %q is empty with %s: give parameter values that make a command", line, paramText(params, combo, nil))
+			}
 			if len(params) > 0 {
 				c.Params = combo
+				for _, p := range params {
+					if !strings.Contains(line, "{"+p.Name+"}") {
+						c.Unused = append(c.Unused, p.Name)
+					}
+				}
 			}
 			c.Name = c.Line
 			switch {
-			case len(names) == total && total != len(lines):
-				c.Name = names[len(cmds)]
-			case len(names) > 0:
+			case len(names) == 0:
+			case len(params) == 0:
+				if i < len(names) {
+					c.Name = names[i]
+				}
+			case len(names) == 1:
+				c.Name = Substitute(names[0], combo)
+			case len(names) == total:
+				c.Name = Substitute(names[len(cmds)], combo)
+			default: // one per command line
 				c.Name = Substitute(names[i], combo)
+			}
+			if len(c.Unused) > 0 {
+				c.Name += " (" + paramText(params, combo, c.Unused) + ")"
 			}
 			if c.Argv, c.Path, err = resolve(line, combo, shell); err != nil {
 				return nil, err
@@ -324,14 +375,39 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 			cmds = append(cmds, c)
 		}
 	}
-	if shell != nil {
-		for _, c := range cmds {
-			if err := checkShellCommand(c.Line); err != nil {
-				return nil, err
-			}
+	return cmds, nil
+}
+
+// checkNames checks the number of -n names for lines command lines that
+// expand to total commands.
+func checkNames(n, lines, total int, params bool) error {
+	switch {
+	case !params && n > lines:
+		return usagef("run: too many -n/--command-name names: %d for %s: give at most one per command (a command without one is named by its command line)", n, plural(lines, "command"))
+	case params && n > 1 && n != lines && n != total:
+		return usagef("run: %d -n/--command-name names for %d benchmarks (%d command lines, %d parameter combinations): give one name for all (with {param} in it), one per command line, or one per benchmark in the order they run (command lines varying fastest, then the parameters)", n, total, lines, total/lines)
+	}
+	return nil
+}
+
+// plural is "1 command", "2 commands".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// paramText lists parameter values as hyperfine shows them in a name:
+// "n = 1, branch = main" (only those in only, when given).
+func paramText(params []Param, values map[string]string, only []string) string {
+	var parts []string
+	for _, p := range params {
+		if only == nil || slices.Contains(only, p.Name) {
+			parts = append(parts, p.Name+" = "+values[p.Name])
 		}
 	}
-	return cmds, nil
+	return strings.Join(parts, ", ")
 }
 
 // shellWords returns the shell's argument list up to the command line
@@ -345,8 +421,8 @@ func shellWords(opts Options) ([]string, error) {
 		sh = defaultShell
 	}
 	words, err := Split(sh)
-	if err != nil || len(words) == 0 {
-		return nil, usagef("run: bad shell %q: give a shell name or command line such as \"bash --norc\"", opts.Shell)
+	if err != nil || len(words) == 0 || words[0] == "" {
+		return nil, usagef("run: bad shell %q: give a shell name or command line such as \"bash --norc\" (or -N for no shell)", opts.Shell)
 	}
 	base := strings.ToLower(filepath.Base(words[0]))
 	if base == "cmd" || base == "cmd.exe" {
@@ -387,40 +463,6 @@ func resolve(line string, params map[string]string, shell []string) ([]string, s
 	return argv, path, nil
 }
 
-// shellBuiltins are words a shell runs itself, not found in PATH.
-var shellBuiltins = map[string]bool{
-	"": true, ".": true, ":": true, "[": true, "alias": true, "bg": true, "break": true, "case": true, "cd": true,
-	"command": true, "continue": true, "echo": true, "eval": true, "exec": true, "exit": true, "export": true,
-	"false": true, "fg": true, "for": true, "getopts": true, "hash": true, "if": true, "jobs": true, "kill": true,
-	"local": true, "printf": true, "pwd": true, "read": true, "readonly": true, "return": true, "set": true,
-	"shift": true, "source": true, "test": true, "time": true, "times": true, "trap": true, "true": true,
-	"type": true, "ulimit": true, "umask": true, "unalias": true, "unset": true, "until": true, "wait": true,
-	"while": true, "{": true, "!": true, "(": true,
-}
-
-// checkShellCommand catches the common mistake of a command that does
-// not exist before any run, even with a shell: if the line starts with a
-// plain word that is not a shell builtin or an assignment, that program
-// must be found.
-func checkShellCommand(line string) error {
-	full := line
-	if i := strings.IndexAny(line, "|&;<>()$`"); i >= 0 {
-		line = line[:i] // the first simple command
-	}
-	words, err := Split(line)
-	if err != nil || len(words) == 0 {
-		return nil // the shell will parse it
-	}
-	w := words[0]
-	if shellBuiltins[w] || strings.Contains(w, "=") || strings.ContainsAny(w, "{}*?[~") {
-		return nil
-	}
-	if _, err := exec.LookPath(w); err != nil {
-		return fmt.Errorf("run: cannot run %q in command %q: %w (check the name and PATH, or that the file is executable)", w, full, err)
-	}
-	return nil
-}
-
 // bench is one benchmark in progress.
 type bench struct {
 	opts  Options
@@ -430,9 +472,12 @@ type bench struct {
 	env   []string
 	shell []string
 
-	stdin, stdout, stderr *os.File
-	stdoutPipe            bool
-	closers               []*os.File
+	stdin   *os.File
+	devNull *os.File // for what is never shown
+	// outs holds where the runs of each command line (by Command.Index)
+	// write: one entry for all, or one per command line.
+	outs    []outTarget
+	closers []*os.File
 
 	lastProgress time.Time
 	rounds       int // rounds of timing runs, for the overhead schedule
@@ -458,6 +503,9 @@ type bench struct {
 // measured until then. Canceling ctx kills the running command's process
 // group and stops the benchmark.
 func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
+	if opts.Simulate {
+		return simulate(cmds, opts)
+	}
 	b, err := newBench(cmds, opts, newSpawner())
 	if err != nil {
 		return nil, err
@@ -529,18 +577,20 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	case opts.Precision < 0 || opts.Precision >= 1:
 		return nil, usagef("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
 	}
-	var notes []string
+	var notes []warn.Warning
 	hasSetup := len(opts.Setup) > 0 || len(opts.Cleanup) > 0
 	if opts.Order == "" {
 		opts.Order = Sequential
 		switch {
 		case len(cmds) > 1 && hasSetup:
-			notes = append(notes, "the commands ran in sequence, not interleaved, because of --setup/--cleanup: as in hyperfine, each command's setup runs right before its runs and its cleanup right after; interleaving would run every setup first, so a later setup could undo an earlier one (e.g. build the same file); --order interleaved interleaves anyway")
+			notes = append(notes, warn.NewNote("sequential-for-setup", "the commands ran in sequence, not interleaved, because of --setup/--cleanup: as in hyperfine, each command's setup runs right before its runs and its cleanup right after; interleaving would run every setup first, so a later setup could undo an earlier one (e.g. build the same file)",
+				"give --order interleaved to interleave anyway"))
 		case len(cmds) > 1:
 			opts.Order = Interleaved
 		}
 	} else if opts.Order != Sequential && len(cmds) > 1 && hasSetup {
-		notes = append(notes, "in "+string(opts.Order)+" order every setup command ran before the first timing run and every cleanup after the last: a setup that changes what another command runs (e.g. builds the same file) makes the figures wrong; use --order sequential for hyperfine's setup semantics")
+		notes = append(notes, warn.New("setup-before-interleaved", "in "+string(opts.Order)+" order every setup command ran before the first timing run and every cleanup after the last: a setup that changes what another command runs (e.g. builds the same file) makes the figures wrong",
+			"use --order sequential for hyperfine's setup semantics"))
 	}
 	if _, err := ParseOrder(string(opts.Order)); err != nil {
 		return nil, err
@@ -559,6 +609,9 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 		if len(list.v) > 1 && len(list.v) != n {
 			return nil, usagef("run: %d --%s commands for %d commands: give one for all, or one per command", len(list.v), list.name, n)
 		}
+	}
+	if n := maxIndex(cmds) + 1; len(opts.Outputs) > 1 && len(opts.Outputs) != n {
+		return nil, usagef("run: %d --output values for %d commands: give one for all, or one per command", len(opts.Outputs), n)
 	}
 	shell, err := shellWords(opts)
 	if err != nil {
@@ -579,7 +632,9 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 		return nil, err
 	}
 	b.env = os.Environ()
-	b.env = slices.DeleteFunc(b.env, func(s string) bool { return strings.HasPrefix(s, "CHRONO_ITERATION=") })
+	b.env = slices.DeleteFunc(b.env, func(s string) bool {
+		return strings.HasPrefix(s, "CHRONO_ITERATION=") || strings.HasPrefix(s, "HYPERFINE_ITERATION=")
+	})
 	return b, nil
 }
 
@@ -592,49 +647,107 @@ func (b *bench) openFiles() error {
 		return f, err
 	}
 	var err error
-	if b.opts.Input == "" {
-		b.stdin, err = open(os.DevNull, os.O_RDONLY)
-	} else if b.stdin, err = open(b.opts.Input, os.O_RDONLY); err != nil {
-		return fmt.Errorf("run: --input: %w", err)
-	}
-	if err != nil {
+	if b.devNull, err = open(os.DevNull, os.O_RDWR); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
-	switch out := b.opts.Output; out {
-	case "", OutputNull, OutputPipe:
-		b.stdout, err = open(os.DevNull, os.O_WRONLY)
-		b.stdoutPipe = out == OutputPipe
-	case OutputInherit:
-		b.stdout, b.stderr = os.Stdout, os.Stderr
+	switch in := b.opts.Input; in {
+	case "", OutputNull:
+		b.stdin = b.devNull
 	default:
-		if b.stdout, err = open(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND); err != nil {
-			return fmt.Errorf("run: --output: %w", err)
+		if b.stdin, err = open(in, os.O_RDONLY); err != nil {
+			return fmt.Errorf("run: --input: %w (give an existing file, or null for no input)", err)
 		}
 	}
-	if err != nil {
-		return fmt.Errorf("run: %w", err)
+	outs := b.opts.Outputs
+	if len(outs) == 0 {
+		outs = []string{b.opts.Output}
+	}
+	files := map[string]*os.File{}
+	for _, out := range outs {
+		var t outTarget
+		switch out {
+		case "", OutputNull, OutputPipe:
+			t.stdout, t.pipe = b.devNull, out == OutputPipe
+		case OutputInherit:
+			t.stdout, t.stderr = os.Stdout, os.Stderr
+		default:
+			if err := CheckOutput(out); err != nil {
+				return err
+			}
+			if t.stdout = files[out]; t.stdout == nil {
+				if t.stdout, err = open(out, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND); err != nil {
+					return fmt.Errorf("run: --output: %w", err)
+				}
+				files[out] = t.stdout
+			}
+		}
+		b.outs = append(b.outs, t)
+	}
+	return nil
+}
+
+// outTarget is where a command's runs write: stdout (through a pipe whose
+// content is discarded when pipe is set), and stderr (nil: its tail is
+// kept for error messages and the rest discarded).
+type outTarget struct {
+	stdout, stderr *os.File
+	pipe           bool
+}
+
+// out returns where the runs of c write.
+func (b *bench) out(c *Command) outTarget {
+	if len(b.outs) > 1 && c.Index < len(b.outs) {
+		return b.outs[c.Index]
+	}
+	return b.outs[0]
+}
+
+// CheckOutput checks the value of --output: null, pipe, inherit or a
+// file. As in hyperfine, a file named by a bare word must be written with
+// a directory (./results), so that a misspelt policy (nul, pipes) does
+// not silently become a file.
+func CheckOutput(out string) error {
+	switch out {
+	case "", OutputNull, OutputPipe, OutputInherit:
+		return nil
+	}
+	if !strings.ContainsRune(out, '/') && !strings.ContainsRune(out, filepath.Separator) {
+		return usagef("run: --output %q is neither null, pipe nor inherit: to write the output to a file of that name, give it as ./%s", out, out)
 	}
 	return nil
 }
 
 func (b *bench) close() { closeQuiet(b.closers...) }
 
-// spec makes the process spec of a run.
-func (b *bench) spec(argv []string, path string, iteration string) *execSpec {
-	env := make([]string, len(b.env), len(b.env)+1)
+// spec makes the process spec of a run. iteration is the value of
+// CHRONO_ITERATION; hyperfine, when not empty, the value of
+// HYPERFINE_ITERATION (as hyperfine sets it: "0", "1", ... for the timing
+// runs, "warmup-0", ... for the warm-up runs, unset for other commands),
+// so that scripts written for hyperfine keep working.
+func (b *bench) spec(c *Command, argv []string, path string, iteration, hyperfine string) *execSpec {
+	env := make([]string, len(b.env), len(b.env)+2)
 	copy(env, b.env)
 	env = append(env, "CHRONO_ITERATION="+iteration)
+	if hyperfine != "" {
+		env = append(env, "HYPERFINE_ITERATION="+hyperfine)
+	}
 	if b.opts.Input != "" {
 		b.stdin.Seek(0, 0) // every run reads the input from its start
 	}
-	return &execSpec{path: path, argv: argv, env: env, stdin: b.stdin, stdout: b.stdout,
-		stderr: b.stderr, stdoutPipe: b.stdoutPipe, timeout: b.opts.Timeout}
+	out := b.outs[0]
+	if c != nil {
+		out = b.out(c)
+	}
+	return &execSpec{path: path, argv: argv, env: env, stdin: b.stdin, stdout: out.stdout,
+		stderr: out.stderr, stdoutPipe: out.pipe, timeout: b.opts.Timeout}
 }
 
-// hook runs a setup/cleanup/prepare/conclude command of c, if any.
-func (b *bench) hook(what string, list []string, c *Command) error {
+// hook runs a setup/cleanup/prepare/conclude command of c, if any, and
+// returns how long it took (its raw wall time: prepare and conclude
+// commands count towards the time budget, as in hyperfine).
+func (b *bench) hook(what string, list []string, c *Command) (time.Duration, error) {
 	if len(list) == 0 {
-		return nil
+		return 0, nil
 	}
 	line := list[0]
 	if len(list) > 1 {
@@ -642,19 +755,45 @@ func (b *bench) hook(what string, list []string, c *Command) error {
 	}
 	argv, path, err := resolve(line, c.Params, b.shell)
 	if err != nil {
-		return fmt.Errorf("run: %s command: %w", what, err)
+		return 0, fmt.Errorf("run: %s command: %w", what, err)
 	}
-	spec := b.spec(argv, path, "0")
+	spec := b.spec(c, argv, path, "0", "")
 	spec.timeout = 0
 	spec.noProbe = true
 	s, tail, err := b.exec.run(spec)
 	if err != nil {
-		return err
+		return s.Wall, err
 	}
 	if s.ExitCode != 0 {
-		return &FailureError{What: what + " command", Command: Substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
+		return s.Wall, &FailureError{What: what + " command", Command: Substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
 	}
-	return nil
+	return s.Wall, nil
+}
+
+// ignored reports whether a run that exited with s's status is kept
+// instead of stopping the benchmark: with -i every non-zero status, with
+// --ignore-failure=LIST the codes listed (a run killed by signal N has
+// code 128+N, as in hyperfine and the shells).
+func (b *bench) ignored(s Sample) bool {
+	return b.opts.IgnoreFailure || slices.Contains(b.opts.IgnoreExitCodes, exitStatus(s))
+}
+
+// exitStatus is the exit code of a run, or 128 plus the number of the
+// signal that killed it.
+func exitStatus(s Sample) int {
+	if s.ExitCode < 0 && s.SignalNumber > 0 {
+		return 128 + s.SignalNumber
+	}
+	return s.ExitCode
+}
+
+// maxIndex is the largest Command.Index of cmds.
+func maxIndex(cmds []Command) int {
+	n := 0
+	for _, c := range cmds {
+		n = max(n, c.Index)
+	}
+	return n
 }
 
 // pinRun pins the starting thread for the k-th run of its kind (timing
@@ -677,7 +816,8 @@ func (b *bench) pinRun(k int) (int, error) {
 	return c, nil
 }
 
-// measure makes one timing (or warm-up) run of command i.
+// measure makes one timing (or warm-up) run of command i, with its
+// prepare and conclude commands.
 func (b *bench) measure(i int, warmup bool) error {
 	c := &b.cmds[i]
 	res := b.rep.Results[i]
@@ -690,33 +830,39 @@ func (b *bench) measure(i int, warmup bool) error {
 	if err != nil {
 		return err
 	}
-	if err := b.hook("prepare", b.opts.Prepare, c); err != nil {
+	prep, err := b.hook("prepare", b.opts.Prepare, c)
+	if err != nil {
 		return err
 	}
-	iter := strconv.Itoa(len(res.Samples) + len(res.TimedOut))
+	iter := strconv.Itoa(k)
+	hiter := iter
 	if warmup {
-		iter = "warmup"
+		iter, hiter = "warmup", "warmup-"+strconv.Itoa(k)
 	}
-	s, tail, err := b.exec.run(b.spec(c.Argv, c.Path, iter))
+	s, tail, err := b.exec.run(b.spec(c, c.Argv, c.Path, iter, hiter))
 	if err != nil {
 		return err
 	}
 	if !warmup {
-		s.Iteration = len(res.Samples) + len(res.TimedOut)
+		s.Iteration = k
 		if cpu >= 0 {
 			res.CPUs = append(res.CPUs, cpu)
 		}
-		res.Spent += s.Wall
+		res.Spent += prep + s.Wall
 		if s.TimedOut {
 			res.TimedOut = append(res.TimedOut, s)
 		} else {
 			res.Samples = append(res.Samples, s)
 		}
 	}
-	if s.ExitCode != 0 && !s.TimedOut && !b.opts.IgnoreFailure {
+	if s.ExitCode != 0 && !s.TimedOut && !b.ignored(s) {
 		return &FailureError{What: "command", Command: c.Name, Run: s.Iteration, ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
 	}
-	if err := b.hook("conclude", b.opts.Conclude, c); err != nil {
+	conc, err := b.hook("conclude", b.opts.Conclude, c)
+	if !warmup {
+		res.Spent += conc
+	}
+	if err != nil {
 		return err
 	}
 	b.progress(c, res, warmup)
@@ -751,7 +897,10 @@ func (b *bench) overheadRun(force bool) error {
 	if _, err := b.pinRun(len(ov.Samples)); err != nil {
 		return err
 	}
-	spec := b.spec(b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)))
+	spec := b.spec(nil, b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)), "")
+	// Not the user's command: its output (a custom shell may print) is
+	// never shown, as hyperfine discards its calibration runs' output.
+	spec.stdout, spec.stderr, spec.stdoutPipe = b.devNull, b.devNull, false
 	s, _, err := b.exec.run(spec)
 	if err != nil {
 		return err
@@ -789,13 +938,15 @@ func (b *bench) loop() {
 	defer func() {
 		for i := range b.cmds {
 			if setupDone[i] && !errors.Is(b.rep.Err, errCanceled) {
-				fail(b.hook("cleanup", b.opts.Cleanup, &b.cmds[i]))
+				_, err := b.hook("cleanup", b.opts.Cleanup, &b.cmds[i])
+				fail(err)
 			}
 		}
 	}()
 	setup := func(i int) bool {
 		setupDone[i] = true
-		return !fail(b.hook("setup", b.opts.Setup, &b.cmds[i]))
+		_, err := b.hook("setup", b.opts.Setup, &b.cmds[i])
+		return !fail(err)
 	}
 	for range minOverheadRuns {
 		if fail(b.overheadRun(true)) {
@@ -821,7 +972,7 @@ func (b *bench) loop() {
 			// As in hyperfine, a command's cleanup runs right after its
 			// runs, before the next command's setup.
 			setupDone[i] = false
-			if fail(b.hook("cleanup", b.opts.Cleanup, &b.cmds[i])) {
+			if _, err := b.hook("cleanup", b.opts.Cleanup, &b.cmds[i]); fail(err) {
 				return
 			}
 		}
@@ -906,16 +1057,24 @@ func (b *bench) done(i int) bool {
 			return true
 		}
 	}
-	return res.Spent >= o.Budget
+	return budgetFull(res.Spent, n, o.Budget)
+}
+
+// budgetFull reports whether n runs that took spent in all fill the
+// budget: one more run at their average cost would end beyond it (the
+// count is hyperfine's floor(budget / cost of a run) for runs of equal
+// cost, but estimated from every run so far instead of the first alone).
+func budgetFull(spent time.Duration, n int, budget time.Duration) bool {
+	return n > 0 && float64(spent)*float64(n+1) > float64(budget)*float64(n)
 }
 
 // precision returns the median of res's corrected wall times with its
 // 95 % confidence interval, and whether the interval is within
 // Precision of the median.
 func (b *bench) precision(res *Result) (med, lo, hi float64, ok bool) {
-	xs := b.rep.CorrectedWall(res)
+	xs := b.rep.correctedWall(res)
 	med = stats.Median(xs)
-	iv, err := stats.MedianCI(xs, 0.95)
+	iv, err := stats.MedianCI(xs, stats.Confidence)
 	if err != nil || med <= 0 {
 		return med, 0, 0, false
 	}

@@ -114,7 +114,7 @@ func TestShellOverheadSubtraction(t *testing.T) {
 	if rep.Overhead == nil || rep.Overhead.Kind != "shell" || len(rep.Overhead.Samples) < minOverheadRuns {
 		t.Fatalf("overhead = %+v, want shell overhead with >= %d runs", rep.Overhead, minOverheadRuns)
 	}
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	if got := a.WallSummary.Median; got != 8e6 {
 		t.Errorf("corrected median = %v ns, want 8e6 (10 ms - 2 ms overhead)", got)
 	}
@@ -131,7 +131,7 @@ func TestShellOverheadSubtraction(t *testing.T) {
 		f := &fake{walls: map[string]time.Duration{"A": 10 * time.Millisecond}, overhead: 2 * time.Millisecond}
 		f.walls["true"] = 2 * time.Millisecond
 		rep := runFake(t, f, Options{Runs: 12, NoShell: true, SubtractSpawn: sub}, "A")
-		a := rep.Analyze(rep.Results[0])
+		a := rep.analyze(rep.Results[0])
 		want := 10e6
 		if sub {
 			want = 8e6
@@ -166,7 +166,7 @@ func TestFailure(t *testing.T) {
 	if rep.Err != nil || rep.Incomplete() {
 		t.Fatalf("-i: Err = %v, incomplete %v", rep.Err, rep.Incomplete())
 	}
-	a := rep.Analyze(rep.Results[1])
+	a := rep.analyze(rep.Results[1])
 	if a.Failures != 5 || rep.Results[1].Samples[0].ExitCode != 3 {
 		t.Errorf("-i: %d failures recorded, exit code %d; want 5, 3", a.Failures, rep.Results[1].Samples[0].ExitCode)
 	}
@@ -199,11 +199,15 @@ func TestCommandsValidation(t *testing.T) {
 	if _, err := Commands([]string{"definitely-not-a-program-xyz --flag"}, nil, nil, Options{NoShell: true}); err == nil || !strings.Contains(err.Error(), "cannot run") {
 		t.Errorf("missing program with -N: error %v", err)
 	}
-	if _, err := Commands([]string{"definitely-not-a-program-xyz | wc"}, nil, nil, Options{}); err == nil || !strings.Contains(err.Error(), "cannot run") {
-		t.Errorf("missing program with a shell: error %v", err)
+	// With a shell, the shell decides what runs (functions, builtins,
+	// `cmd || true`): nothing is refused before the first run.
+	if _, err := Commands([]string{"definitely-not-a-program-xyz | wc"}, nil, nil, Options{}); err != nil {
+		t.Errorf("missing program with a shell: error %v, want none (the shell reports it)", err)
 	}
-	if _, err := Commands([]string{"echo {x}"}, nil, []Param{{Name: "y", Values: []string{"1"}}}, Options{}); err == nil {
-		t.Error("unused parameter: no error")
+	// A parameter the command does not use shows in its name, as in
+	// hyperfine.
+	if cmds, err := Commands([]string{"echo {x}"}, nil, []Param{{Name: "y", Values: []string{"1"}}}, Options{}); err != nil || cmds[0].Name != "echo {x} (y = 1)" {
+		t.Errorf("unused parameter: %v, %v", cmds, err)
 	}
 	// -N substitutes into words: a value with blanks stays one argument.
 	p, _ := ListParam("v", "a b,'q'")
@@ -252,13 +256,11 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// No bound on the elapsed time (a loaded host may be slow): that the
+	// runs were killed shows in their being recorded as timed out.
 	rep, err := Run(context.Background(), cmds, Options{Runs: 2, Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if el := time.Since(start); el > 8*time.Second {
-		t.Errorf("two runs with a 200 ms timeout took %v", el)
 	}
 	res := rep.Results[0]
 	if len(res.TimedOut) != 2 || len(res.Samples) != 0 || rep.Err != nil {
@@ -272,8 +274,8 @@ func TestTimeoutKillsProcessGroup(t *testing.T) {
 			t.Errorf("process group %d of a timed-out run survives", s.Pid)
 		}
 	}
-	a := rep.Analyze(res)
-	if !strings.Contains(strings.Join(a.Warnings, "\n"), "timed out") {
+	a := rep.analyze(res)
+	if !strings.Contains(warnText(a.Warnings), "timed out") {
 		t.Errorf("warnings %q do not mention the timeouts", a.Warnings)
 	}
 }
@@ -323,7 +325,6 @@ func TestCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	start := time.Now()
 	rep, err := Run(ctx, cmds, Options{Runs: 3, NoShell: true})
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +332,9 @@ func TestCancel(t *testing.T) {
 	if !rep.Interrupted || !rep.Incomplete() || rep.Err != nil {
 		t.Errorf("interrupted %v incomplete %v err %v", rep.Interrupted, rep.Incomplete(), rep.Err)
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("cancel took %v", el)
+	// The running sleep was killed, not waited for: no run completed (no
+	// bound on the elapsed time, which a loaded host stretches).
+	if n := len(rep.Results[0].Samples); n != 0 {
+		t.Errorf("%d runs of sleep 10 completed after the cancel", n)
 	}
 }

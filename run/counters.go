@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/chronograph/chronograph/counters"
@@ -197,33 +196,4 @@ func extraUnit(name string) string {
 		return ev.Unit
 	}
 	return "count"
-}
-
-// countersNote is the line that names the events that were not counted,
-// with the reasons, once for the whole benchmark.
-func (r *Report) countersNote() string {
-	if r.Counters == nil || len(r.Counters.Unavailable) == 0 {
-		return ""
-	}
-	counted := map[string]bool{}
-	for _, n := range r.extraNames() {
-		counted[n] = true
-	}
-	// Group the names that share a reason.
-	var reasons []string
-	names := map[string][]string{}
-	for _, u := range r.Counters.Unavailable {
-		if counted[u.Name] {
-			u.Name += fmt.Sprintf(" (in %d runs)", u.Runs)
-		}
-		if _, ok := names[u.Reason]; !ok {
-			reasons = append(reasons, u.Reason)
-		}
-		names[u.Reason] = append(names[u.Reason], u.Name)
-	}
-	var parts []string
-	for _, reason := range reasons {
-		parts = append(parts, strings.Join(names[reason], ", ")+": "+reason)
-	}
-	return "counters not counted (their values are not reported, never as 0): " + strings.Join(parts, "; ")
 }

@@ -58,14 +58,15 @@ func TestCountersReal(t *testing.T) {
 	if want := int64(len(res.Samples) + 1 + len(rep.Overhead.Samples)); user.Load() != want {
 		t.Errorf("user probe ran %d times, want %d (4 timing + 1 warm-up + %d overhead runs, no prepare runs)", user.Load(), want, len(rep.Overhead.Samples))
 	}
-	a := rep.Analyze(res)
+	a := rep.analyze(res)
 	if m := a.Metric("task-clock"); m == nil || len(m.Values) != 4 || m.Unit != "ns" || m.Subtracted {
 		t.Errorf("task-clock analysis %+v (with -N nothing is subtracted)", m)
 	}
 	if m := a.Metric("page-faults"); m == nil || len(m.Values) != 4 || m.Unit != "count" {
 		t.Errorf("page-faults analysis %+v", m)
 	}
-	note := rep.countersNote()
+	w, _ := rep.countersWarning()
+	note := w.Message
 	if !hw {
 		if len(rep.Counters.Unavailable) != 2 || !strings.Contains(note, "cycles, instructions: ") {
 			t.Errorf("unavailable %+v, note %q; want cycles and instructions with one reason", rep.Counters.Unavailable, note)
@@ -98,7 +99,7 @@ func TestCountersShellSubtracted(t *testing.T) {
 	for i := range rep.Overhead.Samples {
 		rep.Overhead.Samples[i].Extra = map[string]float64{"page-faults": 100} // no task-clock: not subtracted
 	}
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	pf, tc := a.Metric("page-faults"), a.Metric("task-clock")
 	if pf == nil || !pf.Subtracted || pf.Overhead != 100 || pf.Summary.Median != 200 || pf.Raw[0] != 300 {
 		t.Errorf("page-faults %+v, want 300 - 100 subtracted", pf)
@@ -108,8 +109,8 @@ func TestCountersShellSubtracted(t *testing.T) {
 	}
 	// A figure missing in some runs is not summarized, and a warning says so.
 	delete(rep.Results[0].Samples[2].Extra, "page-faults")
-	a = rep.Analyze(rep.Results[0])
-	if a.Metric("page-faults") != nil || !strings.Contains(strings.Join(a.Warnings, "\n"), "page-faults was counted in only 5 of 6 runs") {
+	a = rep.analyze(rep.Results[0])
+	if a.Metric("page-faults") != nil || !strings.Contains(warnText(a.Warnings), "page-faults was counted in only 5 of 6 runs and is left out") {
 		t.Errorf("partial figure: metric %+v, warnings %q", a.Metric("page-faults"), a.Warnings)
 	}
 }
@@ -139,7 +140,7 @@ func TestSetupOrder(t *testing.T) {
 		if g := strings.Join(got, " "); g != tt.want {
 			t.Errorf("order %q: calls %q, want %q", tt.order, g, tt.want)
 		}
-		notes := strings.Join(rep.Notes, "\n")
+		notes := warnText(rep.Notes)
 		if tt.note == "" && notes != "" || !strings.Contains(notes, tt.note) {
 			t.Errorf("order %q: notes %q, want %q", tt.order, notes, tt.note)
 		}

@@ -1,23 +1,43 @@
 package run
 
 import (
-	"github.com/chronograph/chronograph/warn"
-	"math"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Kind is the result document kind of command benchmarks.
-const Kind = "command"
+const Kind = result.KindCommand
+
+// DocumentOptions are the choices of a benchmark that are not Options:
+// how its commands are compared and shown. They are recorded in the
+// document so that every reader renders it as the benchmark did.
+type DocumentOptions struct {
+	// Reference names the command the others are compared with (-n name
+	// or command line; "" = the fastest).
+	Reference string
+	// Sort orders the summaries ("command", "mean-time", "median").
+	Sort string
+	// TimeUnit fixes the time unit of the text and Markdown renderings
+	// ("ns", "us", "ms", "s"; "" = chosen per figure).
+	TimeUnit string
+	// Style is "hyperfine" to add hyperfine's summary of the comparison
+	// to the text ("" = chrono's only).
+	Style string
+}
 
 // Document returns the result document of the report: one Measurement per
-// command with every run's raw figures, the comparisons (against ref, or
-// the fastest when ref is ""), and host's environment and warnings.
-func (r *Report) Document(tool result.Tool, args []string, host *env.Host, ref string) *result.Document {
+// command with every run's raw figures (see result.CommandRun for the
+// metrics), the overhead runs, the warnings, and host's environment. The
+// comparisons between commands are not in it: readers recompute them from
+// the samples (package report).
+func (r *Report) Document(tool result.Tool, args []string, host *env.Host, o DocumentOptions) *result.Document {
 	d := result.New(Kind, tool)
 	d.Args = args
 	d.Start, d.End = r.Start, r.End
@@ -26,210 +46,214 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, ref s
 	}
 	d.Incomplete = r.Incomplete()
 	d.Environment = host // its warnings are shown from there, not copied
+	run := r.kindRun(o)
+	d.Run.Command = run
 	if r.Err != nil {
-		d.Warnings = append(d.Warnings, warn.Legacy("error", "stopped by an error: "+r.Err.Error()))
+		run.Error = r.Err.Error()
+		d.Warnings = append(d.Warnings, warn.New("stopped", "the benchmark stopped on an error: "+firstLine(r.Err.Error()),
+			"fix what the error names and run it again"))
 	}
 	if r.Interrupted {
-		d.Warnings = append(d.Warnings, warn.Legacy("interrupted", "interrupted: the measurements present are real but fewer than asked for"))
+		d.Warnings = append(d.Warnings, warn.New("interrupted", "interrupted: the measurements present are real but fewer than asked for",
+			"run it again without interrupting for all the runs"))
 	}
-	d.Warnings = append(d.Warnings, warn.LegacyAll("run", r.Notes)...)
-	if n := r.countersNote(); n != "" {
-		d.Warnings = append(d.Warnings, warn.Legacy("counters", n))
+	if r.Options.Simulate {
+		d.Warnings = append(d.Warnings, warn.New("simulated", "simulated: no command was run (--debug-mode); every time is the one its `sleep SECONDS` command names, on a simulated clock",
+			"leave out --debug-mode to measure"))
 	}
-	var as []*Analysis
+	d.Warnings = append(d.Warnings, r.Notes...)
+	if w, ok := r.countersWarning(); ok {
+		d.Warnings = append(d.Warnings, w)
+	}
+	if usageUnavailable != "" {
+		d.Warnings = append(d.Warnings, warn.NewNote("rusage-unavailable", usageUnavailable, "measure on Linux or macOS for per-run memory and context switches"))
+	}
 	for _, res := range r.Results {
-		a := r.Analyze(res)
-		as = append(as, a)
-		d.Measurements = append(d.Measurements, r.measurement(a))
-	}
-	refIdx, cmps, _ := r.Compare(as, ref)
-	cmps = append(cmps, r.CompareMetrics(as, refIdx)...)
-	for _, c := range cmps {
-		if !finite(c.Ratio, c.CI.Lo, c.CI.Hi, c.MannWhitney.P) {
-			what := ""
-			if c.Metric != "wall" {
-				what = " in " + c.Metric
-			}
-			d.Warnings = append(d.Warnings, warn.Legacy("no-comparison", "no comparison of "+c.Command.Command.Name+what+": "+c.Verdict))
-			continue
-		}
-		d.Comparisons = append(d.Comparisons, result.Comparison{
-			A: c.Command.Command.Name, B: c.Reference.Command.Name, Metric: c.Metric, Statistic: "median",
-			Ratio: c.Ratio, Lo: c.CI.Lo, Hi: c.CI.Hi, Confidence: c.CI.Confidence,
-			Test: "mann-whitney-u", P: c.MannWhitney.P, Verdict: c.Verdict,
-		})
+		d.Measurements = append(d.Measurements, r.measurement(r.analyze(res)))
 	}
 	return d
 }
 
-func metric(name, unit string, xs []float64, summarize bool) result.Metric {
-	m := result.Metric{Name: name, Unit: unit, Values: xs}
+// kindRun returns the kind-level details of the report's document.
+func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
+	opts := r.Options
+	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
+		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
+		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: o.Reference, Sort: o.Sort,
+		TimeUnit: o.TimeUnit, Style: o.Style, Simulated: opts.Simulate, Interrupted: r.Interrupted}
+	if shell, err := shellWords(opts); err == nil {
+		run.Shell = shell
+	}
+	if ov := r.Overhead; ov != nil {
+		o := &result.CommandOverhead{Kind: ov.Kind, Command: ov.Line, Subtracted: ov.Subtracted, Unavailable: ov.Unavailable}
+		if len(ov.Samples) > 0 {
+			o.Metrics = []result.Metric{
+				metric("wall", result.UnitNs, 1, series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) })),
+				metric("user", result.UnitNs, float64(CPUTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.User) })),
+				metric("sys", result.UnitNs, float64(CPUTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.Sys) })),
+			}
+			for _, name := range r.extraNames() {
+				xs := make([]float64, 0, len(ov.Samples))
+				for _, s := range ov.Samples {
+					if v, ok := s.Extra[name]; ok {
+						xs = append(xs, v)
+					}
+				}
+				if len(xs) == len(ov.Samples) {
+					o.Metrics = append(o.Metrics, metric(name, extraUnit(name), 1, xs))
+				}
+			}
+		}
+		run.Overhead = o
+	}
+	if r.Counters != nil {
+		c := &result.CommandCounters{Source: counters.SourcePerf + " (the command and its descendants, from execve to exit)"}
+		for _, e := range r.Counters.Events {
+			c.Events = append(c.Events, e.Name)
+		}
+		run.Counters = c
+		counted := map[string]bool{}
+		for _, n := range r.extraNames() {
+			counted[n] = true
+		}
+		for _, u := range r.Counters.Unavailable {
+			x := result.Unavailable{Name: u.Name, Reason: u.Reason}
+			if counted[u.Name] {
+				x.Runs = u.Runs
+			}
+			run.Unavailable = append(run.Unavailable, x)
+		}
+	}
+	if usageUnavailable != "" {
+		for _, n := range []string{"max_rss", "minor_faults", "major_faults", "vol_cs", "invol_cs"} {
+			run.Unavailable = append(run.Unavailable, result.Unavailable{Name: n, Reason: usageUnavailable})
+		}
+	}
+	if r.Processes > 0 && r.OwnCPU >= 0 {
+		run.OwnCPU = &result.OwnCPU{Ns: r.OwnCPU.Nanoseconds(), Processes: r.Processes}
+	}
+	if r.ParentPeakRSSBytes > 0 {
+		run.ParentPeakRSSBytes = r.ParentPeakRSSBytes
+	}
+	return run
+}
+
+// metric is a metric of values (never nil) with its summary.
+func metric(name, unit string, resolution float64, xs []float64) result.Metric {
+	m := result.Metric{Name: name, Unit: unit, Values: xs, Resolution: resolution}
 	if m.Values == nil {
 		m.Values = []float64{}
 	}
-	if summarize && len(xs) > 0 {
+	if len(xs) > 0 {
 		s := stats.Summarize(xs)
 		m.Summary = &s
 	}
 	return m
 }
 
-func (r *Report) measurement(a *Analysis) result.Measurement {
+func (r *Report) measurement(a *analysis) result.Measurement {
 	res := a.Result
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
-		Warnings: warn.LegacyAll("run", a.Warnings), Incomplete: !res.Complete || res.noTiming()}
-	wall := metric("wall", "ns", a.Wall, true)
-	if len(a.Wall) > 0 {
-		wall.PercentileMethod = string(PercentileMethod)
-		wall.Percentiles = map[string]float64{
-			stats.PercentileLabel(50): a.WallSummary.Median,
-			stats.PercentileLabel(95): a.P95,
-			stats.PercentileLabel(99): a.P99,
-		}
-	}
-	m.Metrics = append(m.Metrics, wall,
-		metric("user", "ns", a.User, true),
-		metric("sys", "ns", a.Sys, true))
-	_, _, _, sub := r.overheadMedians()
-	if sub {
+		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
+	cpuRes := float64(CPUTimeResolution)
+	m.Metrics = append(m.Metrics, metric("wall", result.UnitNs, 1, a.Wall),
+		metric("user", result.UnitNs, cpuRes, a.User),
+		metric("sys", result.UnitNs, cpuRes, a.Sys))
+	if _, _, _, sub := r.overheadMedians(); sub {
 		m.Metrics = append(m.Metrics,
-			metric("wall_raw", "ns", a.RawWall, true),
-			metric("user_raw", "ns", a.RawUser, true),
-			metric("sys_raw", "ns", a.RawSys, true))
-	}
-	details := map[string]any{
-		"command_line": res.Command.Line,
-		"argv":         res.Command.Argv,
-		"runs":         len(res.Samples) + len(res.TimedOut),
-		"failures":     a.Failures,
-		"timeouts":     a.TimedOut,
-		"order":        string(r.Order),
-		"seed":         r.Seed,
+			metric("wall_raw", result.UnitNs, 1, a.RawWall),
+			metric("user_raw", result.UnitNs, cpuRes, a.RawUser),
+			metric("sys_raw", result.UnitNs, cpuRes, a.RawSys))
 	}
 	if len(res.Samples) > 0 && res.Samples[0].MaxRSSBytes >= 0 {
 		m.Metrics = append(m.Metrics,
-			metric("max_rss", "bytes", series(res.Samples, func(s Sample) float64 { return float64(s.MaxRSSBytes) }), true),
-			metric("minor_faults", "count", series(res.Samples, func(s Sample) float64 { return float64(s.MinorFaults) }), true),
-			metric("major_faults", "count", series(res.Samples, func(s Sample) float64 { return float64(s.MajorFaults) }), true),
-			metric("vol_cs", "count", series(res.Samples, func(s Sample) float64 { return float64(s.VolCS) }), true),
-			metric("invol_cs", "count", series(res.Samples, func(s Sample) float64 { return float64(s.InvolCS) }), true))
-	} else if usageUnavailable != "" {
-		details["unavailable"] = map[string]string{"max_rss,minor_faults,major_faults,vol_cs,invol_cs": usageUnavailable}
+			metric("max_rss", result.UnitBytes, maxRSSUnit, series(res.Samples, func(s Sample) float64 { return float64(s.MaxRSSBytes) })),
+			metric("minor_faults", result.UnitCount, 1, series(res.Samples, func(s Sample) float64 { return float64(s.MinorFaults) })),
+			metric("major_faults", result.UnitCount, 1, series(res.Samples, func(s Sample) float64 { return float64(s.MajorFaults) })),
+			metric("vol_cs", result.UnitCount, 1, series(res.Samples, func(s Sample) float64 { return float64(s.VolCS) })),
+			metric("invol_cs", result.UnitCount, 1, series(res.Samples, func(s Sample) float64 { return float64(s.InvolCS) })))
 	}
-	m.Metrics = append(m.Metrics, metric("exit_code", "1", series(res.Samples, func(s Sample) float64 { return float64(s.ExitCode) }), false))
-	// Probe figures (counters), one metric per figure present in every
-	// run, corrected like the times (see MetricAnalysis).
-	var names []string
-	running := map[string]float64{}
-	overhead := map[string]float64{}
-	for _, ma := range a.Metrics {
-		names = append(names, ma.Name)
-		m.Metrics = append(m.Metrics, metric(ma.Name, ma.Unit, ma.Values, true))
-		if ma.Subtracted {
-			m.Metrics = append(m.Metrics, metric(ma.Name+"_raw", ma.Unit, ma.Raw, true))
-			overhead[ma.Name] = ma.Overhead
-		}
-		if ma.Scaled {
-			running[ma.Name] = ma.MinRunningFraction
-		}
-	}
-	if len(names) > 0 {
-		details["counters"] = names
-		if len(overhead) > 0 {
-			details["counters_overhead_subtracted"] = overhead
-		}
-		if len(running) > 0 {
-			details["counters_min_running_fraction"] = running
-			details["counters_scaling"] = "multiplexed counters: each run's count is scaled by enabled/running time; the fraction is the smallest running/enabled of the runs"
-		}
-		if len(a.Derived) > 0 {
-			details["counters_derived"] = a.Derived
-		}
-		if r.Counters != nil {
-			details["counters_source"] = counters.SourcePerf + " (the child and its descendants, from execve to exit)"
-		}
-	}
-	if r.ParentPeakRSSBytes > 0 {
-		details["parent_peak_rss_bytes"] = r.ParentPeakRSSBytes
-	}
-	if r.Processes > 0 && r.OwnCPU >= 0 {
-		details["own_cpu"] = map[string]any{
-			"ns": float64(r.OwnCPU), "processes": r.Processes,
-			"per_process_ns": float64(r.OwnCPU) / float64(r.Processes),
-			"note":           "chrono's own CPU time (user+system of all its threads, getrusage RUSAGE_SELF) from the first process started to the last reaped, for all commands together; children excluded",
-		}
-	}
-	if a.MedianCI != nil {
-		details["median_ci"] = a.MedianCI
+	exit := metric("exit_code", result.UnitOne, 1, series(res.Samples, func(s Sample) float64 { return float64(s.ExitCode) }))
+	exit.Summary = nil // a code, not a quantity
+	m.Metrics = append(m.Metrics, exit)
+	if slices.ContainsFunc(res.Samples, func(s Sample) bool { return s.SignalNumber > 0 }) {
+		sig := metric("signal", result.UnitOne, 1, series(res.Samples, func(s Sample) float64 { return float64(s.SignalNumber) }))
+		sig.Summary = nil // a signal number, not a quantity
+		m.Metrics = append(m.Metrics, sig)
 	}
 	if len(res.CPUs) > 0 {
-		details["run_cpus"] = res.CPUs
-		details["pin_note"] = "each timing run was pinned to the CPU at its index (the run's iteration) in run_cpus"
+		cpus := series(res.Samples, func(s Sample) float64 {
+			if s.Iteration < len(res.CPUs) {
+				return float64(res.CPUs[s.Iteration])
+			}
+			return -1
+		})
+		if !slices.Contains(cpus, -1) {
+			c := metric("cpu", result.UnitCPU, 1, cpus)
+			c.Summary = nil // a CPU number, not a quantity
+			m.Metrics = append(m.Metrics, c)
+		}
 	}
-	if len(a.PerCPU) > 0 {
-		details["per_cpu"] = a.PerCPU
-		details["cpus_differ"] = a.CPUsDiffer
+	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, UnusedParameters: res.Command.Unused,
+		Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
+	// Probe figures (counters), one metric per figure present in every
+	// run, corrected like the times (see metricAnalysis).
+	for _, ma := range a.Metrics {
+		detail.Probes = append(detail.Probes, ma.Name)
+		m.Metrics = append(m.Metrics, metric(ma.Name, ma.Unit, 1, ma.Values))
+		if ma.Subtracted {
+			m.Metrics = append(m.Metrics, metric(ma.Name+"_raw", ma.Unit, 1, ma.Raw))
+		}
+		if ma.Running != nil {
+			m.Metrics = append(m.Metrics, metric(ma.Name+"_running", result.UnitOne, 0, ma.Running))
+		}
 	}
-	if len(a.Wall) >= 4 { // Tukey's fences need 4 values (NaN below)
-		details["outliers"] = a.Outliers
+	for _, x := range a.Derived {
+		detail.Derived = append(detail.Derived, result.Derived{Name: x.Name, Value: x.Value, Unit: x.Unit, Uncertainty: x.Uncertainty, Label: x.Label, Of: x.Of})
 	}
 	if r.Options.Precision > 0 {
-		details["precision"] = map[string]any{"target": r.Options.Precision, "reached": res.PrecisionReached}
+		reached := res.PrecisionReached
+		detail.PrecisionReached = &reached
 	}
-	if len(res.TimedOut) > 0 {
-		var tos []map[string]any
-		for _, s := range res.TimedOut {
-			tos = append(tos, map[string]any{"iteration": s.Iteration, "wall_ns": float64(s.Wall)})
-		}
-		details["timed_out_runs"] = tos
-		details["timeout_ns"] = float64(r.Options.Timeout)
+	for _, s := range res.TimedOut {
+		detail.TimedOut = append(detail.TimedOut, result.TimedOutRun{Iteration: s.Iteration, WallNs: s.Wall.Nanoseconds()})
 	}
-	if oa := r.AnalyzeOverhead(); oa != nil {
-		details[oa.Kind+"_overhead"] = map[string]any{
-			"command":        oa.Line,
-			"runs":           oa.Wall.N,
-			"subtracted":     oa.Subtracted,
-			"wall_median_ns": oa.Wall.Median,
-			"wall_mad_ns":    oa.Wall.MADScaled,
-			"wall_min_ns":    oa.Wall.Min,
-			"wall_max_ns":    oa.Wall.Max,
-			"user_median_ns": oa.User.Median,
-			"sys_median_ns":  oa.Sys.Median,
-			"wall_values_ns": series(oa.Samples, func(s Sample) float64 { return float64(s.Wall) }),
-			"mad_is_scaled":  true,
-			"note":           overheadNote(oa.Overhead, len(a.Metrics) > 0 && a.Metrics[0].Subtracted),
-		}
-	} else if r.Overhead != nil && r.Overhead.Unavailable != "" {
-		details[r.Overhead.Kind+"_overhead"] = map[string]any{"unavailable": r.Overhead.Unavailable}
-	}
-	m.Details = details
+	m.Detail.Command = detail
 	return m
 }
 
-func overheadNote(ov *Overhead, counters bool) string {
-	if ov.Kind == "shell" {
-		if counters {
-			return "median start-up time and counts of the shell with an empty command, measured interleaved with the runs; subtracted from wall, user, sys and the counters (clamped at 0)"
+// countersWarning is the warning that names the events that were not
+// counted, with the reasons, once for the whole benchmark.
+func (r *Report) countersWarning() (warn.Warning, bool) {
+	if r.Counters == nil || len(r.Counters.Unavailable) == 0 {
+		return warn.Warning{}, false
+	}
+	counted := map[string]bool{}
+	for _, n := range r.extraNames() {
+		counted[n] = true
+	}
+	// Group the names that share a reason.
+	var reasons []string
+	names := map[string][]string{}
+	for _, u := range r.Counters.Unavailable {
+		if counted[u.Name] {
+			u.Name += fmt.Sprintf(" (in %d runs)", u.Runs)
 		}
-		return "median start-up time of the shell with an empty command, measured interleaved with the runs; subtracted from wall, user and sys (clamped at 0)"
+		if _, ok := names[u.Reason]; !ok {
+			reasons = append(reasons, u.Reason)
+		}
+		names[u.Reason] = append(names[u.Reason], u.Name)
 	}
-	var b strings.Builder
-	b.WriteString("median time to start and reap a trivial program (true), measured interleaved with the runs; ")
-	if ov.Subtracted && counters {
-		b.WriteString("subtracted from wall, user, sys and the counters (--subtract-spawn)")
-	} else if ov.Subtracted {
-		b.WriteString("subtracted from wall, user and sys (--subtract-spawn)")
-	} else {
-		b.WriteString("not subtracted (use --subtract-spawn)")
+	var parts []string
+	for _, reason := range reasons {
+		parts = append(parts, strings.Join(names[reason], ", ")+": "+reason)
 	}
-	return b.String()
+	return warn.New("counters-unavailable", "counters not counted (their values are not reported, never as 0): "+strings.Join(parts, "; "),
+		"count them where the reason above allows (bare metal for hardware events), or leave them out of --counters"), true
 }
 
-func finite(xs ...float64) bool {
-	for _, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
+// firstLine is the first line of s.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSuffix(line, "; the end of its stderr:")
 }

@@ -2,8 +2,8 @@ package run
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
-	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"math"
 	"path/filepath"
 	"strings"
@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/unit"
 )
 
 func golden(t *testing.T, name string, got []byte) {
@@ -47,30 +47,49 @@ func fixedReport() *Report {
 	return rep
 }
 
-func TestExportsGolden(t *testing.T) {
-	rep := fixedReport()
-	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, []string{"chrono", "run", "work {n}"}, nil, "")
+// exportsGolden renders the document of rep in every format, compares
+// each with its golden file (prefix + .json, .csv, .md, .txt), decodes the
+// JSON strictly (no field unknown to package result) and checks that the
+// document read back renders byte for byte as the one written: what
+// chrono report FILE prints is what chrono run printed.
+func exportsGolden(t *testing.T, rep *Report, prefix string, args []string) (*result.Document, string) {
+	t.Helper()
+	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, args, nil, DocumentOptions{})
+	d.Comparisons = report.CommandComparisons(d)
 	var js bytes.Buffer
 	if err := result.Encode(&js, d); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "export.json", js.Bytes())
-	if _, err := result.Unmarshal(js.Bytes()); err != nil {
-		t.Errorf("the JSON export does not read back: %v", err)
+	golden(t, prefix+".json", js.Bytes())
+	dec := json.NewDecoder(bytes.NewReader(js.Bytes()))
+	dec.DisallowUnknownFields()
+	var strict result.Document
+	if err := dec.Decode(&strict); err != nil {
+		t.Errorf("strict decoding of the document: %v", err)
 	}
-	var csv, md, txt bytes.Buffer
-	if err := report.CommandCSV(&csv, d); err != nil {
-		t.Fatal(err)
+	back, err := result.Unmarshal(js.Bytes())
+	if err != nil {
+		t.Fatalf("the JSON export does not read back: %v", err)
 	}
-	golden(t, "export.csv", csv.Bytes())
-	if err := report.CommandMarkdown(&md, d, unit.Unit{}); err != nil {
-		t.Fatal(err)
+	var txt string
+	for _, f := range []struct {
+		format report.Format
+		ext    string
+	}{{report.CSV, ".csv"}, {report.Markdown, ".md"}, {report.Text, ".txt"}} {
+		out := render(t, d, f.format)
+		golden(t, prefix+f.ext, []byte(out))
+		if again := render(t, back, f.format); again != out {
+			t.Errorf("%s of the document read back differs:\n%s\nwant\n%s", f.format, again, out)
+		}
+		if f.format == report.Text {
+			txt = out
+		}
 	}
-	golden(t, "export.md", md.Bytes())
-	if err := rep.WriteText(&txt, TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "summary.txt", txt.Bytes())
+	return d, txt
+}
+
+func TestExportsGolden(t *testing.T) {
+	exportsGolden(t, fixedReport(), "export", []string{"chrono", "run", "work {n}"})
 }
 
 // fixedCountersReport is fixedReport with made-up counters in every run
@@ -107,37 +126,7 @@ func fixedCountersReport() *Report {
 }
 
 func TestCountersExportsGolden(t *testing.T) {
-	rep := fixedCountersReport()
-	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, []string{"chrono", "run", "--counters", "work {n}"}, nil, "")
-	var js bytes.Buffer
-	if err := result.Encode(&js, d); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "export-counters.json", js.Bytes())
-	back, err := result.Unmarshal(js.Bytes())
-	if err != nil {
-		t.Fatalf("the JSON export does not read back: %v", err)
-	}
-	var csv, csvBack, md, txt bytes.Buffer
-	if err := report.CommandCSV(&csv, d); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "export-counters.csv", csv.Bytes())
-	// The exports of the document read back from JSON are the same.
-	if err := report.CommandCSV(&csvBack, back); err != nil {
-		t.Fatal(err)
-	}
-	if csv.String() != csvBack.String() {
-		t.Errorf("CSV of the decoded document differs:\n%s\nwant\n%s", csvBack.String(), csv.String())
-	}
-	if err := report.CommandMarkdown(&md, d, unit.Unit{}); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "export-counters.md", md.Bytes())
-	if err := rep.WriteText(&txt, TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "summary-counters.txt", txt.Bytes())
+	d, txt := exportsGolden(t, fixedCountersReport(), "export-counters", []string{"chrono", "run", "--counters", "work {n}"})
 
 	// Per metric: one value per run, corrected by the overhead's median,
 	// raw kept; one comparison per counter and wall.
@@ -167,7 +156,7 @@ func TestCountersExportsGolden(t *testing.T) {
 		t.Errorf("branch-misses named %d times in the warnings, want once: %q", n, d.Warnings)
 	}
 	for _, want := range []string{"ipc", "scaled", "branch-misses: hardware counters are not available", "Counters compared with"} {
-		if !strings.Contains(txt.String(), want) {
+		if !strings.Contains(txt, want) {
 			t.Errorf("summary lacks %q", want)
 		}
 	}

@@ -7,18 +7,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/report"
-	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/unit"
 )
-
-func text(t *testing.T, rep *Report) string {
-	t.Helper()
-	var b strings.Builder
-	if err := rep.WriteText(&b, TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
 
 // TestNoTimingAllTimedOut: a command whose every run timed out is a
 // failure (NoTiming), exported as incomplete with its counts; with -i,
@@ -31,16 +20,12 @@ func TestNoTimingAllTimedOut(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"sleep 9"`) || !strings.Contains(err.Error(), "all 3 of its runs timed out after 50ms") || !strings.Contains(err.Error(), "raise --timeout") {
 		t.Errorf("NoTiming() = %v", err)
 	}
-	d := rep.Document(result.Tool{Name: "chrono"}, nil, nil, "")
+	d := docOf(rep)
 	if !d.Incomplete || !d.Measurements[0].Incomplete {
 		t.Errorf("document incomplete %v, measurement incomplete %v", d.Incomplete, d.Measurements[0].Incomplete)
 	}
-	var b strings.Builder
-	if err := report.CommandCSV(&b, d); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "sleep 9,,,,,,,,,,,,,3,0,3") {
-		t.Errorf("CSV lacks the run and timeout counts:\n%s", b.String())
+	if csv := render(t, d, report.CSV); !strings.Contains(csv, "sleep 9,,,,,,,,,,,,,3,0,3") {
+		t.Errorf("CSV lacks the run and timeout counts:\n%s", csv)
 	}
 
 	f := &fake{walls: map[string]time.Duration{"A": time.Millisecond}, exit: map[string]int{"A": 1}}
@@ -89,7 +74,7 @@ func TestClampedMedianExplained(t *testing.T) {
 	for _, want := range []string{
 		"wall median:   0 (clamped: raw median 1.",
 		" ms minus the shell start-up overhead 2.",
-		"warning: runs shorter than the shell-overhead resolution: the corrected median (clamped to 0)",
+		"warning: A: runs shorter than the shell-overhead resolution: the corrected median (clamped to 0)",
 		"6 of 6 runs were not longer than it and are clamped to 0",
 		"no ratio: the corrected median of \"A\" is below the resolution",
 	} {
@@ -102,12 +87,7 @@ func TestClampedMedianExplained(t *testing.T) {
 			t.Errorf("summary shows %q:\n%s", bad, out)
 		}
 	}
-	d := rep.Document(result.Tool{Name: "chrono"}, nil, nil, "")
-	var b strings.Builder
-	if err := report.CommandMarkdown(&b, d, unit.Unit{}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(b.String(), "| 1.00 |") {
-		t.Errorf("Markdown gives a relative speed without a comparison:\n%s", b.String())
+	if md := render(t, docOf(rep), report.Markdown); strings.Contains(md, "| 1.00 |") {
+		t.Errorf("Markdown gives a relative speed without a comparison:\n%s", md)
 	}
 }

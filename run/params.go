@@ -74,7 +74,10 @@ func ScanParam(name, min, max, step string) (Param, error) {
 }
 
 // ListParam returns the parameter of -L/--parameter-list: the values are
-// separated by commas and taken literally (no trimming).
+// separated by commas and taken literally (no trimming), as hyperfine
+// splits them: a backslash before a comma makes the comma part of the
+// value and two backslashes are one (`-L v 'a\,b,c'` gives "a,b" and
+// "c"); any other backslash is kept.
 func ListParam(name, values string) (Param, error) {
 	if err := checkParamName(name); err != nil {
 		return Param{}, err
@@ -82,7 +85,26 @@ func ListParam(name, values string) (Param, error) {
 	if values == "" {
 		return Param{}, usagef("run: parameter %s has an empty list of values: give them as a,b,c", name)
 	}
-	return Param{Name: name, Values: strings.Split(values, ",")}, nil
+	return Param{Name: name, Values: splitList(values)}, nil
+}
+
+// splitList splits a -L list at the commas that are not escaped.
+func splitList(s string) []string {
+	var out []string
+	var cur strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && (s[i+1] == ',' || s[i+1] == '\\'):
+			cur.WriteByte(s[i+1])
+			i++
+		case c == ',':
+			out = append(out, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(out, cur.String())
 }
 
 func checkParamName(name string) error {

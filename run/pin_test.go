@@ -1,13 +1,12 @@
 package run
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/report"
 )
 
 // cpuFake is an executor whose runs take the wall time of the CPU the
@@ -64,7 +63,7 @@ func TestPinRotates(t *testing.T) {
 	if !slices.Contains(f.cpus, 0) || !slices.Contains(f.cpus, 1) {
 		t.Errorf("runs on CPUs %v", f.cpus)
 	}
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	if len(a.PerCPU) != 2 || a.PerCPU[0].Runs != 5 || a.PerCPU[1].Runs != 5 || !a.CPUsDiffer {
 		t.Fatalf("per CPU %+v, differ %v", a.PerCPU, a.CPUsDiffer)
 	}
@@ -72,30 +71,25 @@ func TestPinRotates(t *testing.T) {
 	if m0, m1 := a.PerCPU[0].Median, a.PerCPU[1].Median; m0 < 19e6 || m0 > 20e6 || m1 < 26e6 || m1 > 27e6 {
 		t.Errorf("per-CPU medians %v, %v ns", m0, m1)
 	}
-	if a.MedianCI == nil || a.MedianCI.Lo > a.PerCPU[0].Median || a.MedianCI.Hi < a.PerCPU[1].Median {
-		t.Errorf("median interval %+v hides the CPUs' difference", a.MedianCI)
-	}
 	found := false
 	for _, w := range a.Warnings {
-		found = found || strings.HasPrefix(w, "the CPUs differ: CPU 0 19 ms (5 runs), CPU 1 26 ms (5 runs)")
+		found = found || strings.HasPrefix(w.Message, "the CPUs differ: CPU 0 19.03 ms (5 runs), CPU 1 26.03 ms (5 runs)")
 	}
 	if !found {
-		t.Errorf("no per-CPU warning: %q", a.Warnings)
+		t.Errorf("no per-CPU warning: %q", warnText(a.Warnings))
 	}
-	var sb strings.Builder
-	if err := rep.WriteText(&sb, TextOptions{}); err != nil {
-		t.Fatal(err)
+	d := docOf(rep)
+	out := render(t, d, report.Text)
+	// The median's interval spans both CPUs' medians.
+	for _, want := range []string{"  per CPU:       CPU 0 19.03 ms (5 runs), CPU 1 26.03 ms (5 runs)", "95% CI [19.02 ms, 26.04 ms]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
 	}
-	if !strings.Contains(sb.String(), "  per CPU:       CPU 0 19 ms (5 runs), CPU 1 26 ms (5 runs)") {
-		t.Errorf("text:\n%s", sb.String())
-	}
-	d := rep.Document(result.Tool{Name: "chrono"}, nil, nil, "")
-	js, err := json.Marshal(d.Measurements[0].Details)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(js), `"run_cpus":[0,1,0,1,0,1,0,1,0,1]`) || !strings.Contains(string(js), `"cpus_differ":true`) {
-		t.Errorf("details: %s", js)
+	m := d.Measurements[0]
+	cpu := m.Metric("cpu")
+	if cpu == nil || cpu.Unit != "cpu" || !slices.Equal(cpu.Values, []float64{0, 1, 0, 1, 0, 1, 0, 1, 0, 1}) || !m.Detail.Command.CPUsDiffer {
+		t.Errorf("cpu metric %+v, cpus_differ %v", cpu, m.Detail.Command.CPUsDiffer)
 	}
 }
 
@@ -104,12 +98,12 @@ func TestPinRotates(t *testing.T) {
 func TestPinAlike(t *testing.T) {
 	walls := map[int]time.Duration{0: 20 * time.Millisecond, 2: 20300 * time.Microsecond}
 	rep, _ := runPinned(t, []int{0, 2}, walls, Options{Runs: 12}, "A")
-	a := rep.Analyze(rep.Results[0])
+	a := rep.analyze(rep.Results[0])
 	if len(a.PerCPU) != 2 || a.CPUsDiffer {
 		t.Errorf("per CPU %+v, differ %v", a.PerCPU, a.CPUsDiffer)
 	}
 	for _, w := range a.Warnings {
-		if strings.Contains(w, "CPUs differ") {
+		if w.Code == "cpus-differ" {
 			t.Errorf("warning %q", w)
 		}
 	}
@@ -132,7 +126,7 @@ func TestPinOne(t *testing.T) {
 	if !slices.Equal(res.CPUs, []int{3, 3, 3, 3}) || pinned != 0 {
 		t.Errorf("CPUs %v, re-pinned %d times", res.CPUs, pinned)
 	}
-	if a := b.rep.Analyze(res); len(a.PerCPU) != 0 {
+	if a := b.rep.analyze(res); len(a.PerCPU) != 0 {
 		t.Errorf("per CPU %+v", a.PerCPU)
 	}
 	// Without --pin no CPU is claimed.

@@ -44,6 +44,10 @@ func signalOf(ps *os.ProcessState) (string, int) {
 // usageUnavailable is empty: this platform gives a per-child rusage.
 const usageUnavailable = ""
 
+// CPUTimeResolution is the step of the user and system times of a run
+// (Sample.User, Sample.Sys): rusage gives them in microseconds.
+const CPUTimeResolution = time.Microsecond
+
 // defaultShell is the shell commands run through unless -S or -N says
 // otherwise, as in hyperfine.
 const defaultShell = "sh"

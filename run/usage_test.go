@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/report"
-	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/unit"
 )
 
 // TestUsageErrors checks that mistakes in the options and command lines
@@ -32,8 +30,9 @@ func TestUsageErrors(t *testing.T) {
 			_, err := Commands([]string{"true"}, []string{"a", "b"}, nil, Options{NoShell: true})
 			return err
 		}()},
-		{"unused", func() error {
-			_, err := Commands([]string{"true"}, nil, []Param{{Name: "x", Values: []string{"1"}}}, Options{NoShell: true})
+		{"empty", func() error { _, err := Commands([]string{""}, nil, nil, Options{}); return err }()},
+		{"names with parameters", func() error {
+			_, err := Commands([]string{"echo {x}"}, []string{"a", "b"}, []Param{{Name: "x", Values: []string{"1", "2", "3"}}}, Options{})
 			return err
 		}()},
 		{"scan", func() error { _, err := ScanParam("n", "3", "1", ""); return err }()},
@@ -77,8 +76,8 @@ func TestFailureWarning(t *testing.T) {
 	for _, ignore := range []bool{false, true} {
 		f := &fake{walls: map[string]time.Duration{"A": time.Millisecond}, exit: map[string]int{"A": 1}}
 		rep := runFake(t, f, Options{Runs: 3, IgnoreFailure: ignore}, "A")
-		a := rep.Analyze(rep.Results[0])
-		got := strings.Join(a.Warnings, "\n")
+		a := rep.analyze(rep.Results[0])
+		got := warnText(a.Warnings)
 		if withI := strings.Contains(got, "(kept, with -i)"); withI != ignore {
 			t.Errorf("IgnoreFailure=%v: warnings %q", ignore, got)
 		}
@@ -92,11 +91,7 @@ func TestTextUnitWithZeroMedian(t *testing.T) {
 	rep := runFake(t, f, Options{Runs: 3, Shell: "sh"}, "A")
 	// One run slower than the overhead: mean > 0, median 0.
 	rep.Results[0].Samples[2].Wall = 5 * time.Millisecond
-	var b strings.Builder
-	if err := rep.WriteText(&b, TextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	out := text(t, rep)
 	for _, line := range strings.Split(out, "\n") {
 		if strings.Contains(line, "median:") || strings.Contains(line, "mean ± σ") || strings.Contains(line, "min … max") {
 			if strings.Contains(line, " ns") {
@@ -104,7 +99,7 @@ func TestTextUnitWithZeroMedian(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(out, "wall median:   0 (clamped: raw median 1 ms") {
+	if !strings.Contains(out, "wall median:   0 (clamped: raw median 1.0 ms") {
 		t.Errorf("summary:\n%s", out)
 	}
 }
@@ -115,12 +110,7 @@ func TestMarkdownUnitWithZeroMedian(t *testing.T) {
 	f := &fake{walls: map[string]time.Duration{"A": time.Millisecond}, overhead: 2 * time.Millisecond}
 	rep := runFake(t, f, Options{Runs: 3, Shell: "sh"}, "A")
 	rep.Results[0].Samples[2].Wall = 5 * time.Millisecond
-	d := rep.Document(result.Tool{Name: "chrono"}, nil, nil, "")
-	var b strings.Builder
-	if err := report.CommandMarkdown(&b, d, unit.Unit{}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "Mean [ms]") {
-		t.Errorf("table:\n%s", b.String())
+	if md := render(t, docOf(rep), report.Markdown); !strings.Contains(md, "Mean [ms]") {
+		t.Errorf("table:\n%s", md)
 	}
 }

@@ -32,7 +32,7 @@ cell_ns=$(awk -v b="$budget" 'BEGIN { v = b + 0; u = substr(b, length(v "") + 1)
 	f = (u == "ms") ? 1e6 : (u == "us") ? 1e3 : (u == "m") ? 60e9 : 1e9; printf "%.0f", v * f / 3 }')
 run_chrono() {
 	"$out/chrono" sleep -q --durations 100us,1ms,10ms --budget "$budget" \
-		--mechanisms delay.Sleep --csv "$out/chrono.csv" >/dev/null
+		--mechanisms delay.Sleep --export-csv "$out/chrono.csv" >/dev/null
 }
 run_c() { "$out/sleepspin" "$cell_ns" 10000 $durs >"$out/c.txt"; }
 start_load "$mode"
@@ -41,7 +41,7 @@ echo "load: $mode; $rounds ABBA rounds, $budget of chrono sleep and $((cell_ns /
 r=1
 while [ "$r" -le "$rounds" ]; do
 	if [ $((r % 2)) -eq 1 ]; then run_chrono; run_c; else run_c; run_chrono; fi
-	# chrono's CSV: mechanism,requested_ns,n,...,overshoot_median_ns($5),overshoot_p99_ns($6)
+	# chrono's CSV (--export-csv): mechanism,requested_ns,n,...,overshoot_median_ns($5),overshoot_p99_ns($6), exact ns
 	for d in $durs; do
 		g=$(awk -F, -v d="$d" '$1 == "delay.Sleep" && $2 == d { print $6 }' "$out/chrono.csv")
 		c=$(awk -v d="$d" '$1 == d { print $4 }' "$out/c.txt")
@@ -56,7 +56,7 @@ for d in $durs; do
 	awk -v d="$d" '$1 == d { print $2 }' "$out/ratios.txt" | summarize "$mode, $((d / 1000)) us, p99 overshoot delay.Sleep / C"
 done
 "$out/chrono" sleep -q --durations 100us,1ms --budget "$budget" \
-	--mechanisms 'time.Sleep,busy-spin,delay.Sleep' --csv "$out/context.csv" >/dev/null
+	--mechanisms 'time.Sleep,busy-spin,delay.Sleep' --export-csv "$out/context.csv" >/dev/null
 echo "context (one more run): overshoot median / p99 (CPU per wait):"
 awk -F, 'NR > 1 { printf "  %-12s %6.0f us: %9.0f / %9.0f ns (%.0f ns %s CPU)\n", $1, $2 / 1000, $5, $6, $9, $10 }' "$out/context.csv"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -13,7 +13,7 @@
 # context-switches, cpu-migrations, page-faults (software events: they work
 # in a VM without a PMU). Per command, ROUNDS rounds in ABBA order (chrono
 # first in odd rounds, perf first in even ones); per round each tool counts
-# RUNS runs: `chrono stat -r RUNS --json` (its per-run values), and
+# RUNS runs: `chrono stat -r RUNS --export-json` (its per-run values), and
 # `perf stat -v -r RUNS`, whose -v lines give each run's count. Not
 # perf's own -r figure: Debian 12's perf 6.1 prints the LAST run's count
 # there, not the mean (checked: runs of 46.1, 1.9 and 1.7 ms of task-clock
@@ -99,7 +99,7 @@ def perf(argv, events=EVENTS, n=runs):
 def chrono(argv):
     """chrono stat -r runs: {event: [value per run]} from its JSON."""
     f = os.path.join(tmp, "c.json")
-    p = subprocess.run([C, "stat", "-r", runs, "-e", ",".join(EVENTS), "--json", f, "--"] + argv,
+    p = subprocess.run([C, "stat", "-r", runs, "-e", ",".join(EVENTS), "--export-json", f, "--"] + argv,
                        capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"chrono stat exited {p.returncode}:\n{p.stderr}")
@@ -107,7 +107,8 @@ def chrono(argv):
     out = {x["name"]: x["values"] for x in m["metrics"]}
     missing = [e for e in EVENTS if e not in out]
     if missing:
-        sys.exit(f"chrono stat did not count {missing}: {m.get('details', {}).get('unavailable')}")
+        events = m.get("detail", {}).get("counters", {}).get("events", [])
+        sys.exit(f"chrono stat did not count {missing}: {[e for e in events if e['name'] in missing]}")
     return out
 
 def mean(xs): return statistics.fmean(xs)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -270,9 +271,20 @@ type Bin struct {
 	Count int     `json:"count"`
 }
 
+// MaxLinearBins is the most bins a caller should let a user ask LinearBins
+// for: LinearBins allocates every bin (24 bytes each), and a histogram of
+// more bins is not readable on a terminal. chrono stats refuses more.
+const MaxLinearBins = 1000
+
 // LinearBins returns n equal-width bins spanning [min(xs), max(xs)], for
 // display. NaN and infinite values are left out. A sample of one distinct
-// value gives one bin; an empty sample or n < 1 gives none.
+// value gives one bin; an empty sample or n < 1 gives none. The bounds
+// never overflow (a range from -1e308 to 1e308 is wider than the largest
+// float64: its bounds are weighed from both ends) and strictly increase:
+// where the range holds fewer than n+1 distinct float64 values (a range of
+// a few subnormals, or 2 units at 1e16), bins that would be empty of
+// numbers are merged, so fewer than n bins come back. It takes O(n) memory
+// and O(len(xs)·log n) time: bound n (MaxLinearBins).
 func LinearBins(xs []float64, n int) []Bin {
 	if n < 1 {
 		return nil
@@ -295,26 +307,38 @@ func LinearBins(xs []float64, n int) []Bin {
 		}
 		return []Bin{{Lo: lo, Hi: hi, Count: c}}
 	}
+	// The bounds: lo, the interior edges that lie strictly between the
+	// previous bound and hi, then hi.
 	width := (hi - lo) / float64(n)
-	bins := make([]Bin, n)
-	for i := range bins {
-		bins[i].Lo = lo + float64(i)*width
-		bins[i].Hi = lo + float64(i+1)*width
+	bounds := make([]float64, 1, n+1)
+	bounds[0] = lo
+	for i := 1; i < n; i++ {
+		var e float64
+		if math.IsInf(hi-lo, 0) {
+			f := float64(i) / float64(n)
+			e = lo*(1-f) + hi*f
+		} else {
+			e = lo + float64(i)*width
+		}
+		if e > bounds[len(bounds)-1] && e < hi {
+			bounds = append(bounds, e)
+		}
 	}
-	bins[n-1].Hi = hi
+	bounds = append(bounds, hi)
+	bins := make([]Bin, len(bounds)-1)
+	for i := range bins {
+		bins[i].Lo, bins[i].Hi = bounds[i], bounds[i+1]
+	}
 	for _, x := range xs {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			continue
 		}
-		i := min(int((x-lo)/width), n-1)
-		// Keep each value in the bin whose printed bounds hold it.
-		for i > 0 && x < bins[i].Lo {
+		// The last bound at or below x (hi belongs to the last bin).
+		i := sort.SearchFloat64s(bounds, x)
+		if i == len(bounds) || bounds[i] > x {
 			i--
 		}
-		for i < n-1 && x >= bins[i+1].Lo {
-			i++
-		}
-		bins[i].Count++
+		bins[min(max(i, 0), len(bins)-1)].Count++
 	}
 	return bins
 }
@@ -322,8 +346,9 @@ func LinearBins(xs []float64, n int) []Bin {
 // Bins returns the histogram as contiguous bins in value units: count[i]
 // values fell in [bounds[i], bounds[i+1]) (so len(bounds) ==
 // len(counts)+1), empty bins at either end left out; nil for an empty
-// histogram. Under- and overflows are not in the bins (Underflows,
-// Overflows).
+// histogram. Values above the highest trackable value are recorded at it
+// (and counted by Overflows), so they are in the last bin: a caller that
+// keeps overflows apart moves them out itself.
 func (h *Histogram) Bins() (bounds []float64, counts []int64) { return HDRBins(h.h) }
 
 // HDRBins returns an HdrHistogram's buckets as contiguous bins in value

@@ -208,6 +208,61 @@ func TestLinearBins(t *testing.T) {
 	}
 }
 
+// TestLinearBinsExtremeRanges: ranges wider than the largest float64
+// (this panicked with an index out of range: chrono stats --histogram of
+// -1e308 and 1e308), ranges of a few subnormals and ranges too narrow for
+// their magnitude give strictly increasing bounds that hold every value.
+func TestLinearBinsExtremeRanges(t *testing.T) {
+	for _, c := range []struct {
+		xs []float64
+		n  int
+	}{
+		{[]float64{-1e308, 1e308}, 20},
+		{[]float64{-math.MaxFloat64, math.MaxFloat64, 0, 1, -1}, 7},
+		{[]float64{-math.MaxFloat64, math.MaxFloat64}, 1},
+		{[]float64{0, 5e-324, 1e-323}, 10},
+		{[]float64{1e16, 1e16 + 2, 1e16 + 2}, 10},
+		{[]float64{-5e-324, 5e-324}, MaxLinearBins},
+		{[]float64{1, 2, 3}, MaxLinearBins},
+	} {
+		bins := LinearBins(c.xs, c.n)
+		if len(bins) == 0 || len(bins) > c.n {
+			t.Errorf("%v, %d bins: got %d bins", c.xs, c.n, len(bins))
+			continue
+		}
+		total := 0
+		for i, b := range bins {
+			total += b.Count
+			if math.IsInf(b.Lo, 0) || math.IsInf(b.Hi, 0) || !(b.Hi > b.Lo) || (i > 0 && b.Lo != bins[i-1].Hi) {
+				t.Errorf("%v, %d bins: bin %d is [%v, %v)", c.xs, c.n, i, b.Lo, b.Hi)
+			}
+		}
+		if total != len(c.xs) {
+			t.Errorf("%v, %d bins: bins hold %d of %d values", c.xs, c.n, total, len(c.xs))
+		}
+		if bins[0].Lo != slices.Min(c.xs) || bins[len(bins)-1].Hi != slices.Max(c.xs) {
+			t.Errorf("%v: bins span [%v, %v]", c.xs, bins[0].Lo, bins[len(bins)-1].Hi)
+		}
+	}
+	// Each value sits in the bin whose bounds hold it.
+	xs := []float64{-1e308, -3e307, 0, 4e307, 1e308}
+	bins := LinearBins(xs, 4)
+	for _, x := range xs {
+		n := 0
+		for i, b := range bins {
+			if x >= b.Lo && (x < b.Hi || (i == len(bins)-1 && x == b.Hi)) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%v is in %d bins of %+v", x, n, bins)
+		}
+	}
+	if got := []int{bins[0].Count, bins[1].Count, bins[2].Count, bins[3].Count}; !slices.Equal(got, []int{1, 1, 2, 1}) {
+		t.Errorf("counts %v, want [1 1 2 1] (bins %+v)", got, bins)
+	}
+}
+
 // TestMergeIntoEmptyKeepsExactExtremes: merging into an empty histogram
 // (as a per-thread total is built) must keep o's exact min and max, not
 // the bounds of the buckets they fell in.

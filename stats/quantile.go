@@ -181,11 +181,11 @@ func discreteIndex(vi float64, n int, prev func(g, vi float64) bool) int {
 // lerp interpolates between a and b by t as numpy's _lerp does: from a when
 // t < 0.5, from b otherwise, which is exact at both ends and monotonic.
 // Where b - a is infinite numpy's arithmetic gives NaN or the wrong
-// infinity (the median of -1e308 and 1e308 was -Inf, that of 1, 2, +Inf
-// NaN); here the result stays between a and b: an infinite end wins, two
-// finite ends too far apart are weighted without subtracting them, and
-// equal ends or t of 0 or 1 give an end exactly. Only -Inf to +Inf has no
-// value between: NaN.
+// infinity (the median of -1e308 and 1e308 is -Inf there, that of 1, 2,
+// +Inf NaN); here the result stays between a and b: two finite ends too
+// far apart are weighed, a·(1-t) + b·t, an infinite end wins, and equal
+// ends or t of 0 or 1 give an end exactly. Only -Inf to +Inf has no value
+// between: NaN.
 func lerp(a, b, t float64) float64 {
 	switch {
 	case a == b || t == 0:
@@ -203,7 +203,7 @@ func lerp(a, b, t float64) float64 {
 		case math.IsInf(b, 0):
 			return b
 		}
-		return a*(1-t) + b*t
+		return float64(a*(1-t)) + float64(b*t)
 	}
 	if t >= 0.5 {
 		return b - float64(d*(1-t))
@@ -264,22 +264,23 @@ func quoteShort(s string) string {
 
 // ParsePercentiles parses a comma-separated list of percentiles such as
 // "50,90,99,99.9" (an optional leading 'p' on each is accepted), each in
-// [0, 100].
+// [0, 100]. An empty entry ("50,,90", a trailing comma) is an error: it is
+// a typo more often than not.
 func ParsePercentiles(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("stats: no percentiles in %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(s))
+	}
 	var ps []float64
 	for f := range strings.SplitSeq(s, ",") {
 		f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "p")
 		if f == "" {
-			continue
+			return nil, fmt.Errorf("stats: empty percentile in %s (entry %d): remove the extra comma, e.g. 50,90,99", quoteShort(s), len(ps)+1)
 		}
 		p, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(p >= 0 && p <= 100) {
 			return nil, fmt.Errorf("stats: bad percentile %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(f))
 		}
 		ps = append(ps, p)
-	}
-	if len(ps) == 0 {
-		return nil, fmt.Errorf("stats: no percentiles in %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(s))
 	}
 	return ps, nil
 }

@@ -121,9 +121,42 @@ func TestParsePercentiles(t *testing.T) {
 	if err != nil || fmt.Sprint(got) != "[50 90 99 99.9]" {
 		t.Errorf("got %v, %v", got, err)
 	}
-	for _, bad := range []string{"", "101", "-1", "x", "50,,abc"} {
+	for _, bad := range []string{"", " ", "101", "-1", "x", "50,,abc"} {
 		if _, err := ParsePercentiles(bad); err == nil {
 			t.Errorf("ParsePercentiles(%q): no error", bad)
 		}
+	}
+	// An empty entry is refused, not skipped: "50,,90" is a typo.
+	for _, bad := range []string{"50,,90", "50,", ",50", "50, ,90"} {
+		if _, err := ParsePercentiles(bad); err == nil || !strings.Contains(err.Error(), "empty percentile") {
+			t.Errorf("ParsePercentiles(%q): %v, want an empty-percentile error", bad, err)
+		}
+	}
+}
+
+// TestQuantileNearFloat64Range: interpolating between values of opposite
+// sign near ±MaxFloat64 overflows b - a; the quantiles stay finite,
+// between the two values, and monotone in q.
+func TestQuantileNearFloat64Range(t *testing.T) {
+	for _, xs := range [][]float64{{-1.7e308, 1.7e308}, {-math.MaxFloat64, math.MaxFloat64}, {-1e308, 0, 1e308}} {
+		prev := math.Inf(-1)
+		for _, m := range Methods {
+			for q := 0.0; q <= 1; q += 0.05 {
+				v := Quantile(xs, q, m)
+				if math.IsInf(v, 0) || math.IsNaN(v) || v < xs[0] || v > xs[len(xs)-1] {
+					t.Errorf("%v %s q=%v: %v", xs, m, q, v)
+				}
+			}
+		}
+		for q := 0.0; q <= 1; q += 0.01 {
+			v := Quantile(xs, q, Linear)
+			if v < prev {
+				t.Errorf("%v: linear quantile decreases at q=%v: %v < %v", xs, q, v, prev)
+			}
+			prev = v
+		}
+	}
+	if got := Quantile([]float64{-1.7e308, 1.7e308}, 0.5, Linear); got != 0 {
+		t.Errorf("median of ±1.7e308 = %v, want 0", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Summary describes one sample. All figures are in the unit of the sample,
@@ -110,7 +111,50 @@ func summarizeSorted(sorted []float64) Summary {
 		s.CV = s.StdDevSample / math.Abs(s.Mean)
 	}
 	s.addWarnings(sorted)
+	s.checkOverflow()
 	return s
+}
+
+// checkOverflow warns about figures that exceed the float64 range although
+// every value is finite (values near ±1.8e308: the true standard deviation
+// of -1.7e308 and 1.7e308 is 2.4e308). Such figures are +Inf in the
+// Summary and null in its JSON; the warning names them.
+func (s *Summary) checkOverflow() {
+	if math.IsInf(s.Min, 0) || math.IsInf(s.Max, 0) {
+		return // infinite values: infinite figures are the right answer
+	}
+	var over []string
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"mean", s.Mean}, {"median", s.Median}, {"sample standard deviation", s.StdDevSample},
+		{"population standard deviation", s.StdDevPopulation}, {"MAD", s.MAD}, {"scaled MAD", s.MADScaled},
+		{"Q1", s.Q1}, {"Q3", s.Q3}, {"IQR", s.IQR}, {"CV", s.CV}} {
+		if math.IsInf(f.v, 0) || math.IsNaN(f.v) {
+			over = append(over, f.name)
+		}
+	}
+	if len(over) == 0 {
+		return
+	}
+	verb, them := "are", "them"
+	if len(over) == 1 {
+		verb, them = "is", "it"
+	}
+	s.Warnings = append(s.Warnings, warnf(WarnOverflow,
+		"the %s %s beyond the float64 range (±1.8e308), so not shown >> divide the values by a power of ten (e.g. 1e300) to get %s",
+		joinAnd(over), verb, them))
+}
+
+// joinAnd joins names as prose: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // madSorted is the median of |x - med| over a sorted, non-empty sample,
@@ -173,30 +217,67 @@ func linearQuantile(sorted []float64, q float64) float64 {
 	return lerp(sorted[i], sorted[i+1], h-lo)
 }
 
+// summaryJSON is the JSON form of a Summary: figures that are not finite
+// numbers are null.
+type summaryJSON struct {
+	N                int       `json:"n"`
+	Min              *float64  `json:"min"`
+	Max              *float64  `json:"max"`
+	Mean             *float64  `json:"mean"`
+	Median           *float64  `json:"median"`
+	StdDevSample     *float64  `json:"stddev_sample"`
+	StdDevPopulation *float64  `json:"stddev_population"`
+	MAD              *float64  `json:"mad"`
+	MADScaled        *float64  `json:"mad_scaled"`
+	Q1               *float64  `json:"q1"`
+	Q3               *float64  `json:"q3"`
+	IQR              *float64  `json:"iqr"`
+	CV               *float64  `json:"cv"`
+	Warnings         []Warning `json:"warnings,omitempty"`
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: a null figure becomes NaN
+// (not a finite number: beyond the float64 range, or from infinite
+// values), except "stddev_sample" and "cv" with fewer than two values,
+// which stay 0 as Summarize leaves them, so that a summary round-trips.
+func (s *Summary) UnmarshalJSON(data []byte) error {
+	var j summaryJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	val := func(p *float64) float64 {
+		if p == nil {
+			return math.NaN()
+		}
+		return *p
+	}
+	*s = Summary{N: j.N, Min: val(j.Min), Max: val(j.Max), Mean: val(j.Mean), Median: val(j.Median),
+		StdDevSample: val(j.StdDevSample), StdDevPopulation: val(j.StdDevPopulation), MAD: val(j.MAD), MADScaled: val(j.MADScaled),
+		Q1: val(j.Q1), Q3: val(j.Q3), IQR: val(j.IQR), CV: val(j.CV), Warnings: j.Warnings}
+	if j.N < 2 {
+		s.StdDevSample, s.CV = 0, 0
+	}
+	return nil
+}
+
 // MarshalJSON writes the summary with "stddev_sample" and "cv" as null
-// when they are undefined (fewer than two values), so that a reader never
-// takes them for a measured 0. (Reading null back leaves them 0.)
+// when they are undefined (fewer than two values), and every figure that
+// is not a finite number (beyond the float64 range, or from infinite
+// values) as null, so that a reader never takes them for a measured 0 and
+// the encoding never fails. UnmarshalJSON reads such nulls back as NaN.
 func (s Summary) MarshalJSON() ([]byte, error) {
+	fin := func(x float64) *float64 {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
+		}
+		return &x
+	}
 	var sd, cv *float64
 	if s.N >= 2 {
-		sd, cv = &s.StdDevSample, &s.CV
+		sd, cv = fin(s.StdDevSample), fin(s.CV)
 	}
-	v := struct {
-		N                int       `json:"n"`
-		Min              float64   `json:"min"`
-		Max              float64   `json:"max"`
-		Mean             float64   `json:"mean"`
-		Median           float64   `json:"median"`
-		StdDevSample     *float64  `json:"stddev_sample"`
-		StdDevPopulation float64   `json:"stddev_population"`
-		MAD              float64   `json:"mad"`
-		MADScaled        float64   `json:"mad_scaled"`
-		Q1               float64   `json:"q1"`
-		Q3               float64   `json:"q3"`
-		IQR              float64   `json:"iqr"`
-		CV               *float64  `json:"cv"`
-		Warnings         []Warning `json:"warnings,omitempty"`
-	}{s.N, s.Min, s.Max, s.Mean, s.Median, sd, s.StdDevPopulation, s.MAD, s.MADScaled, s.Q1, s.Q3, s.IQR, cv, s.Warnings}
+	v := summaryJSON{s.N, fin(s.Min), fin(s.Max), fin(s.Mean), fin(s.Median), sd, fin(s.StdDevPopulation), fin(s.MAD), fin(s.MADScaled),
+		fin(s.Q1), fin(s.Q3), fin(s.IQR), cv, s.Warnings}
 	// Not json.Marshal: it would escape <, > and & in warning texts,
 	// which the document's writer deliberately leaves readable.
 	var b bytes.Buffer

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -143,5 +144,44 @@ func TestSummarizeDoesNotModify(t *testing.T) {
 	Summarize(xs)
 	if !slices.Equal(xs, []float64{3, 1, 2, 5, 4}) {
 		t.Errorf("input modified: %v", xs)
+	}
+}
+
+// TestSummaryNearFloat64Range: values near ±MaxFloat64 give finite
+// figures where the float64 range holds them, and a warning naming the
+// ones it cannot hold; the summary always encodes as JSON.
+func TestSummaryNearFloat64Range(t *testing.T) {
+	s := Summarize([]float64{-1.7e308, 1.7e308})
+	if s.Mean != 0 || s.Median != 0 || s.MAD != 1.7e308 || s.StdDevPopulation != 1.7e308 {
+		t.Errorf("summary %+v", s)
+	}
+	if !math.IsInf(s.StdDevSample, 1) {
+		t.Errorf("sample stddev %v: 2.4e308 is beyond the float64 range", s.StdDevSample)
+	}
+	var over string
+	for _, w := range s.Warnings {
+		if w.Code == WarnOverflow {
+			over = w.Message
+		}
+	}
+	if !strings.Contains(over, "sample standard deviation") || !strings.Contains(over, "scaled MAD") || strings.Contains(over, "population") {
+		t.Errorf("overflow warning %q", over)
+	}
+	b, err := json.Marshal(s)
+	if err != nil || !strings.Contains(string(b), `"stddev_sample":null`) || !strings.Contains(string(b), `"mad":1.7e+308`) {
+		t.Errorf("JSON %s, %v", b, err)
+	}
+	// The JSON round-trips: null reads back as NaN, and writes as null.
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil || !math.IsNaN(back.StdDevSample) || back.MAD != 1.7e308 {
+		t.Errorf("read back %+v, %v", back, err)
+	}
+	if b2, _ := json.Marshal(back); string(b2) != string(b) {
+		t.Errorf("round trip:\n%s\n%s", b, b2)
+	}
+	// Large values of one sign: every figure finite, no warning.
+	s = Summarize([]float64{1e308, 1.5e308, 1.2e308, 1.7e308})
+	if w := codes(s.Warnings); slices.Contains(w, WarnOverflow) || math.IsInf(s.StdDevSample, 0) || math.IsInf(s.IQR, 0) {
+		t.Errorf("one-sign summary %+v", s)
 	}
 }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/chronograph/chronograph/warn"
@@ -21,6 +22,7 @@ const (
 	WarnResolution     = "clock-resolution"
 	WarnNaN            = "nan-values"
 	WarnNoSignificance = "no-significance-possible"
+	WarnOverflow       = "float64-overflow"
 )
 
 // Thresholds behind the summary's warnings.
@@ -72,7 +74,7 @@ func (s *Summary) addWarnings(sorted []float64) {
 				n, s.N, low, high, severe))
 		}
 	}
-	if s.N >= 2 && s.CV > MaxCV {
+	if s.N >= 2 && s.CV > MaxCV && !math.IsInf(s.CV, 0) {
 		s.Warnings = append(s.Warnings, warnf(WarnHighVariance,
 			"spread is large: CV %.1f%% > %.0f%%: results are noisy >> quiet the machine or take more samples",
 			s.CV*100, MaxCV*100))

@@ -21,6 +21,10 @@ import (
 type Precision struct {
 	Resolution  float64
 	Uncertainty float64
+	// Exact marks a figure known exactly at its resolution: a
+	// deterministic count (instructions counted by a simulator), or a
+	// figure every sample agreed on. MaxSignificant does not cut it.
+	Exact bool
 }
 
 // MaxSignificant is how many significant digits a figure shows when
@@ -41,7 +45,8 @@ const MinSignificant = 2
 //     digit when the leading two are below 35 (the Particle Data Group's
 //     rule: 0.12 keeps two digits, 0.5 one), but always MinSignificant
 //     significant digits of v;
-//   - never more than MaxSignificant significant digits of v.
+//   - never more than MaxSignificant significant digits of v, unless
+//     the figure is Exact.
 //
 // The result is a power of ten (times 1, 2, 4 or 5 when the resolution
 // is such a step, e.g. a 4 ms tick), or 0 when v is 0 and nothing is
@@ -65,7 +70,7 @@ func (p Precision) Step(v float64) float64 {
 		}
 		step = math.Max(step, place)
 	}
-	if !math.IsNaN(mag) {
+	if !math.IsNaN(mag) && !p.Exact {
 		step = math.Max(step, math.Pow(10, mag-(MaxSignificant-1)))
 	}
 	return step
@@ -85,10 +90,19 @@ func decimals(step, scale float64) int {
 	return int(math.Max(-400, math.Min(400, math.Floor(math.Log10(scale/step)+1e-9))))
 }
 
+// Magnitudes beyond which fixed writes exponent form: plain digits of
+// 1e15 and more, or of less than 1e-6, are unreadable (a value near 1e308
+// would print as 309 digits, one of 1e-20 as zero).
+const (
+	maxFixedMag = 15
+	minFixedMag = -7
+)
+
 // fixed formats v with d decimals; a negative d rounds to 10^-d (tens,
 // hundreds) and prints no decimals. A non-zero v that would print as
 // zero gets one significant digit instead: 0.8 with d = 0 is "0.8",
-// never "1" or "0".
+// never "1" or "0". Values of 1e15 and more, or below 1e-6, are written
+// in exponent form with the same significant digits (1.700e+308).
 func fixed(v float64, d int) string {
 	switch {
 	case math.IsNaN(v):
@@ -103,24 +117,18 @@ func fixed(v float64, d int) string {
 		if -d > mag { // the first significant digit is finer than the step
 			d = -mag
 		}
-		if d < 0 {
-			p := math.Pow(10, float64(-d))
-			if r := math.Round(v/p) * p; math.Abs(r) < 1<<53 {
-				v = r // an integer, printed exactly
-			} else {
-				// Beyond 2^53 the rounded value is not a multiple of
-				// p in binary (it would print as 1797000000000000095...,
-				// or overflow to Inf next to the largest float64): keep
-				// its leading mag+1+d digits, rounded in decimal, and
-				// write zeros for the rest.
-				sig := mag + 1 + d
-				mant, exp, _ := strings.Cut(strconv.FormatFloat(v, 'e', sig-1, 64), "e")
-				x, _ := strconv.Atoi(exp)
-				return strings.Replace(mant, ".", "", 1) + strings.Repeat("0", x-(sig-1))
-			}
+		if mag >= maxFixedMag || mag <= minFixedMag {
+			return strconv.FormatFloat(v, 'e', min(max(mag+d, 0), 16), 64)
 		}
 	}
-	d = max(0, min(d, 12)) // (a zero v keeps d < 0 to here)
+	if d < 0 {
+		if v != 0 { // (0 stays 0: 0/p*p is NaN when p overflows)
+			p := math.Pow(10, float64(-d))
+			v = math.Round(v/p) * p
+		}
+		d = 0
+	}
+	d = min(d, 12)
 	s := strconv.FormatFloat(v, 'f', d, 64)
 	if s == "-0" || strings.HasPrefix(s, "-0.") && strings.Trim(s[1:], "0.") == "" {
 		s = s[1:]

@@ -30,6 +30,7 @@ func TestDurationPrecision(t *testing.T) {
 		{7e3, Precision{Uncertainty: 20e3}, "7.0 µs"}, // uncertainty larger than the value: two digits, not 0 or 10
 		{14.3e3, Precision{Resolution: 1, Uncertainty: 30e3}, "14 µs"},
 		{4e6, Precision{Resolution: 4e6, Uncertainty: 20e6}, "4 ms"}, // the resolution wins over the two digits
+		{1.7e308, Precision{Resolution: 1}, "1.700e+299 s"},
 	}
 	for _, tt := range tests {
 		if got := Duration(tt.ns, tt.p); got != tt.want {
@@ -67,10 +68,22 @@ func TestPlain(t *testing.T) {
 		{1.2345678, Precision{Uncertainty: 0.05}, "1.23"},
 		{1.2345678, Precision{Uncertainty: 0.5}, "1.2"},
 		{1234567, Precision{Resolution: 1}, "1235000"},
-		{48.5, Precision{Uncertainty: 0.9}, "48.5"}, // a mean of counts is finer than a count
+		{1234567, Precision{Resolution: 1, Exact: true}, "1234567"}, // a deterministic count keeps every digit
+		{48.5, Precision{Uncertainty: 0.9}, "48.5"},                 // a mean of counts is finer than a count
 		{48.6, Precision{Resolution: 1, Uncertainty: 0.9}, "49"},
 		{3, Precision{Resolution: 1}, "3"},
 		{-0.0001, Precision{Resolution: 1}, "-0.0001"},
+		// Beyond 1e15 or below 1e-6: exponent form, same digits (never
+		// 309 digits for 1.7e308, never 0 for 1e-20).
+		{1.7e308, Precision{}, "1.700e+308"},
+		{-1e308, Precision{Resolution: 1}, "-1.000e+308"},
+		{1.7e308, Precision{Uncertainty: 2e306}, "1.700e+308"},
+		{1.7e308, Precision{Uncertainty: 5e307}, "1.7e+308"},
+		{1e-20, Precision{}, "1.000e-20"},
+		{1.5e-20, Precision{Resolution: 1e-20}, "2e-20"},
+		{123456789012345, Precision{Resolution: 1}, "123500000000000"},
+		{1234567890123456, Precision{Resolution: 1}, "1.235e+15"},
+		{0.000001234, Precision{}, "0.000001234"},
 	}
 	for _, tt := range tests {
 		if got := Plain(tt.v, tt.p); got != tt.want {

@@ -34,8 +34,19 @@ var (
 
 var timeUnits = []Unit{Nanosecond, Microsecond, Millisecond, Second}
 
-// ParseUnit parses a unit name: ns, us (or µs), ms, s.
+// ParseUnit parses a unit name: ns (or nanosecond), us (or µs,
+// microsecond), ms (or millisecond), s (or second); plurals are accepted.
 func ParseUnit(s string) (Unit, error) {
+	switch strings.TrimSuffix(s, "s") {
+	case "nanosecond":
+		return Nanosecond, nil
+	case "microsecond":
+		return Microsecond, nil
+	case "millisecond":
+		return Millisecond, nil
+	case "second":
+		return Second, nil
+	}
 	switch s {
 	case "ns":
 		return Nanosecond, nil
@@ -46,7 +57,7 @@ func ParseUnit(s string) (Unit, error) {
 	case "s":
 		return Second, nil
 	}
-	return Unit{}, fmt.Errorf("unit: unknown time unit %s: use ns, us, ms or s", quoteShort(s))
+	return Unit{}, fmt.Errorf("unit: unknown time unit %s: use ns, us, ms or s (or nanosecond, microsecond, millisecond, second)", quoteShort(s))
 }
 
 // For returns the largest unit in which |ns| is at least 1 (nanoseconds

@@ -80,9 +80,10 @@ func TestParseValue(t *testing.T) {
 }
 
 func TestParseUnit(t *testing.T) {
-	for _, s := range []string{"ns", "us", "µs", "ms", "s"} {
-		if _, err := ParseUnit(s); err != nil {
-			t.Errorf("ParseUnit(%q): %v", s, err)
+	for s, want := range map[string]Unit{"ns": Nanosecond, "us": Microsecond, "µs": Microsecond, "ms": Millisecond, "s": Second,
+		"nanosecond": Nanosecond, "microseconds": Microsecond, "millisecond": Millisecond, "seconds": Second} {
+		if u, err := ParseUnit(s); err != nil || u != want {
+			t.Errorf("ParseUnit(%q) = %v, %v; want %v", s, u, err, want)
 		}
 	}
 	if _, err := ParseUnit("min"); err == nil {

@@ -79,21 +79,3 @@ func Dedup(ws []Warning) []Warning {
 	}
 	return out
 }
-
-// Legacy wraps a warning text that says its next step inside the message.
-//
-// Transitional: for code not yet ported to New; it will go.
-func Legacy(code, text string) Warning {
-	return Warning{Code: code, Severity: Warn, Message: text}
-}
-
-// LegacyAll wraps every text of ts with Legacy.
-//
-// Transitional: for code not yet ported to New; it will go.
-func LegacyAll(code string, ts []string) []Warning {
-	var out []Warning
-	for _, t := range ts {
-		out = append(out, Legacy(code, t))
-	}
-	return out
-}

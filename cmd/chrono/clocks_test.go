@@ -2,100 +2,106 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 )
 
+// TestClocksJSON runs the real probe (shortened) and checks the document's
+// structure, never a timing figure.
 func TestClocksJSON(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := execute([]string{"clocks", "--json", "--reads", "2000"}, &out, &errb); code != exitOK {
 		t.Fatalf("chrono clocks --json: exit %d, stderr %q", code, errb.String())
 	}
-	d, err := result.Unmarshal(out.Bytes())
-	if err != nil {
-		t.Fatalf("output is not a result document: %v\n%s", err, out.String())
+	d := decodeStrict(t, out.Bytes())
+	if d.Kind != result.KindClocks || d.Tool.Name != "chrono" || d.End.Before(d.Start) || d.Environment == nil {
+		t.Errorf("kind %q, tool %+v, start %v, end %v, environment %v", d.Kind, d.Tool, d.Start, d.End, d.Environment != nil)
 	}
-	if d.Kind != "clocks" || d.Tool.Name != "chrono" || d.End.Before(d.Start) {
-		t.Errorf("kind %q, tool %+v, start %v, end %v", d.Kind, d.Tool, d.Start, d.End)
+	if strings.Join(d.Args, " ") != "chrono clocks --json --reads 2000" {
+		t.Errorf("args %q", d.Args)
 	}
 	sources := clock.Sources()
-	if want := len(sources) + 2; len(d.Measurements) != want {
-		t.Fatalf("%d measurements, want %d (one per clock, tsc, probe)", len(d.Measurements), want)
+	if len(d.Measurements) != len(sources) {
+		t.Fatalf("%d measurements, want %d (one per clock)", len(d.Measurements), len(sources))
 	}
 	for i, src := range sources {
 		m := d.Measurements[i]
-		if m.Name != src.Name() {
-			t.Errorf("measurement %d is %q, want %q", i, m.Name, src.Name())
-		}
-		props, _ := m.Details["props"].(map[string]any)
-		if props == nil {
-			t.Errorf("%s: no props in details", m.Name)
+		cd := m.Detail.Clock
+		if m.Name != src.Name() || cd == nil {
+			t.Errorf("measurement %d is %q (detail %v), want %q", i, m.Name, cd, src.Name())
 			continue
 		}
 		if src.Props().Err != nil {
-			if props["unavailable"] == "" || len(m.Metrics) != 0 {
-				t.Errorf("%s is unavailable but has metrics or no reason", m.Name)
+			if cd.Unavailable == "" || len(m.Metrics) != 0 || cd.Steps != nil {
+				t.Errorf("%s is unavailable but has metrics or steps or no reason: %+v", m.Name, m)
 			}
 			continue
 		}
-		cost := m.Metric("read_cost")
-		if m.Primary != "read_cost" || cost == nil || cost.Unit != "ns" || len(cost.Values) == 0 || cost.Summary == nil {
+		cost := m.Metric(clock.MetricReadCost)
+		if m.Primary != clock.MetricReadCost || cost == nil || cost.Unit != "ns" || len(cost.Values) == 0 ||
+			!(cost.Resolution > 0) || cost.Summary == nil {
 			t.Errorf("%s: primary %q, read_cost %+v", m.Name, m.Primary, cost)
 			continue
 		}
 		if p50 := cost.Percentiles["p50"]; p50 <= 0 || p50 < cost.Summary.Min || p50 > cost.Summary.Max {
 			t.Errorf("%s: p50 %v outside [%v, %v]", m.Name, p50, cost.Summary.Min, cost.Summary.Max)
 		}
-		if reads, _ := m.Details["reads"].(float64); reads < 2000 {
-			t.Errorf("%s: %v reads, want at least 2000 (--reads)", m.Name, reads)
+		if cd.Steps == nil || cd.Steps.Reads < 2000 || cd.BatchReads < 1 {
+			t.Errorf("%s: steps %+v, batch %d; want at least 2000 reads (--reads)", m.Name, cd.Steps, cd.BatchReads)
 		}
 	}
-	tsc := d.Measurements[len(sources)]
-	if tsc.Name != "tsc" || (tsc.Details["tsc"] == nil && tsc.Details["tsc_error"] == nil) {
-		t.Errorf("tsc measurement: %+v", tsc)
-	}
-	probe := d.Measurements[len(sources)+1]
-	if rec, _ := probe.Details["recommendation"].(map[string]any); probe.Name != "probe" || rec == nil || rec["reason"] == "" {
-		t.Errorf("probe measurement: %+v", probe)
+	run := d.Run.Clocks
+	if run == nil || run.Reads != 2000 || run.Recommendation.Reason == "" || run.ElapsedNs <= 0 || (run.TSC == nil && run.TSCUnavailable == "") {
+		t.Errorf("run: %+v", run)
 	}
 }
 
-func TestClocksText(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := execute([]string{"clocks", "-n", "2000"}, &out, &errb); code != exitOK {
-		t.Fatalf("chrono clocks: exit %d, stderr %q", code, errb.String())
+// decodeStrict decodes a document rejecting fields the types do not know:
+// what a writer writes is what the schema (the Go types) says.
+func decodeStrict(t *testing.T, data []byte) *result.Document {
+	t.Helper()
+	var d result.Document
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		t.Fatalf("strict decoding: %v\n%.2000s", err, data)
 	}
-	text := out.String()
-	for _, want := range []string{"CLOCK ", "go-monotonic", "CLOCK_MONOTONIC_RAW", "Timestamp counter\n", "Clocksource ", "Probe took "} {
-		if !strings.Contains(text, want) {
-			t.Errorf("output lacks %q:\n%s", want, text)
-		}
+	if d.Version != result.Version || d.Schema != result.Schema {
+		t.Errorf("schema %q version %d", d.Schema, d.Version)
 	}
-	if !strings.Contains(text, "Recommended for elapsed time: ") && !strings.Contains(text, "No recommendation: ") {
-		t.Errorf("output has no recommendation:\n%s", text)
+	// ... and writing what was read gives the same document.
+	var again bytes.Buffer
+	if err := result.Encode(&again, &d); err != nil {
+		t.Fatal(err)
 	}
-	// Never a zero figure for a clock that was read.
-	for _, line := range strings.Split(text, "\n") {
-		if strings.Contains(line, " 0 ns ") || strings.Contains(line, " 0 ms ") {
-			t.Errorf("zero duration printed: %q", line)
-		}
+	if !bytes.Equal(bytes.TrimSpace(again.Bytes()), bytes.TrimSpace(data)) {
+		t.Errorf("the document does not round-trip:\n--- written again\n%.3000s\n--- read\n%.3000s", again.Bytes(), data)
 	}
+	return &d
 }
 
 func TestClocksUsage(t *testing.T) {
+	dir := t.TempDir()
 	tests := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"clocks", "extra"}, "unknown command"},
 		{[]string{"clocks", "--reads", "0"}, "--reads must be positive"},
+		{[]string{"clocks", "-n", "100"}, "unknown shorthand flag: 'n'"},
 		{[]string{"clocks", "--calibrate", "1ms"}, "--calibrate must be at least 10ms"},
 		{[]string{"clocks", "--calibrate", "soon"}, "invalid argument"},
 		{[]string{"clocks", "--bogus"}, "unknown flag"},
+		{[]string{"clocks", "--json", "--export-json", "-"}, "both write to standard output"},
+		{[]string{"clocks", "--export-csv", dir}, "is a directory"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
@@ -112,15 +118,26 @@ func TestClocksUsage(t *testing.T) {
 // the conclusions derived by clock.Report.Assess.
 func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost float64, info clock.Info) clock.Report {
 	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Result {
+		costs := []float64{cost, cost * 1.01, cost * 0.99, cost * 1.02, cost, cost * 2, cost * 1.01, cost * 0.98, cost, cost * 1.03}
 		return clock.Result{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
-			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, Changes: 100, Reads: 100,
-			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost, CostNs: []float64{cost}}
+			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, Changes: 100, Reads: 100, BatchSize: 800,
+			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost * 0.98, CostNs: costs,
+			Cross: &clock.Cross{Mode: clock.CrossShared, Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
 	}
+	wall := res("CLOCK_REALTIME", clock.Wall, clock.PathVDSO, "clock_gettime(CLOCK_REALTIME) through the vDSO", monoCost)
+	wall.Cross = nil
+	ctr := res("rdtsc", clock.Counter, clock.PathInstruction, "RDTSC", 9.5)
+	ctr.Props.Unit, ctr.NominalNs, ctr.NominalFrom, ctr.TickNs = "ticks", 0.385, "1/frequency", 0.385
+	ctr.Cross.BackwardSteps, ctr.Cross.MaxBackwardNs = 12, 80.4
+	missing := clock.Result{Props: clock.Props{Name: "CLOCK_TAI", Kind: clock.Wall, Unit: "ns", Path: clock.PathVDSO,
+		Unavailable: "clock: CLOCK_TAI is not available on this platform", Err: clock.ErrUnavailable}}
 	rep := clock.Report{
 		Results: []clock.Result{
 			res("go-monotonic", clock.Elapsed, monoPath, "time.Since(base)", monoCost),
+			wall, missing,
 			res("CLOCK_MONOTONIC", clock.Elapsed, monoPath, monoDesc, monoCost),
 			res("CLOCK_THREAD_CPUTIME_ID", clock.CPUTime, clock.PathSyscall, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) system call", 1500),
+			ctr,
 		},
 		TSC:         &info,
 		Kernel:      &clock.KernelTSC{Hz: 2_596_150_000, From: "kernel log", Line: "tsc: Detected 2596.150 MHz processor", ResolutionPPM: 0.19},
@@ -131,11 +148,67 @@ func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost 
 	return rep
 }
 
-func TestClocksTextFakes(t *testing.T) {
-	calibrated := func(hz uint64, errPPM float64, window time.Duration) clock.Info {
-		return clock.Info{Hz: hz, Source: clock.FromCalibration, ErrorPPM: errPPM, InvariantKnown: true, Invariant: true,
-			Calibration: &clock.Calibration{Reference: "CLOCK_MONOTONIC_RAW", Window: window, Segments: 5}}
+func calibrated(hz uint64, errPPM float64, window time.Duration) clock.Info {
+	return clock.Info{Hz: hz, Source: clock.FromCalibration, ErrorPPM: errPPM, InvariantKnown: true, Invariant: true,
+		Calibration: &clock.Calibration{Reference: "CLOCK_MONOTONIC_RAW", Window: window, Segments: 5,
+			SegmentHz: []float64{float64(hz) - 50, float64(hz) + 10, float64(hz), float64(hz) + 30, float64(hz) - 20}, SpreadPPM: 0.031, BracketNs: []float64{40, 41, 39, 40, 60, 40}}}
+}
+
+// fakeClocks makes chrono clocks use rep and a fixed environment for the
+// rest of the test.
+func fakeClocks(t *testing.T, rep clock.Report) {
+	t.Helper()
+	probe, envf := clocksProbe, clocksEnv
+	t.Cleanup(func() { clocksProbe, clocksEnv = probe, envf })
+	clocksProbe = func(clock.ProbeOptions) clock.Report { return rep }
+	clocksEnv = func() *env.Host {
+		return &env.Host{Counters: &env.Counters{Summary: "hardware counters: no (no PMU exposed); software counters: yes"}}
 	}
+}
+
+// TestClocksGolden: what chrono clocks prints (from a fake probe) is the
+// golden text, and chrono report of its saved document prints the same,
+// byte for byte, in every format.
+func TestClocksGolden(t *testing.T) {
+	fakeClocks(t, fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO,
+		"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_596_150_100, 0.4, 100*time.Millisecond)))
+	dir := t.TempDir()
+	doc, md, csv := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.md"), filepath.Join(dir, "c.csv")
+	live, errs, code := runChrono(t, "", "clocks", "--export-json", doc, "--export-markdown", md, "--export-csv", csv)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "clocks.golden", []byte(live))
+	data, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeStrict(t, data)
+	sameAsReport(t, doc, live, "text")
+	for path, format := range map[string]string{md: "markdown", csv: "csv"} {
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "clocks.golden."+format, want)
+		sameAsReport(t, doc, string(want), format)
+	}
+}
+
+// sameAsReport checks that chrono report renders the document at path in
+// format as want.
+func sameAsReport(t *testing.T, path, want, format string) {
+	t.Helper()
+	got, errs, code := runChrono(t, "", "report", "--format", format, path)
+	if code != exitOK {
+		t.Fatalf("report --format %s: exit %d: %s", format, code, errs)
+	}
+	if got != want {
+		t.Errorf("chrono report --format %s differs from the live output:\n--- report\n%s\n--- live\n%s", format, got, want)
+	}
+}
+
+func TestClocksTextFakes(t *testing.T) {
 	good := calibrated(2_596_150_100, 0.4, 100*time.Millisecond)
 	tests := []struct {
 		name      string
@@ -145,7 +218,7 @@ func TestClocksTextFakes(t *testing.T) {
 		{"kvm-clock without tsc",
 			fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock"}}, clock.PathVDSO,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 45, good),
-			[]string{"Clocksource   kvm-clock (available: kvm-clock)", "tsc is not among them", "agrees within 1e-4"},
+			[]string{"clocksource           kvm-clock (available: kvm-clock)", "tsc is not among them", "agrees within 100 ppm"},
 			[]string{"select it", "echo tsc"}},
 		{"kvm-clock with tsc",
 			fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock", "tsc"}}, clock.PathVDSO,
@@ -164,24 +237,30 @@ func TestClocksTextFakes(t *testing.T) {
 		{"clear disagreement",
 			fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_597_000_000, 2, 100*time.Millisecond)),
-			[]string{"DISAGREES by more than 1e-4", "recalibrate over a longer window"},
+			[]string{"DISAGREES by more than 100 ppm", "recalibrate over a longer window"},
 			[]string{"agrees within"}},
 	}
 	for _, tt := range tests {
-		var out bytes.Buffer
-		if err := writeClocksText(&out, tt.rep); err != nil {
-			t.Fatal(err)
-		}
-		text := out.String()
-		for _, w := range tt.want {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s: output lacks %q:\n%s", tt.name, w, text)
+		t.Run(tt.name, func(t *testing.T) {
+			fakeClocks(t, tt.rep)
+			text, errs, code := runChrono(t, "", "clocks")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errs)
 			}
-		}
-		for _, n := range tt.not {
-			if strings.Contains(text, n) {
-				t.Errorf("%s: output has %q:\n%s", tt.name, n, text)
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("output lacks %q:\n%s", w, text)
+				}
 			}
-		}
+			for _, n := range tt.not {
+				if strings.Contains(text, n) {
+					t.Errorf("output has %q:\n%s", n, text)
+				}
+			}
+			// An unavailable clock shows why, never a zero cost.
+			if !strings.Contains(text, "CLOCK_TAI  clock: CLOCK_TAI is not available") || strings.Contains(text, " 0 ns") {
+				t.Errorf("unavailable clock:\n%s", text)
+			}
+		})
 	}
 }

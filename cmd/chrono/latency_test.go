@@ -8,90 +8,79 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/chronograph/chronograph/delay"
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/stats"
 )
 
-func TestLatencyCommand(t *testing.T) {
+// TestLatencyLiveIsReport: the summary of chrono latency is the text
+// rendering of its document, byte for byte (with and without -h), and
+// the document holds every latency as a binned metric.
+func TestLatencyLiveIsReport(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the latency test is Linux-only")
 	}
-	jsonPath := filepath.Join(t.TempDir(), "lat.json")
-	out, errb, code := runChrono(t, "", "latency", "-i", "200", "-l", "100", "-t", "2", "-q", "--json", jsonPath)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errb)
-	}
-	for _, want := range []string{"T: 0", "T: 1", "C:     100", "p99.99", "overflows", "histogram"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	for _, extra := range [][]string{nil, {"-h", "1"}} {
+		jsonPath := filepath.Join(t.TempDir(), "lat.json")
+		args := append([]string{"latency", "-i", "200", "-l", "100", "-t", "2", "-q", "--export-json", jsonPath}, extra...)
+		live, errb, code := runChrono(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb)
 		}
-	}
-	doc, err := result.ReadFile(jsonPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if doc.Kind != "latency" || len(doc.Measurements) != 3 {
-		t.Fatalf("kind %q, %d measurements; want latency, 3", doc.Kind, len(doc.Measurements))
-	}
-	// -h prints the per-µs histogram.
-	out, errb, code = runChrono(t, "", "latency", "-i", "200", "-l", "50", "-h", "1", "-q")
-	if code != 0 || !strings.Contains(out, "# Histogram") || !strings.Contains(out, "# Histogram Overflows:") {
-		t.Fatalf("exit %d: %s\n%s", code, errb, out)
+		again, errb, code := runChrono(t, "", "report", jsonPath)
+		if code != 0 || again != live {
+			t.Fatalf("chrono report (exit %d, %s) differs from the live output:\n--- live\n%s\n--- report\n%s", code, errb, live, again)
+		}
+		wants := []string{"T: 0", "T: 1", "C:     100", "p99.99", "overflows", "histogram (all threads"}
+		if extra != nil {
+			wants = []string{"# Histogram (µs, count per thread)", "# Histogram Overflows:", "overflows: latencies of 1 µs or more (-h)"}
+		}
+		for _, want := range wants {
+			if !strings.Contains(live, want) {
+				t.Errorf("%v: output lacks %q:\n%s", args, want, live)
+			}
+		}
+		data, err := os.ReadFile(jsonPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := delayStrictDecode(t, data)
+		if doc.Kind != result.KindLatency || len(doc.Measurements) != 3 || doc.Run.Latency == nil || doc.Environment == nil {
+			t.Fatalf("kind %q, %d measurements, run %+v; want latency, 3, its run and environment", doc.Kind, len(doc.Measurements), doc.Run.Latency)
+		}
+		if r := doc.Run.Latency; r.IntervalNs != 200_000 || r.Threads != 2 || r.Loops != 100 || (extra != nil) != (r.HistogramUs == 1) {
+			t.Errorf("run %+v", r)
+		}
+		for i, m := range doc.Measurements {
+			met := m.Metric("latency")
+			if m.Primary != "latency" || met == nil || met.Histogram == nil || met.Unit != "ns" || len(met.Percentiles) != 5 || met.Histogram.StdDev == nil {
+				t.Fatalf("%s: metric %+v", m.Name, met)
+			}
+			want := int64(100)
+			if i == 2 {
+				want = 200
+			}
+			if h := met.Histogram; h.Total() != want || h.Min > h.Mean || h.Mean > h.Max || h.Bounds[0] > h.Min || h.Bounds[len(h.Bounds)-1] <= h.Max {
+				t.Errorf("%s: histogram of %d latencies (want %d), min %v mean %v max %v, bounds %v..%v", m.Name, h.Total(), want, h.Min, h.Mean, h.Max, h.Bounds[0], h.Bounds[len(h.Bounds)-1])
+			}
+		}
 	}
 }
 
-// TestLatencyReport checks the report of a synthetic result: the -h view
-// counts overflows without clipping the percentiles, failed threads are
-// named, and unpinned threads that woke on several CPUs are split by CPU.
-func TestLatencyReport(t *testing.T) {
-	h, err := stats.NewHistogram(1, int64(10*time.Second), 3)
-	if err != nil {
-		t.Fatal(err)
+// --json prints the document and nothing else, even with the live
+// display asked for (it goes to standard error).
+func TestLatencyJSON(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the latency test is Linux-only")
 	}
-	for _, v := range []int64{3000, 5000, 50_000, 50_000} {
-		h.Record(v)
+	out, errb, code := runChrono(t, "", "latency", "-i", "200", "-l", "20", "--json", "--live")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
 	}
-	th := delay.ThreadLatency{Thread: 0, TID: 7, CPU: -1, Interval: time.Millisecond, Count: 4,
-		Min: 3 * time.Microsecond, Max: 50 * time.Microsecond, Avg: 27 * time.Microsecond, Sum: 108 * time.Microsecond, Overflows: 2,
-		PerCPU: []delay.CPULatency{{CPU: 0, Count: 2, Min: 3000, Max: 5000, Sum: 8000}, {CPU: 1, Count: 2, Min: 50_000, Max: 50_000, Sum: 100_000}},
-		Err:    syscall.EINVAL, Yields: 3, YieldMax: 2500 * time.Microsecond}
-	res := &delay.LatencyResult{Threads: []delay.ThreadLatency{th}, Histograms: []*stats.Histogram{h}, All: h, HistogramMax: 10 * time.Microsecond}
-	var b strings.Builder
-	writeLatencyReport(&b, res, &delay.Held{DMALatency: -1}, delay.LatencyOptions{Interval: time.Millisecond}, 10)
-	out := b.String()
-	for _, want := range []string{
-		"# Histogram Overflows: 00002",
-		"000003 000001", "000005 000001",
-		"thread 0 stopped after 4 latencies: invalid argument",
-		"per CPU (threads not pinned, by the CPU each wake-up ran on):",
-		"Go runtime yields (after a measurement, or at once when the deadline was far): thread 0: 3, longest 2.500 ms",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
+	if d := delayStrictDecode(t, []byte(out)); d.Kind != result.KindLatency || len(d.Measurements) != 1 {
+		t.Errorf("document %+v", d)
 	}
-	// The p90 above the -h limit is not clipped to it.
-	if !strings.Contains(out, "  50.0 µs  ") {
-		t.Errorf("percentiles clipped:\n%s", out)
-	}
-	var cpuRows int
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) == 9 && f[0] == "0" && (f[1] == "0" || f[1] == "1") && f[2] == "2" {
-			cpuRows++
-		}
-	}
-	if cpuRows != 2 {
-		t.Errorf("%d per-CPU rows, want 2:\n%s", cpuRows, out)
-	}
-	// One CPU only: no split.
-	res.Threads[0].PerCPU = res.Threads[0].PerCPU[:1]
-	b.Reset()
-	writeLatencyReport(&b, res, &delay.Held{DMALatency: -1}, delay.LatencyOptions{Interval: time.Millisecond}, 10)
-	if strings.Contains(b.String(), "per CPU") {
-		t.Errorf("split shown for one CPU:\n%s", b.String())
+	if !strings.Contains(errb, "T: 0") {
+		t.Errorf("no live display on standard error: %q", errb)
 	}
 }
 
@@ -117,13 +106,16 @@ func TestLatencyInterrupted(t *testing.T) {
 	for sig, want := range map[os.Signal]int{os.Interrupt: 130, syscall.SIGTERM: 143} {
 		injectInterrupt(t, sig)
 		jsonPath := filepath.Join(t.TempDir(), "lat.json")
-		out, errb, code := runChrono(t, "", "latency", "-i", "3000000", "-q", "--json", jsonPath)
+		out, errb, code := runChrono(t, "", "latency", "-i", "3000000", "-q", "--export-json", jsonPath)
 		if code != want || !strings.Contains(errb, "interrupted by SIG") || !strings.Contains(out, "T: 0") {
 			t.Errorf("%v: exit %d (want %d), stderr %q, stdout:\n%s", sig, code, want, errb, out)
 		}
 		doc, err := result.ReadFile(jsonPath)
 		if err != nil || !doc.Incomplete {
 			t.Errorf("%v: export %v, incomplete %v", sig, err, doc != nil && doc.Incomplete)
+		}
+		if again, _, _ := runChrono(t, "", "report", jsonPath); again != out {
+			t.Errorf("%v: chrono report differs from the live output:\n--- live\n%s\n--- report\n%s", sig, out, again)
 		}
 	}
 }
@@ -136,8 +128,13 @@ func TestLatencyUsageErrors(t *testing.T) {
 		{[]string{"latency", "-i", "0"}, "--interval"},
 		{[]string{"latency", "-p", "100", "-l", "1"}, "out of range"},
 		{[]string{"latency", "-t", "0", "-l", "1"}, "--threads"},
-		{[]string{"latency", "-a", "x", "-l", "1"}, "--affinity"},
+		{[]string{"latency", "-a", "x", "-l", "1"}, "--pin \"x\" is not a CPU list"},
+		{[]string{"latency", "--affinity", "", "-l", "1"}, "--affinity \"\" is not a CPU list"},
 		{[]string{"latency", "-D", "-5", "-l", "1"}, "--duration"},
+		{[]string{"latency", "-D", "0", "-l", "1"}, "--duration must be positive"},
+		{[]string{"latency", "-q", "--live", "-l", "1"}, "--quiet and --live contradict"},
+		{[]string{"latency", "--json", "lat.json", "-l", "1"}, "--json is a switch"},
+		{[]string{"latency", "--export-csv", "/nonexistent/lat.csv", "-l", "1"}, "does not exist"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

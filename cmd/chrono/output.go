@@ -37,6 +37,9 @@ type output struct {
 	// noCSV is set by subcommands whose documents have no table for CSV
 	// (their --export-csv is not registered).
 	noCSV bool
+	// noText suppresses the text rendering on standard output (chrono
+	// run --style none): only --json and the exports are written.
+	noText bool
 }
 
 // register adds the output flags to fl.
@@ -96,7 +99,7 @@ func (o *output) check() error {
 // textToStdout reports whether the text rendering goes to standard output
 // (no other writer claimed it).
 func (o *output) textToStdout() bool {
-	if o.json {
+	if o.json || o.noText {
 		return false
 	}
 	for _, e := range o.exports() {
@@ -158,6 +161,26 @@ func (o *output) writeExports(stdout io.Writer, d *result.Document, ro report.Op
 	var errs []error
 	for _, e := range o.exports() {
 		errs = append(errs, report.WriteFile(e.path, stdout, func(w io.Writer) error {
+			return report.Render(w, d, e.format, ro)
+		}))
+	}
+	return errors.Join(errs...)
+}
+
+// exportFiles writes the exports of d that go to files (not "-"),
+// redacted with --redact: subcommands that export what they measured so
+// far after every measured item, as hyperfine does, call it then;
+// standard output gets its one document or table from emit at the end.
+func (o *output) exportFiles(d *result.Document, ro report.Options) error {
+	if o.redact {
+		result.Redact(d)
+	}
+	var errs []error
+	for _, e := range o.exports() {
+		if e.path == "-" {
+			continue
+		}
+		errs = append(errs, report.WriteFile(e.path, nil, func(w io.Writer) error {
 			return report.Render(w, d, e.format, ro)
 		}))
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/result"
 )
 
 // chrono subcommands read result documents back: chrono report renders
@@ -26,7 +29,7 @@ func TestReportReadsDocuments(t *testing.T) {
 	slower := write("new.json", "20ms 21ms 20ms 22ms 20ms 21ms 20ms 21ms\n")
 
 	out, errs, code := runChrono(t, "", "report", old)
-	if code != exitOK || !strings.Contains(out, "stdin        value   8  10.5 ms") {
+	if code != exitOK || !strings.Contains(out, "median    10.5 ms  [10 ms, 11 ms] 95% CI") {
 		t.Errorf("report: exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 	doc, _ := os.ReadFile(old)
@@ -34,7 +37,7 @@ func TestReportReadsDocuments(t *testing.T) {
 		t.Errorf("report from stdin differs (exit %d):\n%s", code, out2)
 	}
 	out, _, code = runChrono(t, "", "report", "--format", "csv", old)
-	if code != exitOK || !strings.HasPrefix(out, "measurement,metric,unit,n,median") || !strings.Contains(out, "stdin,value,ns,8,10500000,") {
+	if code != exitOK || !strings.HasPrefix(out, "source,unit,n,min,median,") || !strings.Contains(out, "stdin,ns,8,10000000,10500000,") {
 		t.Errorf("csv: exit %d:\n%s", code, out)
 	}
 	out, _, code = runChrono(t, "", "report", "--baseline", old, slower)
@@ -45,10 +48,19 @@ func TestReportReadsDocuments(t *testing.T) {
 
 func TestReportErrors(t *testing.T) {
 	dir := t.TempDir()
-	newer := filepath.Join(dir, "newer.json")
-	os.WriteFile(newer, []byte(`{"schema":"chronograph.result","version":99}`), 0o644)
-	notDoc := filepath.Join(dir, "not.json")
-	os.WriteFile(notDoc, []byte(`{"hello":1}`), 0o644)
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	newer := write("newer.json", `{"schema":"chronograph.result","version":99}`)
+	notDoc := write("not.json", `{"hello":1}`)
+	array := write("array.json", `[{"schema":"chronograph.result","version":2}]`)
+	wrongType := write("type.json", `{"schema":"chronograph.result","version":2,"kind":"numbers","measurements":[{"name":"x","metrics":3}]}`)
+	text := write("text.txt", "12 13 14\n")
+	empty := write("empty.json", "")
 	tests := []struct {
 		name string
 		args []string
@@ -57,10 +69,21 @@ func TestReportErrors(t *testing.T) {
 	}{
 		{"newer schema", []string{"report", newer}, exitFailure, "newer than this chrono understands (2); upgrade chrono"},
 		{"not a document", []string{"report", notDoc}, exitFailure, "not a chronograph result document"},
+		{"json array", []string{"report", array}, exitFailure, "the input is a JSON array, not a result document"},
+		{"wrong type", []string{"report", wrongType}, exitFailure, `field "measurements.metrics" holds a JSON number where the schema wants an array`},
+		{"not json", []string{"report", text}, exitFailure, `the input is not a JSON object (it starts with "12 13 14\n")`},
+		{"empty", []string{"report", empty}, exitFailure, "the input is empty"},
 		{"missing file", []string{"report", filepath.Join(dir, "none.json")}, exitFailure, "no such file"},
 		{"bad format", []string{"report", "--format", "xml", notDoc}, exitUsage, `unknown format "xml"`},
 		{"baseline with json", []string{"report", "--format", "json", "--baseline", notDoc, notDoc}, exitUsage, "--baseline writes text, markdown or csv"},
-		{"bad percentiles", []string{"report", "-p", "200", notDoc}, exitUsage, "200"},
+		{"baseline with --json", []string{"report", "--json", "--baseline", notDoc, notDoc}, exitUsage, "--baseline writes text, markdown or csv"},
+		{"baseline with export-json", []string{"report", "--export-json", filepath.Join(dir, "x.json"), "--baseline", notDoc, notDoc}, exitUsage, "drop --export-json"},
+		{"bad percentiles", []string{"report", "--percentiles", "200", notDoc}, exitUsage, "200"},
+		{"empty percentile", []string{"report", "--percentiles", "50,,90", notDoc}, exitUsage, "empty percentile"},
+		{"no -p", []string{"report", "-p", "50", notDoc}, exitUsage, "unknown shorthand flag: 'p'"},
+		{"json and format", []string{"report", "--json", "--format", "csv", notDoc}, exitUsage, "give one of them"},
+		{"format and export to stdout", []string{"report", "--format", "markdown", "--export-csv", "-", notDoc}, exitUsage, "both write to standard output"},
+		{"export to a directory", []string{"report", "--export-markdown", dir, notDoc}, exitUsage, "is a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +91,111 @@ func TestReportErrors(t *testing.T) {
 			if code != tt.code || !strings.Contains(errs, tt.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, tt.code, tt.want)
 			}
+			if strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Errorf("error is not one line: %q", errs)
+			}
 		})
+	}
+}
+
+// TestReportTerminal: with no FILE and a terminal on standard input,
+// chrono report says what it expects instead of waiting.
+func TestReportTerminal(t *testing.T) {
+	was := stdinIsTerminal
+	t.Cleanup(func() { stdinIsTerminal = was })
+	stdinIsTerminal = func(io.Reader) bool { return true }
+	for _, args := range [][]string{{"report"}, {"report", "-"}} {
+		_, errs, code := runChrono(t, "", args...)
+		if code != exitUsage || !strings.Contains(errs, "chrono report reads a result document: give FILE") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestReportOutputGrammar: --json writes the document, --export-* write
+// other formats while the text goes to stdout, --redact redacts first.
+func TestReportOutputGrammar(t *testing.T) {
+	dir := t.TempDir()
+	doc, _, code := runChrono(t, "1 2 3 4 5 6 7\n", "stats", "--json")
+	if code != exitOK {
+		t.Fatal("stats --json failed")
+	}
+	path := filepath.Join(dir, "d.json")
+	os.WriteFile(path, []byte(doc), 0o644)
+	if out, _, code := runChrono(t, "", "report", "--json", path); code != exitOK || out != doc {
+		t.Errorf("--json (exit %d) does not write the document back:\n%s", code, out)
+	}
+	md, csv := filepath.Join(dir, "d.md"), filepath.Join(dir, "d.csv")
+	text, errs, code := runChrono(t, "", "report", "--export-markdown", md, "--export-csv", csv, path)
+	if code != exitOK {
+		t.Fatalf("exports: exit %d: %s", code, errs)
+	}
+	plain, _, _ := runChrono(t, "", "report", path)
+	mdWant, _, _ := runChrono(t, "", "report", "--format", "markdown", path)
+	csvWant, _, _ := runChrono(t, "", "report", "--format", "csv", path)
+	mdGot, _ := os.ReadFile(md)
+	csvGot, _ := os.ReadFile(csv)
+	if text != plain || string(mdGot) != mdWant || string(csvGot) != csvWant {
+		t.Errorf("exports differ from --format:\n%s\n%s\n%s", text, mdGot, csvGot)
+	}
+	// --export-csv - writes the CSV to stdout instead of the text.
+	if out, _, _ := runChrono(t, "", "report", "--export-csv", "-", path); out != csvWant {
+		t.Errorf("--export-csv -:\n%s", out)
+	}
+	if out, _, code := runChrono(t, doc, "report", "--redact", "--json"); code != exitOK || !strings.Contains(out, `"kind": "numbers"`) {
+		t.Errorf("--redact --json from stdin (exit %d):\n%.300s", code, out)
+	}
+}
+
+// TestReportEveryKind: a document of every kind renders through report
+// (its kind's view, or the generic one), naming each measurement and
+// showing its figures; kinds whose figures still sit in the untyped
+// details (latency before its port) show them as written.
+func TestReportEveryKind(t *testing.T) {
+	dir := t.TempDir()
+	metric := func(name, u string, vs ...float64) []result.Metric {
+		return []result.Metric{{Name: name, Unit: u, Values: vs, Resolution: 1}}
+	}
+	docs := map[string]*result.Document{}
+	for _, kind := range []string{result.KindCommand, result.KindCounters, result.KindFunction, result.KindSleep, result.KindClocks, result.KindNumbers} {
+		d := result.New(kind, result.Tool{Name: "test", Version: "1"})
+		d.Measurements = []result.Measurement{{Name: kind + "-thing", Primary: "m", Metrics: metric("m", "ns", 1000, 1100, 1050, 990, 1010, 1020, 1030)}}
+		docs[kind] = d
+	}
+	lat := result.New(result.KindLatency, result.Tool{Name: "test", Version: "1"})
+	lat.Measurements = []result.Measurement{{Name: "thread 0", Primary: "latency", Metrics: []result.Metric{{Name: "latency", Unit: "ns", Resolution: 1,
+		Histogram: &result.Histogram{Bounds: []float64{1000, 2000, 4000}, Counts: []int64{3, 1}, Min: 1200, Max: 3202309, Mean: 3000, Overflow: 1}}}}}
+	docs[result.KindLatency] = lat
+	env := result.New(result.KindEnv, result.Tool{Name: "test", Version: "1"})
+	env.Measurements = []result.Measurement{}
+	docs[result.KindEnv] = env
+	want := map[string][]string{
+		result.KindCommand: {"command-thing", "1.02 µs"}, result.KindCounters: {"counters-thing"}, result.KindFunction: {"function-thing"},
+		result.KindSleep: {"sleep-thing", "1.02 µs"}, result.KindClocks: {"clocks-thing"}, result.KindNumbers: {"7 durations from numbers-thing"},
+		result.KindLatency: {"thread 0"}, result.KindEnv: {"the document holds no environment"},
+	}
+	for kind, d := range docs {
+		path := filepath.Join(dir, kind+".json")
+		if err := result.WriteFile(path, d); err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"text", "markdown"} {
+			out, errs, code := runChrono(t, "", "report", "--format", format, path)
+			if code != exitOK {
+				t.Errorf("%s (%s): exit %d: %s", kind, format, code, errs)
+				continue
+			}
+			for _, w := range want[kind] {
+				if format == "text" && !strings.Contains(out, w) {
+					t.Errorf("%s: report lacks %q:\n%s", kind, w, out)
+				}
+			}
+		}
+	}
+	// Version 1 numbers documents get their kind's view, with the input's
+	// quantum as the resolution.
+	out, errs, code := runChrono(t, "", "report", "testdata/v1-numbers.json")
+	if code != exitOK || !strings.Contains(out, "7 durations from stdin") || !strings.Contains(out, "median    12.9 ms  [12.5 ms, 14.2 ms] 95% CI") {
+		t.Errorf("version 1 numbers document (exit %d, %s):\n%s", code, errs, out)
 	}
 }

@@ -130,7 +130,10 @@ result document and read back by the other subcommands.`,
   seq 1 1000 | chrono stats     # summary, percentiles, outliers of numbers`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints the first line of chrono version.
+		Version: readBuildInfo().Version,
 	}
+	root.SetVersionTemplate("chrono {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {

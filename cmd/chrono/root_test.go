@@ -16,6 +16,8 @@ func TestExitCodesAndHelp(t *testing.T) {
 		{"no args prints help", nil, exitOK, "Usage:", ""},
 		{"version", []string{"version"}, exitOK, "chrono ", ""},
 		{"version shows go", []string{"version"}, exitOK, "go:       go1.", ""},
+		{"--version", []string{"--version"}, exitOK, "chrono " + readBuildInfo().Version + "\n", ""},
+		{"-v", []string{"-v"}, exitOK, "chrono " + readBuildInfo().Version + "\n", ""},
 		{"unknown command", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
 		{"unknown flag", []string{"version", "--frob"}, exitUsage, "", "unknown flag: --frob"},
 		{"extra args", []string{"version", "x"}, exitUsage, "", "unknown command"},
@@ -95,7 +97,7 @@ func TestRunOneRunStdDev(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[1], "true,") || strings.Split(lines[1], ",")[2] != "" {
 		t.Errorf("csv:\n%s\nwant an empty stddev field", out)
 	}
-	if !strings.Contains(errs, "± undefined (one run)") {
-		t.Errorf("summary (stderr when exporting to -):\n%s\nwant the stddev said undefined", errs)
+	if out, _, _ = runChrono(t, "", "run", "-N", "-r", "1", "true"); !strings.Contains(out, "± undefined (one run)") {
+		t.Errorf("summary:\n%s\nwant the stddev said undefined", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,22 +23,29 @@ import (
 func init() { register(newRunCmd) }
 
 type runFlags struct {
-	warmup, runs, minRuns, maxRuns        int
-	budget, timeout                       time.Duration
-	setup, prepare, conclude, cleanup     []string
-	scans, lists                          []string
-	step                                  string
-	shell                                 string
-	noShell, ignoreFailure, showOutput    bool
-	input, output                         string
-	names                                 []string
-	reference, timeUnit, sort, style      string
-	exportJSON, exportCSV, exportMarkdown string
-	order, precision, pin                 string
-	seed                                  uint64
-	subtractSpawn                         bool
-	counters                              string
-	countersSet, minRunsSet               bool
+	warmup, runs, minRuns, maxRuns    int
+	budget, timeout                   time.Duration
+	setup, prepare, conclude, cleanup []string
+	scans, lists                      []string
+	step                              string
+	shell                             string
+	noShell, showOutput, debugMode    bool
+	ignoreFailure                     string
+	input                             string
+	outputs                           []string
+	names                             []string
+	reference, referenceName          string
+	exportHyperfine                   string
+	timeUnit, sort, style             string
+	minBenchmarkingTime               float64
+	out                               output
+	order, precision, pin             string
+	seed                              uint64
+	subtractSpawn                     bool
+	counters                          string
+	countersSet, minRunsSet           bool
+	runsSet, maxRunsSet, outputSet    bool
+	shellSet, budgetSet, minBenchSet  bool
 }
 
 // multiArgFlags are hyperfine's flags that take several values
@@ -108,10 +116,35 @@ cycles, instructions, ...) are named once with the reason and never shown
 as 0; software events (task-clock, page-faults, context-switches) work
 everywhere Linux does.
 
+hyperfine: chrono run takes hyperfine 1.20's flags with their meaning
+(its own tests are ported to chrono's); the README lists every difference
+with its reason. Parameters expand as in hyperfine (the command lines vary
+fastest, then the first parameter), and -n names follow that order. The
+time budget counts each run's --prepare and --conclude commands, and runs
+of a constant cost c make floor(budget/c) runs, as in hyperfine. --reference
+CMD is benchmarked first as a command of its own (named --reference-name),
+taking the first entry of per-command --prepare/--conclude/--output lists.
+-i keeps every non-zero exit code, --ignore-failure=1,2 only those. Runs see
+HYPERFINE_ITERATION as well as CHRONO_ITERATION. --style hyperfine adds
+hyperfine's summary ("2.00 ± 0.05 times faster than", ratio of means) to
+chrono's comparison; --export-hyperfine-json FILE writes hyperfine's JSON
+export for its plot scripts.
+
 Setup and cleanup: as in hyperfine, --setup runs once right before a
 command's runs and --cleanup once right after; with them, several commands
 run in sequence unless --order interleaved is given, in which case every
-setup runs before the first timing run (and a note says so).
+setup runs before the first timing run (and a note says so). --order
+sequential is hyperfine's order exactly.
+
+Output: the text goes to standard output (the progress line to standard
+error, on a terminal); it is the rendering of the result document, so
+chrono report of a saved --export-json document prints the same. --json
+prints the document instead; --export-json, --export-csv (hyperfine's
+columns first) and --export-markdown (hyperfine's table, then chrono's
+columns) FILE write it too (- = standard output), after each command;
+--redact replaces what identifies the host and its users. Export paths are
+checked before anything runs. With fewer than 6 runs a median or a ratio
+has no confidence interval and no difference is called significant.
 
 Ctrl-C kills the running command's process group, writes the exports with
 what was measured (marked incomplete) and exits with 130 (143 after SIGTERM).
@@ -124,7 +157,8 @@ line on stderr names it and says to raise --timeout; 2 for a usage
 mistake; 130 on Ctrl-C. With -i a run that exits non-zero is timed and
 counted like any other, as in hyperfine (for commands such as grep whose
 non-zero exit is expected): its exit code is recorded and counted under
-"failed", and -i runs never make chrono fail by themselves. A run that
+"failed", and -i runs never make chrono fail by themselves (with
+--ignore-failure=LIST, only runs with a listed code). A run that
 times out has no time, with or without -i: when only some runs of a
 command time out, chrono exits 0 and a warning says they are left out of
 the statistics. With a shell, a command not longer than the shell's
@@ -133,7 +167,10 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
   chrono run -N --warmup 3 'grep -c foo big.txt' 'rg -c foo big.txt'
   chrono run -P threads 1 4 'make -j {threads}' --export-json make.json
   chrono run --precision 1 --timeout 10s -N ./a.out
-  chrono run -L impl a,b './{impl} --fast' --export-markdown -
+  chrono run -L impl a,b './{impl} --fast' --style none --export-markdown -
+  chrono run --style hyperfine --reference 'sleep 0.2' 'sleep 0.1' 'sleep 0.3'
+  chrono run -N --export-hyperfine-json h.json true   # for hyperfine's plot scripts
+  chrono run -N -u microsecond --json --redact true > run.json
   chrono run -N --counters=task-clock,page-faults,instructions 'gzip -1 -k -c f' 'gzip -9 -k -c f'`,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, raw []string) error {
@@ -147,8 +184,11 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			if help, _ := cmd.Flags().GetBool("help"); help {
 				return cmd.Help()
 			}
-			f.countersSet = cmd.Flags().Changed("counters")
-			f.minRunsSet = cmd.Flags().Changed("min-runs")
+			fl := cmd.Flags()
+			f.countersSet = fl.Changed("counters")
+			f.minRunsSet, f.maxRunsSet, f.runsSet = fl.Changed("min-runs"), fl.Changed("max-runs"), fl.Changed("runs")
+			f.outputSet = fl.Changed("output")
+			f.shellSet, f.budgetSet, f.minBenchSet = fl.Changed("shell"), fl.Changed("time-budget"), fl.Changed("min-benchmarking-time")
 			// 0 means "not set" to the run package; given explicitly it
 			// is a mistake, not a request for an unbounded run.
 			for _, name := range []string{"runs", "min-runs", "max-runs"} {
@@ -178,19 +218,20 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.StringArrayVarP(&f.lists, "parameter-list", "L", nil, "-L VAR a,b,c: benchmark each listed value of VAR (repeatable: every combination)")
 	fl.StringVarP(&f.shell, "shell", "S", "", `shell to run commands with ("sh" default, e.g. "bash --norc"; "none" = -N)`)
 	fl.BoolVarP(&f.noShell, "no-shell", "N", false, "run commands directly, split by POSIX shell quoting rules, without a shell")
-	fl.BoolVarP(&f.ignoreFailure, "ignore-failure", "i", false, "record non-zero exit codes instead of stopping")
+	fl.StringVarP(&f.ignoreFailure, "ignore-failure", "i", "", "keep runs that exit non-zero instead of stopping: -i or --ignore-failure=all-non-zero for every code, --ignore-failure=1,2 for these codes only (128+N: killed by signal N)")
+	fl.Lookup("ignore-failure").NoOptDefVal = ignoreAll
 	fl.StringVar(&f.input, "input", "", "file to feed to the commands' stdin (default: /dev/null)")
-	fl.StringVar(&f.output, "output", "null", "where the commands' stdout goes: null, pipe, inherit or a FILE")
+	fl.StringArrayVar(&f.outputs, "output", nil, "where the commands' stdout goes: "+strings.Join(outputNames, ", ")+" (default null) or a FILE written as ./NAME or with a directory; once for all commands, or once per command")
 	fl.BoolVar(&f.showOutput, "show-output", false, "show the commands' output (same as --output inherit)")
 	fl.StringArrayVarP(&f.names, "command-name", "n", nil, "name of a command in the reports (once per command; {VAR} allowed)")
-	fl.StringVar(&f.reference, "reference", "", "compare the other commands with CMD, benchmarked first unless it is one of them (by command line or -n name; default: compare with the fastest)")
-	fl.StringVarP(&f.timeUnit, "time-unit", "u", "", "time unit of the text and Markdown output: ns, us, ms, s, millisecond, second")
-	fl.StringVar(&f.sort, "sort", "command", "order of the summaries: command (as given) or mean-time (fastest first)")
-	fl.StringVar(&f.style, "style", "auto", "auto, basic (no progress line), full, nocolor, color, or none (no text summary)")
-	fl.StringVar(&f.exportJSON, "export-json", "", "write the result document (every run's figures, environment) to FILE (- = stdout)")
-	fl.StringVar(&f.exportCSV, "export-csv", "", "write hyperfine-compatible CSV summary rows to FILE (- = stdout)")
-	fl.StringVar(&f.exportMarkdown, "export-markdown", "", "write a Markdown table to FILE (- = stdout)")
-	fl.StringVar(&f.order, "order", "", "order of the runs of several commands: sequential, interleaved or random (default: interleaved with 2+ commands)")
+	fl.StringVar(&f.reference, "reference", "", "compare the other commands with CMD, benchmarked first as a command of its own, as in hyperfine (default: compare with the fastest)")
+	fl.StringVar(&f.referenceName, "reference-name", "", "name of the --reference command in the reports")
+	fl.StringVarP(&f.timeUnit, "time-unit", "u", "", "time unit of the text and Markdown output: "+strings.Join(timeUnitNames, ", "))
+	fl.StringVar(&f.sort, "sort", "auto", "order of the comparison and of the Markdown table: "+strings.Join(sortNames, ", ")+" (auto: comparison fastest first, table in command order; mean-time, median: both fastest first by that statistic; command: both in command order)")
+	fl.StringVar(&f.style, "style", "auto", "output style: "+strings.Join(styleNames, ", ")+" (basic: no progress line; none: no text, only --json and the exports; hyperfine: adds hyperfine's summary, \"2.00 ± 0.05 times faster than\")")
+	f.out.register(fl)
+	fl.StringVar(&f.exportHyperfine, "export-hyperfine-json", "", "also write hyperfine's JSON export (its fields and units, for its plot scripts) to FILE (- = standard output)")
+	fl.StringVar(&f.order, "order", "", "order of the runs of several commands: "+strings.Join(orderNames, ", ")+" (default: interleaved with 2+ commands)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of --order random and of the bootstrap (default: from the clock; reported)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "kill a run's process group after this long and record it as timed out")
 	fl.StringVar(&f.precision, "precision", "", "run until the 95% CI of the median is within PCT% of it (e.g. 1 or 1%), bounded by --max-runs and the time budget")
@@ -198,10 +239,78 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.BoolVar(&f.subtractSpawn, "subtract-spawn", false, "with -N, subtract the measured spawn overhead of a trivial program from every run")
 	fl.StringVar(&f.counters, "counters", "", "count events in every run: --counters (perf stat's default set: "+strings.Join(counters.DefaultEventNames, ",")+") or --counters=LIST (e.g. task-clock,page-faults,cycles,instructions; always with '=')")
 	fl.Lookup("counters").NoOptDefVal = defaultCounters
+	// hyperfine's hidden flags: its name of --time-budget (in seconds),
+	// and its dry mode for tests.
+	fl.Float64Var(&f.minBenchmarkingTime, "min-benchmarking-time", 0, "hyperfine's name of --time-budget, in seconds")
+	fl.BoolVar(&f.debugMode, "debug-mode", false, "run nothing: simulate `sleep SECONDS` commands on a simulated clock (for tests, as in hyperfine)")
+	for _, name := range []string{"min-benchmarking-time", "debug-mode"} {
+		fl.MarkHidden(name)
+	}
+	// Flag parsing is the command's own (-P and -L take several values),
+	// so cobra completes no flag values: runCompletion does.
+	cmd.ValidArgsFunction = runCompletion
 	return cmd
 }
 
+// The values of run's enumerated flags, for their help and completion.
+var (
+	orderNames  = []string{string(run.Sequential), string(run.Interleaved), string(run.Random)}
+	sortNames   = []string{"auto", "command", "mean-time", "median"}
+	styleNames  = []string{"auto", "basic", "full", "nocolor", "color", "none", "hyperfine"}
+	outputNames = []string{run.OutputNull, run.OutputPipe, run.OutputInherit}
+	// timeUnitNames are the spellings -u accepts (unit.ParseUnit).
+	timeUnitNames = []string{"ns", "us", "µs", "microsecond", "ms", "millisecond", "s", "second"}
+)
+
+// runFlagValues maps run's enumerated flags to their values.
+var runFlagValues = map[string][]string{
+	"--order": orderNames, "--sort": sortNames, "--style": styleNames, "--output": outputNames,
+	"-u": timeUnitNames, "--time-unit": timeUnitNames, "--ignore-failure": {ignoreAll},
+}
+
+// runCompletion completes the values of run's enumerated flags (--order
+// X, --order=X, -u X), for a command that parses its flags itself.
+func runCompletion(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	match := func(prefix string, values []string) []string {
+		var out []string
+		for _, v := range values {
+			if strings.HasPrefix(v, prefix) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	if name, val, ok := strings.Cut(toComplete, "="); ok && strings.HasPrefix(name, "--") {
+		if values, known := runFlagValues[name]; known {
+			var out []string
+			for _, v := range match(val, values) {
+				out = append(out, name+"="+v)
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		}
+	}
+	if len(args) > 0 {
+		if values, known := runFlagValues[args[len(args)-1]]; known {
+			dir := cobra.ShellCompDirectiveNoFileComp
+			if args[len(args)-1] == "--output" {
+				dir = cobra.ShellCompDirectiveDefault // or a FILE
+			}
+			return match(toComplete, values), dir
+		}
+	}
+	return nil, cobra.ShellCompDirectiveDefault
+}
+
 func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
+	if err := checkRunFlags(f); err != nil {
+		return err
+	}
+	if err := f.out.check(); err != nil {
+		return err
+	}
+	if err := checkHyperfineExport(f); err != nil {
+		return err
+	}
 	params, err := parseParams(f)
 	if err != nil {
 		return err
@@ -209,33 +318,29 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if len(lines) == 0 {
 		return usagef("run: name a command to benchmark, e.g. chrono run 'sleep 0.1' (see --help)")
 	}
-	switch f.style {
-	case "auto", "basic", "full", "nocolor", "color", "none":
-	default:
-		return usagef("run: --style %q: use auto, basic, full, nocolor, color or none", f.style)
-	}
-	toStdout := 0
-	for _, p := range []string{f.exportJSON, f.exportCSV, f.exportMarkdown} {
-		if p == "-" {
-			toStdout++
-		}
-	}
-	if toStdout > 1 {
-		return usagef("run: only one export can go to stdout (-): write the others to files")
-	}
 	if !f.minRunsSet {
 		f.minRuns = 0 // the default: 10, or --max-runs when lower (as in hyperfine)
 	}
+	if f.minBenchSet {
+		f.budget = time.Duration(f.minBenchmarkingTime * float64(time.Second))
+	}
+	ignoreAllCodes, ignoreCodes, err := parseIgnoreFailure(f.ignoreFailure)
+	if err != nil {
+		return err
+	}
 	opts := run.Options{
 		Shell: f.shell, NoShell: f.noShell, Warmup: f.warmup, Runs: f.runs, MinRuns: f.minRuns, MaxRuns: f.maxRuns,
-		Budget: f.budget, Timeout: f.timeout, IgnoreFailure: f.ignoreFailure, Setup: f.setup, Cleanup: f.cleanup,
-		Prepare: f.prepare, Conclude: f.conclude, Input: f.input, Output: f.output, SubtractSpawn: f.subtractSpawn, Seed: f.seed,
+		Budget: f.budget, Timeout: f.timeout, IgnoreFailure: ignoreAllCodes, IgnoreExitCodes: ignoreCodes, Setup: f.setup, Cleanup: f.cleanup,
+		Prepare: f.prepare, Conclude: f.conclude, Input: f.input, SubtractSpawn: f.subtractSpawn, Seed: f.seed,
+		Simulate: f.debugMode,
 	}
-	if f.showOutput {
+	switch {
+	case f.showOutput:
 		opts.Output = run.OutputInherit
-	}
-	if f.budget <= 0 {
-		return usagef("run: --time-budget must be positive")
+	case len(f.outputs) == 1:
+		opts.Output = f.outputs[0]
+	case len(f.outputs) > 1:
+		opts.Outputs = f.outputs
 	}
 	if f.order != "" {
 		o, err := run.ParseOrder(f.order)
@@ -270,46 +375,56 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		}
 		opts.Pin = cpus
 	}
-	var u unit.Unit
-	switch f.timeUnit {
-	case "":
-	case "millisecond":
-		u = unit.Millisecond
-	case "second":
-		u = unit.Second
-	default:
-		var err error
-		if u, err = unit.ParseUnit(f.timeUnit); err != nil {
-			return usageError{err}
+	timeUnit := ""
+	if f.timeUnit != "" {
+		u, err := unit.ParseUnit(f.timeUnit)
+		if err != nil {
+			return usagef("run: -u/--time-unit: %v", strings.TrimPrefix(err.Error(), "unit: "))
 		}
-	}
-	if f.sort != "command" && f.sort != "mean-time" && f.sort != "median" {
-		return usagef("run: --sort %q: use command or mean-time", f.sort)
+		timeUnit = strings.ReplaceAll(u.Name, "µ", "u")
 	}
 	cmds, err := run.Commands(lines, f.names, params, opts)
 	if err != nil {
 		return runError(err)
 	}
-	if cmds, err = withReference(cmds, f, params, opts); err != nil {
+	refName := ""
+	if cmds, refName, err = withReference(cmds, f, params, opts); err != nil {
+		return err
+	}
+	if err := checkPerCommand(f, len(lines)); err != nil {
 		return err
 	}
 
-	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	host := env.Capture()
-	tool := toolInfo()
-	argv := append([]string{"chrono", "run"}, os.Args[min(2, len(os.Args)):]...)
+	stderr := cmd.ErrOrStderr()
+	host := captureEnv()
+	f.out.noText = f.style == "none" || f.exportHyperfine == "-"
+	docOpts := run.DocumentOptions{Reference: refName, Sort: f.sort, TimeUnit: timeUnit}
+	if f.style == "hyperfine" {
+		docOpts.Style = "hyperfine"
+	}
+	document := func(rep *run.Report) *result.Document {
+		d := rep.Document(toolInfo(), invocation(cmd), host, docOpts)
+		d.Comparisons = report.CommandComparisons(d)
+		return d
+	}
 	var mu sync.Mutex
 	var exportErr error
-	export := func(rep *run.Report) {
+	// The file exports are written after each command, as hyperfine
+	// writes them, so that an interrupt keeps what was measured; standard
+	// output gets the document or table once, at the end.
+	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) {
 		mu.Lock()
 		defer mu.Unlock()
-		if err := writeExports(rep, f, u, tool, argv, host, stdout, false); err != nil && exportErr == nil {
+		d := document(rep)
+		d.Incomplete, d.End = true, time.Now()
+		err := f.out.exportFiles(d, report.Options{})
+		if f.exportHyperfine != "" && f.exportHyperfine != "-" {
+			err = errors.Join(err, writeHyperfine(f.exportHyperfine, nil, d))
+		}
+		if err != nil && exportErr == nil {
 			exportErr = err
 		}
 	}
-	// Exports go to files after each command; "-" (stdout) only once at
-	// the end, so stdout holds one document.
-	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) { export(rep) }
 	progress := f.style != "basic" && f.style != "none" && f.style != "color" &&
 		(f.style == "full" || isTerminalWriter(stderr))
 	var pl progressLine
@@ -327,23 +442,14 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		return runError(err)
 	}
 	mu.Lock()
-	err = writeExports(rep, f, u, tool, argv, host, stdout, true)
+	final := document(rep)
+	err = f.out.emit(cmd, final, report.Options{})
+	if f.exportHyperfine != "" {
+		err = errors.Join(err, writeHyperfine(f.exportHyperfine, cmd.OutOrStdout(), final))
+	}
 	mu.Unlock()
 	if err != nil {
 		exportErr = err
-	}
-	if f.style != "none" {
-		var envw []string
-		for _, w := range host.Warnings {
-			envw = append(envw, w.String())
-		}
-		out := stdout
-		if f.exportJSON == "-" || f.exportCSV == "-" || f.exportMarkdown == "-" {
-			out = stderr // stdout carries the export
-		}
-		if err := rep.WriteText(out, run.TextOptions{Unit: u, Reference: f.reference, Sort: f.sort, EnvWarnings: envw}); err != nil {
-			return err
-		}
 	}
 	switch {
 	case rep.Interrupted:
@@ -365,32 +471,107 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	return exportErr
 }
 
-// writeExports writes the requested exports of the report so far; "-"
-// (stdout) only when final.
-func writeExports(rep *run.Report, f runFlags, u unit.Unit, tool result.Tool, argv []string, host *env.Host, stdout io.Writer, final bool) error {
-	if f.exportJSON == "" && f.exportCSV == "" && f.exportMarkdown == "" {
-		return nil
+// checkRunFlags refuses values of run's flags that conflict or say
+// nothing, as hyperfine refuses them, naming the fix.
+func checkRunFlags(f runFlags) error {
+	switch {
+	case !slices.Contains(styleNames, f.style):
+		return usagef("run: --style %q: use one of %s", f.style, strings.Join(styleNames, ", "))
+	case !slices.Contains(sortNames, f.sort):
+		return usagef("run: --sort %q: use one of %s", f.sort, strings.Join(sortNames, ", "))
+	case f.budget <= 0:
+		return usagef("run: --time-budget %s: give a positive duration such as 3s", f.budget)
+	case f.budgetSet && f.minBenchSet:
+		return usagef("run: --min-benchmarking-time is hyperfine's name of --time-budget: give one of them")
+	case f.minBenchSet && !(f.minBenchmarkingTime > 0 && f.minBenchmarkingTime < 1e9):
+		return usagef("run: --min-benchmarking-time %v: give a positive number of seconds such as 3", f.minBenchmarkingTime)
+	case f.runsSet && (f.minRunsSet || f.maxRunsSet):
+		return usagef("run: --runs sets the exact number of runs, --min-runs/--max-runs bound an adaptive number: give either -r N or -m/-M, not both")
+	case f.showOutput && f.outputSet:
+		return usagef("run: --show-output is --output inherit: give --show-output or --output %s, not both", f.outputs[0])
+	case f.shellSet && strings.TrimSpace(f.shell) == "":
+		return usagef("run: --shell '' names no shell: give a shell such as sh or \"bash --norc\", or none (-N) to run the commands directly")
+	case f.noShell && f.shellSet:
+		return usagef("run: -N is --shell=none: give -N or --shell %s, not both", f.shell)
+	case f.subtractSpawn && !f.noShell && f.shell != "none":
+		return usagef("run: --subtract-spawn subtracts the start-up of a program run without a shell (-N); with a shell its start-up is always subtracted: add -N or leave --subtract-spawn out")
+	case f.referenceName != "" && f.reference == "":
+		return usagef("run: --reference-name names the --reference command: give --reference CMD too")
 	}
-	d := rep.Document(tool, argv, host, f.reference)
-	if !final {
-		d.Incomplete = true
-		d.End = time.Now()
-	}
-	var errs []error
-	if p := f.exportJSON; p != "" && (final || p != "-") {
-		if p == "-" {
-			errs = append(errs, result.Encode(stdout, d))
-		} else {
-			errs = append(errs, result.WriteFile(p, d))
+	for _, o := range f.outputs {
+		if err := run.CheckOutput(o); err != nil {
+			return usageError{err}
 		}
 	}
-	if p := f.exportCSV; p != "" && (final || p != "-") {
-		errs = append(errs, report.WriteFile(p, stdout, func(w io.Writer) error { return report.CommandCSV(w, d) }))
+	return nil
+}
+
+// checkHyperfineExport checks --export-hyperfine-json before anything
+// runs, as the other exports are checked: a writable path, or - when
+// nothing else writes to standard output.
+func checkHyperfineExport(f runFlags) error {
+	switch p := f.exportHyperfine; {
+	case p == "":
+		return nil
+	case p == "-":
+		if !f.out.textToStdout() { // --json or another export to -
+			return usagef("--export-hyperfine-json - and another output both write to standard output: give --export-hyperfine-json a FILE")
+		}
+		return nil
+	default:
+		if err := checkWritable(p); err != nil {
+			return usagef("--export-hyperfine-json %s: %v", p, err)
+		}
 	}
-	if p := f.exportMarkdown; p != "" && (final || p != "-") {
-		errs = append(errs, report.WriteFile(p, stdout, func(w io.Writer) error { return report.CommandMarkdown(w, d, u) }))
+	return nil
+}
+
+// writeHyperfine writes d as hyperfine's JSON export to path (- =
+// stdout).
+func writeHyperfine(path string, stdout io.Writer, d *result.Document) error {
+	return report.WriteFile(path, stdout, func(w io.Writer) error { return report.HyperfineJSON(w, d) })
+}
+
+// ignoreAll is the value of a bare -i/--ignore-failure.
+const ignoreAll = "all-non-zero"
+
+// parseIgnoreFailure parses the value of -i/--ignore-failure: "" (not
+// given), all-non-zero, or a list of exit codes ("1,2,3"), as hyperfine
+// 1.20 takes it.
+func parseIgnoreFailure(v string) (all bool, codes []int, err error) {
+	switch strings.TrimSpace(v) {
+	case "":
+		return false, nil, nil
+	case ignoreAll:
+		return true, nil, nil
 	}
-	return errors.Join(errs...)
+	for _, s := range strings.Split(v, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || c < 0 || c > 255 {
+			return false, nil, usagef("run: --ignore-failure=%s: give all-non-zero, or exit codes from 0 to 255 separated by commas (e.g. --ignore-failure=1,2)", v)
+		}
+		codes = append(codes, c)
+	}
+	return false, codes, nil
+}
+
+// checkPerCommand checks the lists of --setup, --prepare, --conclude,
+// --cleanup and --output: one for all commands, or one per command line, the
+// --reference command counting as the first, as in hyperfine.
+func checkPerCommand(f runFlags, lines int) error {
+	n, with := lines, ""
+	if f.reference != "" {
+		n, with = lines+1, ", the --reference command first"
+	}
+	for _, list := range []struct {
+		name string
+		v    []string
+	}{{"setup", f.setup}, {"prepare", f.prepare}, {"conclude", f.conclude}, {"cleanup", f.cleanup}, {"output", f.outputs}} {
+		if len(list.v) > 1 && len(list.v) != n {
+			return usagef("run: --%s is given %d times for %d commands: give it once for all commands, or once per command (%d%s)", list.name, len(list.v), n, n, with)
+		}
+	}
+	return nil
 }
 
 func isTerminalWriter(w io.Writer) bool {
@@ -405,25 +586,7 @@ type progressLine struct {
 }
 
 func (p *progressLine) show(pr run.Progress) {
-	name := pr.Command.Name
-	if len(name) > 30 {
-		name = name[:27] + "..."
-	}
-	what := fmt.Sprintf("run %d/%d", pr.Run, pr.Target)
-	if pr.Warmup {
-		what = "warm-up"
-	}
-	line := fmt.Sprintf("%s: %s", name, what)
-	if pr.Median > 0 {
-		line += "  median " + unit.FormatDuration(float64(pr.Median), 1000)
-		if pr.Hi > 0 {
-			line += fmt.Sprintf(" [%s, %s]", unit.FormatDuration(float64(pr.Lo), 1000), unit.FormatDuration(float64(pr.Hi), 1000))
-		}
-	}
-	if pr.ETA > 0 {
-		line += "  ETA " + unit.FormatDuration(float64(pr.ETA), 1e9)
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", pr)
 	p.shown = true
 }
 
@@ -441,6 +604,9 @@ const defaultCounters = "default"
 func parseCounters(list string) ([]counters.Event, error) {
 	if list == defaultCounters {
 		return counters.DefaultEvents(), nil
+	}
+	if strings.TrimSpace(list) == "" {
+		return nil, usagef("run: --counters= has an empty event list: give --counters alone for perf stat's default set, or name events: --counters=%s", strings.Join(counters.DefaultEventNames, ","))
 	}
 	evs, err := counters.ParseEvents(list)
 	if err != nil {
@@ -484,38 +650,31 @@ func runError(err error) error {
 }
 
 // withReference adds the --reference command in front of the commands,
-// as hyperfine does, unless it is one of them already (by command line,
-// after parameter substitution, or by -n name). The reference is run as
-// written, once, not for every parameter value.
-func withReference(cmds []run.Command, f runFlags, params []run.Param, opts run.Options) ([]run.Command, error) {
+// as hyperfine 1.20 does: it is always benchmarked first, as a command of
+// its own (even when the same line is among the commands), run as
+// written (its name is --reference-name, else its command line), and
+// takes the first entry of per-command --setup/--prepare/--conclude/
+// --cleanup lists. It returns the commands and the reference's name.
+func withReference(cmds []run.Command, f runFlags, params []run.Param, opts run.Options) ([]run.Command, string, error) {
 	ref := f.reference
 	if ref == "" {
-		return cmds, nil
-	}
-	for _, c := range cmds {
-		if c.Name == ref || c.Line == ref {
-			return cmds, nil // the first match is the reference
-		}
+		return cmds, "", nil
 	}
 	for _, p := range params {
 		if strings.Contains(ref, "{"+p.Name+"}") {
-			return nil, usagef("run: --reference %q matches none of the benchmarked commands: with parameters, give one substituted command line (e.g. 'sleep 0.1' for 'sleep {t}'), or a command of its own without {%s}", ref, p.Name)
+			return nil, "", usagef("run: --reference %q contains {%s}: the reference runs as written, once, not for every parameter value; give one command line (e.g. 'sleep 0.1' for 'sleep {t}')", ref, p.Name)
 		}
 	}
-	for _, list := range []struct {
-		name string
-		v    []string
-	}{{"setup", f.setup}, {"prepare", f.prepare}, {"conclude", f.conclude}, {"cleanup", f.cleanup}} {
-		if len(list.v) > 1 {
-			return nil, usagef("run: --reference %q adds a command, so one --%s per command no longer matches: list the reference among the commands and give it its own --%s there", ref, list.name, list.name)
-		}
+	var names []string
+	if f.referenceName != "" {
+		names = []string{f.referenceName}
 	}
-	rc, err := run.Commands([]string{ref}, nil, nil, opts)
+	rc, err := run.Commands([]string{ref}, names, nil, opts)
 	if err != nil {
-		return nil, runError(err)
+		return nil, "", runError(err)
 	}
 	for i := range cmds {
 		cmds[i].Index++
 	}
-	return append(rc, cmds...), nil
+	return append(rc, cmds...), rc[0].Name, nil
 }

@@ -58,17 +58,16 @@ func TestRunCLIErrors(t *testing.T) {
 	}{
 		{[]string{"run"}, exitUsage, "name a command"},
 		{[]string{"run", "-N", "no-such-program-xyz"}, exitFailure, "cannot run"},
-		{[]string{"run", "no-such-program-xyz --x"}, exitFailure, "cannot run"},
+		{[]string{"run", "no-such-program-xyz --x"}, exitFailure, "127: the shell found no such command"},
 		{[]string{"run", "-N", "echo 'unterminated"}, exitUsage, "unterminated"},
 		{[]string{"run", "-N", "-m", "7", "-M", "5", "true"}, exitUsage, "lower --min-runs"},
 		{[]string{"run", "-N", "-r", "-1", "true"}, exitUsage, "must not be negative"},
-		{[]string{"run", "-N", "-n", "a", "-n", "b", "true"}, exitUsage, "command names"},
-		{[]string{"run", "-N", "-L", "x", "1,2", "true"}, exitUsage, "is not used"},
+		{[]string{"run", "-N", "-n", "a", "-n", "b", "true"}, exitUsage, "too many -n/--command-name names"},
 		{[]string{"run", "-N", "-P", "n", "1", "echo {n}"}, exitUsage, "is not a decimal number"},
 		{[]string{"run", "--style", "fancy", "true"}, exitUsage, "--style"},
-		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "only one export"},
+		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "both write to standard output"},
 		{[]string{"run", "-N", "-P", "t", "1", "2", "--reference", "echo {t}", "echo {t}"}, exitUsage, "--reference"},
-		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "--reference"},
+		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "the --reference command first"},
 		{[]string{"run", "--order", "sideways", "true"}, exitUsage, "unknown order"},
 		{[]string{"run", "-P", "n", "1"}, exitUsage, "needs 3 values"},
 		{[]string{"run", "--precision", "abc", "true"}, exitUsage, "precision"},
@@ -312,15 +311,17 @@ func TestRunReference(t *testing.T) {
 	if len(d.Measurements) != 2 || d.Measurements[0].Name != "echo ref" {
 		t.Errorf("measurements %d, first %q", len(d.Measurements), d.Measurements[0].Name)
 	}
-	_, stderr, code = runChrono(t, "", "run", "-N", "-r", "6", "-L", "x", "a,b", "--reference", "echo b", "--export-json", js, "echo {x}")
+	// As in hyperfine 1.20, the reference is a command of its own even
+	// when the same line is among the commands.
+	_, stderr, code = runChrono(t, "", "run", "-N", "-r", "6", "-L", "x", "a,b", "--reference", "echo b", "--reference-name", "ref", "--export-json", js, "echo {x}")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	if d, err = result.ReadFile(js); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Measurements) != 2 {
-		t.Errorf("%d measurements, want 2 (the reference is one of them)", len(d.Measurements))
+	if len(d.Measurements) != 3 || d.Measurements[0].Name != "ref" || d.Run.Command.Reference != "ref" {
+		t.Errorf("%d measurements, first %q, reference %q; want 3, the reference first, named ref", len(d.Measurements), d.Measurements[0].Name, d.Run.Command.Reference)
 	}
 }
 

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +12,8 @@ import (
 	"github.com/chronograph/chronograph/result"
 )
 
+// TestStatsGolden: what chrono stats prints is the golden text, and
+// chrono report of its saved document prints the same, byte for byte.
 func TestStatsGolden(t *testing.T) {
 	tests := []struct {
 		golden string
@@ -17,17 +22,33 @@ func TestStatsGolden(t *testing.T) {
 	}{
 		{"stats-seq.golden", seq(1, 100), []string{"stats"}},
 		{"stats-durations.golden", "", []string{"stats", "--histogram", "--bins", "4", "testdata/stats-durations.txt"}},
-		{"stats-method.golden", seq(1, 10), []string{"stats", "--method", "inverted_cdf", "-p", "0,25,50,100"}},
-		{"stats-unit.golden", "1.5 2 2.5 3 3.5 4\n", []string{"stats", "--unit", "ms", "-p", "50"}},
-		{"stats-skip.golden", "1 2 x 3\n4 5 6 oops\n", []string{"stats", "--skip-invalid", "-p", "50", "-"}},
+		{"stats-method.golden", seq(1, 10), []string{"stats", "--method", "inverted_cdf", "--percentiles", "0,25,50,100"}},
+		{"stats-unit.golden", "1.5 2 2.5 3 3.5 4\n", []string{"stats", "-u", "ms", "--percentiles", "50"}},
+		{"stats-unit-alias.golden", "1.5 2 2.5 3 3.5 4\n", []string{"stats", "--unit", "millisecond", "--percentiles", "50"}},
+		{"stats-skip.golden", "1 2 x 3\n4 5 6 oops\n", []string{"stats", "--skip-invalid", "--percentiles", "50", "-"}},
+		// Values at the ends of the float64 range: no panic (LinearBins),
+		// exponent form, figures beyond the range named.
+		{"stats-huge-histogram.golden", "-1e308\n1e308\n", []string{"stats", "--histogram"}},
+		{"stats-float64-range.golden", "-1.7e308\n1.7e308\n", []string{"stats"}},
+		{"stats-near-max.golden", "1e308\n1.5e308\n1.2e308\n1.7e308\n1.1e308\n1.3e308\n", []string{"stats", "--histogram", "--bins", "3"}},
+		{"stats-bom.golden", "\uFEFF1\n2\n3\n", []string{"stats", "--percentiles", "50"}},
+		{"stats-confidence.golden", seq(1, 10), []string{"stats", "--confidence", "0.000001", "--percentiles", "50"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			out, errs, code := runChrono(t, tt.stdin, tt.args...)
+			doc := filepath.Join(t.TempDir(), "d.json")
+			args := append(append([]string{}, tt.args...), "--export-json", doc)
+			out, errs, code := runChrono(t, tt.stdin, args...)
 			if code != exitOK {
 				t.Fatalf("exit %d, stderr %s", code, errs)
 			}
 			golden(t, tt.golden, []byte(out))
+			data, err := os.ReadFile(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			decodeStrict(t, data)
+			sameAsReport(t, doc, out, "text")
 		})
 	}
 }
@@ -59,10 +80,22 @@ func TestStatsErrors(t *testing.T) {
 	}{
 		{"bad token", "1 2\n3 x\n", []string{"stats"}, exitFailure, `stdin:2:3: "x" is not a number`},
 		{"empty", "\n\n", []string{"stats"}, exitFailure, "no numbers in the input"},
-		{"mixed", "1ms 2\n", []string{"stats"}, exitFailure, "pass --unit"},
+		{"mixed", "1ms 2\n", []string{"stats"}, exitFailure, "pass -u/--time-unit"},
+		{"out of range", "1\n1e400\n", []string{"stats"}, exitFailure, `stdin:2:1: "1e400" is out of range: a float64 holds magnitudes up to 1.8e308`},
+		{"nul bytes", "1\n" + strings.Repeat("\x00", 1000) + "\n", []string{"stats"}, exitFailure,
+			`stdin:2:1: a token longer than 256 bytes, starting "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"…, is not a number`},
 		{"bad method", "1", []string{"stats", "--method", "r7"}, exitUsage, `unknown percentile method "r7"`},
-		{"bad percentile", "1", []string{"stats", "-p", "101"}, exitUsage, "101"},
-		{"bad unit", "1", []string{"stats", "--unit", "min"}, exitUsage, `unknown time unit "min"`},
+		{"bad percentile", "1", []string{"stats", "--percentiles", "101"}, exitUsage, "101"},
+		{"empty percentile", "1", []string{"stats", "--percentiles", "50,,90"}, exitUsage, `--percentiles: stats: empty percentile in "50,,90"`},
+		{"no -p", "1", []string{"stats", "-p", "50"}, exitUsage, "unknown shorthand flag: 'p'"},
+		{"bad unit", "1", []string{"stats", "-u", "min"}, exitUsage, `unknown time unit "min"`},
+		{"both unit spellings", "1", []string{"stats", "-u", "ms", "--unit", "ms"}, exitUsage, "give one of them"},
+		{"bins bound", "1", []string{"stats", "--histogram", "--bins", "10000000"}, exitUsage, "--bins must be between 1 and 1000"},
+		{"bins huge", "1", []string{"stats", "--histogram", "--bins", "100000000"}, exitUsage, "--bins must be between 1 and 1000"},
+		{"bins zero", "1", []string{"stats", "--histogram", "--bins", "0"}, exitUsage, "--bins must be between 1 and 1000"},
+		{"bins without histogram", "1", []string{"stats", "--bins", "5"}, exitUsage, "--bins applies to --histogram"},
+		{"bad confidence", "1", []string{"stats", "--confidence", "1"}, exitUsage, "--confidence must be between 0 and 1"},
+		{"json and export to stdout", "1", []string{"stats", "--json", "--export-csv", "-"}, exitUsage, "both write to standard output"},
 		{"missing file", "", []string{"stats", "/nonexistent/x"}, exitFailure, "no such file"},
 		{"two files", "", []string{"stats", "a", "b"}, exitUsage, "accepts at most 1 arg"},
 		{"bad flag", "", []string{"stats", "--nope"}, exitUsage, "unknown flag: --nope"},
@@ -76,39 +109,101 @@ func TestStatsErrors(t *testing.T) {
 			if out != "" {
 				t.Errorf("stdout %q, want nothing on error", out)
 			}
-			if strings.Count(strings.TrimSpace(errs), "\n") != 0 {
-				t.Errorf("error is not one line: %q", errs)
+			if strings.Count(strings.TrimSpace(errs), "\n") != 0 || len(errs) > 400 {
+				t.Errorf("error is not one short line: %q", errs)
 			}
 		})
 	}
 }
 
+// TestStatsNULFlood: 50 MB of NUL bytes on standard input is one bad
+// token: a one-line error quoting a short prefix, without reading it all
+// (this took 10 s and 838 MB and echoed the whole token).
+func TestStatsNULFlood(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := executeWithInput([]string{"stats"}, io.LimitReader(zeroReader{}, 50<<20), &out, &errb)
+	if code != exitFailure || !strings.Contains(errb.String(), "stdin:1:1: a token longer than 256 bytes") || errb.Len() > 400 || out.Len() != 0 {
+		t.Errorf("exit %d, stderr %q (%d bytes)", code, errb.String(), errb.Len())
+	}
+	// Skipped, it is counted and quoted briefly.
+	out.Reset()
+	errb.Reset()
+	in := io.MultiReader(strings.NewReader("1 2 3\n"), io.LimitReader(zeroReader{}, 50<<20))
+	code = executeWithInput([]string{"stats", "--skip-invalid", "--json"}, in, &out, &errb)
+	if code != exitOK {
+		t.Fatalf("--skip-invalid: exit %d: %s", code, errb.String())
+	}
+	d := decodeStrict(t, out.Bytes())
+	if r := d.Run.Numbers; r == nil || r.SkippedTokens != 1 || len(r.FirstSkipped) > 200 || !strings.Contains(r.FirstSkipped, "(52428800 bytes)") {
+		t.Errorf("run %+v", r)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
 func TestStatsJSON(t *testing.T) {
-	out, errs, code := runChrono(t, "10us 20us 30us 40us 50us 60us 1ms\n", "stats", "--json")
+	out, errs, code := runChrono(t, "10us 20us 30us 40us 50us 60us 1ms\n", "stats", "--json", "--histogram", "--bins", "3")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	doc, err := result.Unmarshal([]byte(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if doc.Kind != "numbers" || len(doc.Measurements) != 1 {
+	doc := decodeStrict(t, []byte(out))
+	if doc.Kind != result.KindNumbers || len(doc.Measurements) != 1 || doc.Environment == nil ||
+		strings.Join(doc.Args, " ") != "chrono stats --json --histogram --bins 3" {
 		t.Fatalf("document: %+v", doc)
 	}
 	m := doc.Measurements[0].Metric("value")
-	if m == nil || m.Unit != "ns" || len(m.Values) != 7 || m.Values[6] != 1e6 {
+	if m == nil || m.Unit != "ns" || len(m.Values) != 7 || m.Values[6] != 1e6 || m.Resolution != 1e3 {
 		t.Fatalf("metric: %+v", m)
 	}
-	if m.Summary.Median != 40e3 || m.PercentileMethod != "linear" || m.Percentiles["p50"] != 40e3 {
+	if m.Summary.Median != 40e3 || m.PercentileMethod != "linear" || m.Percentiles["p50"] != 40e3 || len(m.Summary.Warnings) != 0 {
 		t.Errorf("summary %+v, percentiles %v (%s)", m.Summary, m.Percentiles, m.PercentileMethod)
+	}
+	run, nd := doc.Run.Numbers, doc.Measurements[0].Detail.Numbers
+	if run == nil || run.Source != "stdin" || run.Lines != 1 || run.Bins != 3 || run.Confidence != 0.95 || run.PercentileMethod != "linear" ||
+		fmt.Sprint(run.Percentiles) != "[50 90 99 99.9]" {
+		t.Errorf("run %+v", run)
+	}
+	if nd == nil || nd.MedianCI == nil || nd.MedianCI.Lo != 10e3 || nd.MedianCI.Hi != 1e6 || nd.Tukey == nil ||
+		fmt.Sprint(nd.Tukey.HighSevere) != "[6]" || nd.Histogram == nil || len(nd.Histogram.Counts) != 3 ||
+		fmt.Sprint(nd.Histogram.Counts) != "[6 0 1]" || nd.ModifiedZ.Threshold != 3.5 {
+		t.Errorf("detail %+v", nd)
+	}
+	// The summary's warnings are the measurement's, said once.
+	if ws := doc.Measurements[0].Warnings; len(ws) == 0 || ws[0].Code != "outliers" || ws[0].Next == "" {
+		t.Errorf("warnings %+v", ws)
 	}
 	// The file form and "-" read the same data.
 	path := filepath.Join(t.TempDir(), "n.txt")
 	os.WriteFile(path, []byte("10us 20us 30us 40us 50us 60us 1ms\n"), 0o644)
 	out2, _, _ := runChrono(t, "", "stats", "--json", path)
 	doc2, err := result.Unmarshal([]byte(out2))
-	if err != nil || doc2.Measurements[0].Metric("value").Summary.Median != 40e3 {
+	if err != nil || doc2.Measurements[0].Metric("value").Summary.Median != 40e3 || doc2.Run.Numbers.Source != path {
 		t.Errorf("file form: %v", err)
+	}
+}
+
+// TestStatsFloat64Range: ±1.7e308 gave "stddev +Inf", "MAD NaN" and a
+// MarshalJSON error with --json; the document now encodes, its figures
+// beyond the float64 range are null and named by a warning.
+func TestStatsFloat64Range(t *testing.T) {
+	out, errs, code := runChrono(t, "-1.7e308\n1.7e308\n", "stats", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"stddev_sample": null`) || !strings.Contains(out, `"float64-overflow"`) {
+		t.Errorf("document:\n%s", out)
+	}
+	decodeStrict(t, []byte(out))
+	text, _, _ := runChrono(t, "-1.7e308\n1.7e308\n", "stats")
+	for _, bad := range []string{"Inf", "NaN", "0000000000"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("text shows %q:\n%s", bad, text)
+		}
 	}
 }
 
@@ -117,7 +212,7 @@ func TestStatsJSON(t *testing.T) {
 // printing zeros, and the too-few warning is not repeated.
 func TestStatsSmallSamples(t *testing.T) {
 	for _, in := range []string{"5\n", "5 6\n", "1 2 3\n"} {
-		out, errs, code := runChrono(t, in, "stats", "--json", "-p", "0,50,100")
+		out, errs, code := runChrono(t, in, "stats", "--json", "--percentiles", "0,50,100")
 		if code != exitOK {
 			t.Fatalf("%q --json: exit %d: %s", in, code, errs)
 		}
@@ -138,17 +233,25 @@ func TestStatsSmallSamples(t *testing.T) {
 // TestStatsResolutionWarningReadable: the warning about values near the
 // input's precision speaks in durations, not raw nanoseconds in e-notation.
 func TestStatsResolutionWarningReadable(t *testing.T) {
-	out, _, _ := runChrono(t, "0.7 0.8 0.9 0.8 0.7 0.9\n", "stats", "--unit", "ms")
+	out, _, _ := runChrono(t, "0.7 0.8 0.9 0.8 0.7 0.9\n", "stats", "-u", "ms")
 	if !strings.Contains(out, "median 800 µs is less than 10 steps of 100 µs") || strings.Contains(out, "e+05") {
 		t.Errorf("resolution warning:\n%s", out)
 	}
 }
 
-// TestStatsFixedUnitDigits: --unit s shows the digits the input has
-// (850 µs is 0.0008500 s, not a rounded 0.0008 s).
+// TestStatsFixedUnitDigits: -u s shows durations in seconds with the
+// digits they are known to (never rounded to 0.0008 s by the unit).
 func TestStatsFixedUnitDigits(t *testing.T) {
-	out, _, _ := runChrono(t, "800us 900us 700us 1ms 850us\n", "stats", "--unit", "s")
-	if !strings.Contains(out, "median        0.0008500 s") {
-		t.Errorf("--unit s:\n%s", out)
+	out, _, _ := runChrono(t, "800us 900us 700us 1ms 850us 810us 820us 830us 840us 860us\n", "stats", "-u", "s")
+	if !strings.Contains(out, "min       0.000700 s") || !strings.Contains(out, "median    0.00084") {
+		t.Errorf("-u s:\n%s", out)
+	}
+}
+
+// TestStatsCompletion: --method completes to the method names.
+func TestStatsCompletion(t *testing.T) {
+	out, _, code := runChrono(t, "", "__complete", "stats", "--method", "")
+	if code != exitOK || !strings.Contains(out, "linear\n") || !strings.Contains(out, "hazen\n") || !strings.Contains(out, "inverted_cdf\n") {
+		t.Errorf("completion (exit %d):\n%s", code, out)
 	}
 }

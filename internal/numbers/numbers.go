@@ -1,17 +1,24 @@
 // Package numbers reads streams of numbers for `chrono stats`: one or more
 // per line, separated by whitespace or commas, each optionally carrying a
-// duration suffix (ns, us, µs, ms, s, m, h). It is built for large inputs:
-// a million lines take a fraction of a second.
+// duration suffix (ns, us, µs, ms, s, m, h). It is built for large and
+// hostile inputs: a million lines take a fraction of a second, memory per
+// token is bounded (MaxToken), and an error quotes at most a short prefix
+// of the bad token, with its line and column.
+//
+// Document turns what Read found into a result document of kind "numbers"
+// (docs/result-schema.md).
 package numbers
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chronograph/chronograph/unit"
 )
@@ -36,106 +43,71 @@ type Data struct {
 	// Quantum is the finest step the input can express, in the unit of
 	// Values: the place value of the last written digit of the most
 	// precise token (12.5ms has a quantum of 0.1 ms = 1e5 ns). It bounds
-	// the digits worth printing.
+	// the digits worth printing. 0 when no token says (no numbers).
 	Quantum float64
 	// Skipped counts invalid tokens skipped with Options.SkipInvalid;
-	// FirstSkipped describes the first of them.
+	// FirstSkipped describes the first of them (its position and a short
+	// quoted prefix).
 	Skipped      int
 	FirstSkipped string
 	// Lines is the number of lines read.
 	Lines int
 }
 
+// MaxToken is the longest token (in bytes) Read takes for a number; a
+// longer one is a bad token, read past without being kept, so memory per
+// token is bounded whatever the input (50 MB of NUL bytes is one token).
+const MaxToken = 256
+
+// quoteMax is how many bytes of a bad token an error quotes.
+const quoteMax = 24
+
+// bom is the UTF-8 byte order mark some editors put at the start of a file.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
 // Read reads all numbers from r. name labels errors (a file name or
-// "stdin"). A bad token is an error naming its line and column, unless
-// opts.SkipInvalid is set.
+// "stdin"). A bad token is an error naming its line and column and quoting
+// at most a short prefix of it, unless opts.SkipInvalid is set. A UTF-8
+// byte order mark at the start is skipped. It reads r in 64 KiB chunks and
+// keeps at most MaxToken bytes of a token: memory is the values plus a
+// constant.
 func Read(r io.Reader, name string, opts Options) (*Data, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	d := &Data{Quantum: math.Inf(1), Durations: opts.BareUnit != nil}
-	var (
-		bare, suffixed int // counts of each kind of token
-		firstBare      string
-		firstSuffixed  string
-	)
+	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
+		br.Discard(len(bom))
+	}
+	s := scanner{name: name, opts: opts, d: &Data{Quantum: math.Inf(1), Durations: opts.BareUnit != nil}, line: 1}
+	s.tok = make([]byte, 0, MaxToken)
+	buf := make([]byte, 1<<16)
+	var last byte
+	sawInput := false
 	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A line longer than the buffer: gather it whole.
-			long := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
-		}
-		if len(line) > 0 {
-			d.Lines++
-			s := string(line)
-			col := 0
-			for col < len(s) {
-				// Skip separators.
-				for col < len(s) && isSep(s[col]) {
-					col++
-				}
-				start := col
-				for col < len(s) && !isSep(s[col]) {
-					col++
-				}
-				if start == col {
-					break
-				}
-				tok := s[start:col]
-				num, mult, hasUnit := unit.SplitSuffix(tok)
-				v, perr := strconv.ParseFloat(num, 64)
-				if perr == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
-					perr = errNotFinite
-				}
-				if perr != nil {
-					loc := fmt.Sprintf("%s:%d:%d", name, d.Lines, start+1)
-					if !opts.SkipInvalid {
-						return d, fmt.Errorf("%s: %q is not a number (write numbers like 12.5, 800us, 12.5ms or 3s; or pass --skip-invalid to count and skip bad tokens)", loc, tok)
-					}
-					if d.Skipped == 0 {
-						d.FirstSkipped = fmt.Sprintf("%s: %q", loc, tok)
-					}
-					d.Skipped++
-					continue
-				}
-				q := quantum(num)
-				switch {
-				case hasUnit:
-					suffixed++
-					if firstSuffixed == "" {
-						firstSuffixed = fmt.Sprintf("%s:%d:%d", name, d.Lines, start+1)
-					}
-					v *= mult
-					q *= mult
-				case opts.BareUnit != nil:
-					v *= opts.BareUnit.Nanos
-					q *= opts.BareUnit.Nanos
-					bare++
-				default:
-					bare++
-					if firstBare == "" {
-						firstBare = fmt.Sprintf("%s:%d:%d", name, d.Lines, start+1)
-					}
-				}
-				if q > 0 && q < d.Quantum {
-					d.Quantum = q
-				}
-				d.Values = append(d.Values, v)
+		n, err := br.Read(buf)
+		if n > 0 {
+			sawInput = true
+			last = buf[n-1]
+			if perr := s.scan(buf[:n]); perr != nil {
+				return s.d, perr
 			}
 		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return d, fmt.Errorf("numbers: reading %s: %w", name, err)
+			return s.d, fmt.Errorf("numbers: reading %s: %w", name, err)
 		}
 	}
-	if suffixed > 0 {
-		if opts.BareUnit == nil && bare > 0 {
-			return d, fmt.Errorf("%s: a bare number is mixed with durations (first duration at %s): pass --unit ns|us|ms|s to say what bare numbers are", firstBare, firstSuffixed)
+	if err := s.endToken(); err != nil {
+		return s.d, err
+	}
+	d := s.d
+	d.Lines = s.line - 1
+	if sawInput && last != '\n' {
+		d.Lines++ // a last line without its newline
+	}
+	if s.suffixed > 0 {
+		if opts.BareUnit == nil && s.bare > 0 {
+			return d, fmt.Errorf("%s: a bare number is mixed with durations (first duration at %s): pass -u/--time-unit ns|us|ms|s to say what bare numbers are", s.firstBare, s.firstSuffixed)
 		}
 		d.Durations = true
 	}
@@ -143,6 +115,146 @@ func Read(r io.Reader, name string, opts Options) (*Data, error) {
 		d.Quantum = 0
 	}
 	return d, nil
+}
+
+// scanner splits chunks of input into tokens and parses them.
+type scanner struct {
+	name string
+	opts Options
+	d    *Data
+	// line and col are the position of the next byte (col 0-based).
+	line, col int
+	// tok holds the first MaxToken bytes of the current token, tokLen its
+	// full length, tokLine and tokCol where it started (col 1-based).
+	tok             []byte
+	tokLen          int
+	tokLine, tokCol int
+	bare, suffixed  int // counts of each kind of token
+	firstBare       string
+	firstSuffixed   string
+}
+
+func (s *scanner) scan(chunk []byte) error {
+	for _, c := range chunk {
+		if isSep(c) {
+			if s.tokLen > 0 {
+				if err := s.endToken(); err != nil {
+					return err
+				}
+			}
+			if c == '\n' {
+				s.line++
+				s.col = 0
+			} else {
+				s.col++
+			}
+			continue
+		}
+		if s.tokLen == 0 {
+			s.tokLine, s.tokCol = s.line, s.col+1
+		}
+		s.col++
+		s.tokLen++
+		if s.tokLen <= MaxToken {
+			s.tok = append(s.tok, c)
+			continue
+		}
+		if !s.opts.SkipInvalid && s.tokLen == MaxToken+1 {
+			// Fail now: reading the rest of a huge token would only
+			// cost time.
+			return fmt.Errorf("%s: a token longer than %d bytes, starting %s, is not a number (%s)",
+				s.loc(), MaxToken, quote(s.tok), fixHint)
+		}
+	}
+	return nil
+}
+
+// fixHint says how to write numbers, and how to go on despite bad tokens.
+const fixHint = "write numbers like 12.5, 800us, 12.5ms or 3s; or pass --skip-invalid to count and skip bad tokens"
+
+func (s *scanner) loc() string { return fmt.Sprintf("%s:%d:%d", s.name, s.tokLine, s.tokCol) }
+
+// endToken parses the token gathered so far, if any.
+func (s *scanner) endToken() error {
+	if s.tokLen == 0 {
+		return nil
+	}
+	defer func() { s.tok, s.tokLen = s.tok[:0], 0 }()
+	if s.tokLen > MaxToken {
+		return s.bad(fmt.Sprintf("a token of %d bytes, starting %s, is not a number", s.tokLen, quote(s.tok)),
+			fmt.Sprintf("%s (%d bytes)", quote(s.tok), s.tokLen))
+	}
+	tok := string(s.tok)
+	num, mult, hasUnit := unit.SplitSuffix(tok)
+	v, err := strconv.ParseFloat(num, 64)
+	if strings.ContainsAny(num, "xX") {
+		// strconv reads hexadecimal floats (0x1p-3); their written digits
+		// say nothing of their precision, and nobody logs them.
+		err = strconv.ErrSyntax
+	}
+	switch {
+	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
+		return s.bad(fmt.Sprintf("%s is out of range: a float64 holds magnitudes up to 1.8e308", quote(s.tok)), quote(s.tok))
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return s.bad(fmt.Sprintf("%s is not a number", quote(s.tok)), quote(s.tok))
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return s.bad(fmt.Sprintf("%s is not a finite number", quote(s.tok)), quote(s.tok))
+	}
+	// (A magnitude below the smallest subnormal, 1e-400, reads as 0 or
+	// the nearest subnormal: correctly rounded, so it is accepted.)
+	q := quantum(num)
+	switch {
+	case hasUnit:
+		s.suffixed++
+		if s.firstSuffixed == "" {
+			s.firstSuffixed = s.loc()
+		}
+		v *= mult
+		q *= mult
+	case s.opts.BareUnit != nil:
+		v *= s.opts.BareUnit.Nanos
+		q *= s.opts.BareUnit.Nanos
+		s.bare++
+	default:
+		s.bare++
+		if s.firstBare == "" {
+			s.firstBare = s.loc()
+		}
+	}
+	if math.IsInf(v, 0) {
+		return s.bad(fmt.Sprintf("%s is out of range in nanoseconds: a float64 holds magnitudes up to 1.8e308", quote(s.tok)), quote(s.tok))
+	}
+	if q > 0 && q < s.d.Quantum {
+		s.d.Quantum = q
+	}
+	s.d.Values = append(s.d.Values, v)
+	return nil
+}
+
+// bad fails with msg, or counts the token as skipped (described by desc)
+// with Options.SkipInvalid.
+func (s *scanner) bad(msg, desc string) error {
+	if !s.opts.SkipInvalid {
+		return fmt.Errorf("%s: %s (%s)", s.loc(), msg, fixHint)
+	}
+	if s.d.Skipped == 0 {
+		s.d.FirstSkipped = s.loc() + ": " + desc
+	}
+	s.d.Skipped++
+	return nil
+}
+
+// quote quotes at most quoteMax bytes of tok (cut at a rune boundary), with
+// "…" after it when it was cut.
+func quote(tok []byte) string {
+	if len(tok) <= quoteMax {
+		return strconv.Quote(string(tok))
+	}
+	cut := quoteMax
+	for cut > quoteMax-utf8.UTFMax && cut > 0 && !utf8.RuneStart(tok[cut]) {
+		cut--
+	}
+	return strconv.Quote(string(tok[:cut])) + "…"
 }
 
 func isSep(c byte) bool {
@@ -174,8 +286,6 @@ func quantum(num string) float64 {
 }
 
 var pow10 = [...]float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
-
-var errNotFinite = errors.New("not finite")
 
 // ErrEmpty is returned by callers when the input held no numbers.
 var ErrEmpty = errors.New("no numbers in the input: give a file with numbers (one or more per line) or pipe them in")

@@ -2,6 +2,9 @@ package numbers
 
 import (
 	"fmt"
+	"io"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,6 +31,18 @@ func TestRead(t *testing.T) {
 		{"mixed", "1ms\n2\n", Options{}, nil, false, 0, "stdin:2:1: a bare number is mixed with durations"},
 		{"skip", "1 bad 2\nworse\n", Options{SkipInvalid: true}, []float64{1, 2}, false, 1, ""},
 		{"exponent", "1.25e3", Options{}, []float64{1250}, false, 10, ""},
+		{"byte order mark", "\uFEFF1 2\n3\n", Options{}, []float64{1, 2, 3}, false, 1, ""},
+		{"mark only at the start", "1\n\uFEFF2\n", Options{}, nil, false, 0, `stdin:2:1: "\ufeff2" is not a number`},
+		{"out of range", "1\n1e400\n", Options{}, nil, false, 0, `stdin:2:1: "1e400" is out of range: a float64 holds magnitudes up to 1.8e308`},
+		{"out of range negative", "-1e400", Options{}, nil, false, 0, `"-1e400" is out of range`},
+		{"out of range in ns", "1e300h", Options{}, nil, false, 0, `"1e300h" is out of range in nanoseconds`},
+		{"out of range with the unit", "1e306", Options{BareUnit: &unit.Second}, nil, false, 0, `"1e306" is out of range in nanoseconds`},
+		{"below the subnormals", "1e-400 1", Options{}, []float64{0, 1}, false, 1, ""},
+		{"near the float64 range", "-1.7e308 1.7e308", Options{}, []float64{-1.7e308, 1.7e308}, false, 1e307, ""},
+		{"infinity", "inf", Options{}, nil, false, 0, `"inf" is not a finite number`},
+		{"nan", "1 NaN", Options{}, nil, false, 0, `stdin:1:3: "NaN" is not a finite number`},
+		{"hexadecimal", "0x1p-3", Options{}, nil, false, 0, `"0x1p-3" is not a number`},
+		{"nul bytes", "1\n\x00\x00\n", Options{}, nil, false, 0, `stdin:2:1: "\x00\x00" is not a number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +87,66 @@ func TestReadLongLine(t *testing.T) {
 	d, err := Read(strings.NewReader(b.String()), "stdin", Options{})
 	if err != nil || len(d.Values) != 100000 {
 		t.Fatalf("got %d values, err %v", len(d.Values), err)
+	}
+}
+
+// TestReadHugeToken: 50 MB of NUL bytes is one bad token. Read fails at
+// once, quoting a short prefix; with SkipInvalid it reads past the token
+// keeping at most MaxToken bytes of it. (This took 10 s and 838 MB, and the
+// error echoed the whole token.)
+func TestReadHugeToken(t *testing.T) {
+	nul := func() io.Reader { return io.LimitReader(zeros{}, 50<<20) }
+	_, err := Read(nul(), "stdin", Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), `stdin:1:1: a token longer than 256 bytes, starting "\x00\x00`) || len(err.Error()) > 300 {
+		t.Errorf("error %q (%d bytes)", err, len(fmt.Sprint(err)))
+	}
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d, err := Read(io.MultiReader(strings.NewReader("1 2\n"), nul(), strings.NewReader(" 3\n")), "f", Options{SkipInvalid: true})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(d.Values) != "[1 2 3]" || d.Skipped != 1 || d.Lines != 2 {
+		t.Errorf("values %v, skipped %d, lines %d", d.Values, d.Skipped, d.Lines)
+	}
+	if !strings.HasPrefix(d.FirstSkipped, `f:2:1: "\x00`) || !strings.HasSuffix(d.FirstSkipped, "… (52428800 bytes)") || len(d.FirstSkipped) > 200 {
+		t.Errorf("first skipped %q", d.FirstSkipped)
+	}
+	// Memory: the buffers and a bounded token, not the 50 MB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4<<20 {
+		t.Errorf("reading 50 MB of one skipped token allocated %d bytes", alloc)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// TestQuoteCutsAtRune: a long bad token is quoted up to quoteMax bytes,
+// cut where a character starts, so the quote shows no broken character.
+func TestQuoteCutsAtRune(t *testing.T) {
+	tok := []byte(strings.Repeat("µ", 40)) // 2 bytes each
+	q := quote(tok)
+	if q != strconv.Quote(strings.Repeat("µ", quoteMax/2))+"…" {
+		t.Errorf("quote = %s", q)
+	}
+	if q := quote([]byte("short")); q != `"short"` {
+		t.Errorf("quote(short) = %s", q)
+	}
+}
+
+func TestReadLines(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "1": 1, "1\n": 1, "1\n\n2": 3, "\n\n": 2} {
+		d, err := Read(strings.NewReader(in), "x", Options{})
+		if err != nil || d.Lines != want {
+			t.Errorf("%q: %d lines (%v), want %d", in, d.Lines, err, want)
+		}
 	}
 }
 

@@ -1,25 +1,15 @@
-//go:build linux
-
 package clock
 
 import (
 	"fmt"
 
-	"golang.org/x/sys/unix"
+	"github.com/chronograph/chronograph/internal/thread"
 )
 
-// allowedCPUs returns the CPUs the process may run on.
+// allowedCPUs returns the CPUs the process may run on, or nil when this
+// platform cannot tell.
 func allowedCPUs() []int {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return nil
-	}
-	var cpus []int
-	for i := range 1024 {
-		if set.IsSet(i) {
-			cpus = append(cpus, i)
-		}
-	}
+	cpus, _ := thread.Allowed()
 	return cpus
 }
 
@@ -27,9 +17,7 @@ func allowedCPUs() []int {
 // to its thread and must exit locked (the runtime then discards the
 // thread rather than reuse it with this affinity).
 func pinThread(cpu int) error {
-	var set unix.CPUSet
-	set.Set(cpu)
-	if err := unix.SchedSetaffinity(0, &set); err != nil {
+	if err := thread.Pin(cpu); err != nil {
 		return fmt.Errorf("clock: binding a thread to CPU %d: %w", cpu, err)
 	}
 	return nil
