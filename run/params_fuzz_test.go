@@ -2,6 +2,7 @@ package run
 
 import (
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,7 +56,7 @@ func FuzzScanParam(f *testing.F) {
 
 // FuzzListParam: ListParam (-L NAME a,b,c) never panics; an error is a
 // usage error of one short line; the values joined by commas give back
-// the list; the cartesian product of the list with itself under another
+// the list (escaped with \, and \\ where they hold those); the cartesian product of the list with itself under another
 // name has len² combinations, or fails beyond maxParamValues; Substitute
 // replaces {name} and leaves other text alone.
 func FuzzListParam(f *testing.F) {
@@ -64,14 +65,25 @@ func FuzzListParam(f *testing.F) {
 	f.Add("v", "a b,'q'", "{v}{v}}")
 	f.Add("", "1", "")
 	f.Add("x", strings.Repeat("1,", 400), "{x}")
+	f.Add("v", `a\,b,c\\,d\e,`, "{v}")
 	f.Fuzz(func(t *testing.T, name, values, cmd string) {
 		p, err := ListParam(name, values)
 		if err != nil {
 			checkUsageError(t, err, 500)
 			return
 		}
-		if strings.Join(p.Values, ",") != values {
+		// Without backslashes the values are the list split at its
+		// commas; with them, the values escaped again (\ and \,) give a
+		// list that splits back to them.
+		if !strings.Contains(values, `\`) && strings.Join(p.Values, ",") != values {
 			t.Fatalf("ListParam(%q, %q) = %q", name, values, p.Values)
+		}
+		escaped := make([]string, len(p.Values))
+		for i, v := range p.Values {
+			escaped[i] = strings.NewReplacer(`\`, `\\`, ",", `\,`).Replace(v)
+		}
+		if again, err := ListParam(name, strings.Join(escaped, ",")); err != nil || !slices.Equal(again.Values, p.Values) {
+			t.Fatalf("ListParam(%q, %q) = %q, but the values escaped again give %q, %v", name, values, p.Values, again.Values, err)
 		}
 		q := Param{Name: name + "2", Values: p.Values}
 		combos, err := Product([]Param{p, q})

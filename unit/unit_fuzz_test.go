@@ -11,7 +11,7 @@ import (
 // checkError checks that err is one short line starting with "unit: ".
 func checkError(t *testing.T, err error) {
 	t.Helper()
-	if msg := err.Error(); !strings.HasPrefix(msg, "unit: ") || strings.ContainsAny(msg, "\n\r") || len(msg) > 300 {
+	if msg := err.Error(); !strings.HasPrefix(msg, "unit: ") || strings.ContainsAny(msg, "\n\r") || len(msg) > 400 {
 		t.Fatalf("error is not one short line starting with \"unit: \" (%d bytes): %.1000q", len(msg), msg)
 	}
 }
