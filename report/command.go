@@ -507,7 +507,11 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	sortComparisons(walls, st.sort)
 	v := &View{}
 	for _, c := range cs {
-		v.Blocks = append(v.Blocks, Block{Heading: fmt.Sprintf("Command %d: %s", c.idx, c.m.Name), Lines: commandLines(d, c, st.unit, st.percentiles), In: InText})
+		lines := commandLines(d, c, st.unit, st.percentiles)
+		if st.style != "hyperfine" { // hyperfine's layout, line for line
+			lines = append(lines, ChartLines(c.m.Metric("wall"), "  ", o)...)
+		}
+		v.Blocks = append(v.Blocks, Block{Heading: fmt.Sprintf("Command %d: %s", c.idx, c.m.Name), Lines: lines, In: InText})
 	}
 	if lines := overheadLines(d, st.unit); len(lines) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: lines, In: InText})

@@ -25,7 +25,7 @@ func (o Options) percentiles() []float64 {
 // ran, whether it is complete.
 func Header(d *result.Document) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s document, written by %s %s", d.Kind, d.Tool.Name, d.Tool.Version)
+	fmt.Fprintf(&b, "%s document, written by %s", d.Kind, strings.TrimSpace(d.Tool.Name+" "+d.Tool.Version))
 	if !d.Start.IsZero() {
 		fmt.Fprintf(&b, " on %s", d.Start.Format("2006-01-02 15:04:05 MST"))
 	}
@@ -104,12 +104,32 @@ func genericView(d *result.Document, o Options) (*View, error) {
 		v.Blocks = append(v.Blocks,
 			Block{Table: text, In: AllFormats, Notes: []string{"percentiles: linear definition (numpy's default); CI: distribution-free, from order statistics; digits: as far as each figure is known"}},
 			Block{Table: csvT, In: InCSV})
+		v.Blocks = append(v.Blocks, genericCharts(d, o)...)
 	}
 	if len(noSamples) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"without per-sample values: " + strings.Join(noSamples, ", ")}})
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
+}
+
+// genericCharts are the terminal charts (ChartLines) of every metric in
+// the generic table, one text block per measurement and metric.
+func genericCharts(d *result.Document, o Options) []Block {
+	var bs []Block
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		for j := range m.Metrics {
+			met := &m.Metrics[j]
+			if !o.All && m.Primary != "" && met.Name != m.Primary {
+				continue
+			}
+			if lines := ChartLines(met, "  ", o); len(lines) > 0 {
+				bs = append(bs, Block{Heading: m.Name + " (" + met.Name + "):", Lines: lines, In: InText})
+			}
+		}
+	}
+	return bs
 }
 
 // Change is how one measurement's metric moved from a baseline document
@@ -196,6 +216,18 @@ func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOl
 		}
 	}
 	return changes, onlyOld, onlyNew
+}
+
+// metricValues returns the values of c's metric in d.
+func metricValues(d *result.Document, c Change) []float64 {
+	for i := range d.Measurements {
+		if m := &d.Measurements[i]; m.Name == c.Measurement {
+			if met := m.Metric(c.Metric); met != nil {
+				return met.Values
+			}
+		}
+	}
+	return nil
 }
 
 // DiffView lays out the changes from baseline to newer: one row per

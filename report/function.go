@@ -55,7 +55,12 @@ func functionView(d *result.Document, o Options) (*View, error) {
 		v.Blocks = append(v.Blocks, Block{Table: text}, Block{Table: csvT, In: InCSV})
 	}
 	for _, f := range batches {
-		v.Blocks = append(v.Blocks, Block{Heading: f.m.Name + ":", Lines: f.lines(modes[f.fd.Benchmark], o)})
+		// The text shows the samples' distribution and sequence first
+		// (terminal charts); Markdown the lines alone.
+		lines := f.lines(modes[f.fd.Benchmark], o)
+		charts := ChartLines(f.m.Metric("wall"), "  ", o)
+		v.Blocks = append(v.Blocks, Block{Heading: f.m.Name + ":", Lines: append(charts, lines...), In: InText},
+			Block{Heading: f.m.Name + ":", Lines: lines, In: InMarkdown})
 		delete(modes, f.fd.Benchmark)
 	}
 	// Modes of benchmarks without batch samples (not written by bench,

@@ -163,6 +163,16 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 	if b, ok := perCPUBlock(threads, o); ok {
 		v.Blocks = append(v.Blocks, b)
 	}
+	// A one-line chart of each thread's distribution (terminals only).
+	var charts []string
+	for _, r := range threads {
+		if r.s != nil && r.s.N() > 0 {
+			charts = append(charts, fmt.Sprintf("  T:%2d  %s", *r.det.Thread, HistogramLine(r.s, ChartWidth, o)))
+		}
+	}
+	if len(charts) > 0 {
+		v.Blocks = append(v.Blocks, Block{Heading: "distribution per thread:", Lines: charts, In: InText})
+	}
 	if run.HistogramUs > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: microsecondHistogram(threads, run.HistogramUs), In: InText})
 	} else {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -523,8 +523,7 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
 	// exits without unlocking, so the runtime discards the thread and its
 	// settings never leak to other goroutines.
 	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
+	thread.Go(func() { // never the main thread, never unlocked
 		if len(opts.Pin) > 0 {
 			if err := pinThread(opts.Pin); err != nil {
 				done <- err
@@ -540,7 +539,7 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
 			b.rep.OwnCPU = -1
 		}
 		done <- nil
-	}()
+	})
 	if err := <-done; err != nil {
 		return nil, err
 	}

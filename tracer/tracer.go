@@ -205,10 +205,10 @@ func (t *Tracer) putP(kind uint32, name Name, end, flow uint64) {
 	pid := procPin()
 	if rs := *t.rings.Load(); uint(pid) < uint(len(rs)) {
 		rs[pid].put(kind, name, t.now(), end, flow)
-		procUnpin()
+		procUnpin(pid)
 		return
 	}
-	procUnpin()
+	procUnpin(pid)
 	t.putGrow(kind, name, t.now(), end, flow)
 }
 
@@ -219,10 +219,10 @@ func (t *Tracer) putGrow(kind uint32, name Name, start, end, flow uint64) {
 		rs := *t.rings.Load()
 		if pid < len(rs) {
 			rs[pid].put(kind, name, start, end, flow)
-			procUnpin()
+			procUnpin(pid)
 			return
 		}
-		procUnpin()
+		procUnpin(pid)
 		t.grow(pid)
 	}
 }
@@ -303,9 +303,9 @@ func (s Span) End() {
 		end = t.now()
 		if rs := *t.rings.Load(); uint(pid) < uint(len(rs)) {
 			rs[pid].put(kindSpan, s.name, s.start, end, s.flow)
-			procUnpin()
+			procUnpin(pid)
 		} else {
-			procUnpin()
+			procUnpin(pid)
 			t.putGrow(kindSpan, s.name, s.start, end, s.flow)
 		}
 	}
@@ -341,10 +341,10 @@ func (t *Tracer) InstantFlow(n Name, flow, payload uint64) {
 	pid := procPin()
 	if rs := *t.rings.Load(); uint(pid) < uint(len(rs)) {
 		rs[pid].put(kindInstant, n, t.now(), payload, flow)
-		procUnpin()
+		procUnpin(pid)
 		return
 	}
-	procUnpin()
+	procUnpin(pid)
 	t.putGrow(kindInstant, n, t.now(), payload, flow)
 }
 

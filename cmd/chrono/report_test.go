@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -197,5 +198,160 @@ func TestReportEveryKind(t *testing.T) {
 	out, errs, code := runChrono(t, "", "report", "testdata/v1-numbers.json")
 	if code != exitOK || !strings.Contains(out, "7 durations from stdin") || !strings.Contains(out, "median    12.9 ms  [12.5 ms, 14.2 ms] 95% CI") {
 		t.Errorf("version 1 numbers document (exit %d, %s):\n%s", code, errs, out)
+	}
+}
+
+// gateDocument writes a command document whose measurements have wall
+// times around the given medians (30 runs each, ±1 %; n runs when n > 0),
+// measured on a CPU of the given model.
+func gateDocument(t *testing.T, dir, name, model string, n int, medians map[string]float64) string {
+	t.Helper()
+	d := result.New(result.KindCommand, result.Tool{Name: "chrono", Version: "test"})
+	d.Environment = &env.Host{CPU: env.CPU{Model: model}, System: env.System{KernelRelease: "6.1.0"}, Go: env.Go{GOMAXPROCS: 2}}
+	if n == 0 {
+		n = 30
+	}
+	for _, m := range []string{"a", "b", "c"} {
+		base, ok := medians[m]
+		if !ok {
+			continue
+		}
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = base * (1 + 0.01*float64((i*7)%11-5)/5)
+		}
+		d.Measurements = append(d.Measurements, result.Measurement{Name: m, Primary: "wall",
+			Metrics: []result.Metric{{Name: "wall", Unit: result.UnitNs, Resolution: 1, Values: xs}}})
+	}
+	path := filepath.Join(dir, name)
+	if err := result.WriteFile(path, d); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestReportGate: --fail-on regression exits 1 on a significant
+// regression beyond the threshold, 0 otherwise, 2 for bad usage and for
+// documents from different machines (unless --allow-env-mismatch, which
+// every line then mentions).
+func TestReportGate(t *testing.T) {
+	dir := t.TempDir()
+	base := gateDocument(t, dir, "base.json", "CPU A", 0, map[string]float64{"a": 1e6, "b": 1e6, "c": 1e6})
+	slower := gateDocument(t, dir, "slower.json", "CPU A", 0, map[string]float64{"a": 1.2e6, "b": 0.8e6, "c": 1e6})
+	faster := gateDocument(t, dir, "faster.json", "CPU A", 0, map[string]float64{"a": 0.8e6, "b": 1e6, "c": 1.01e6})
+	few := gateDocument(t, dir, "few.json", "CPU A", 3, map[string]float64{"a": 1.3e6, "b": 1.3e6, "c": 1.3e6})
+	fewBase := gateDocument(t, dir, "fewbase.json", "CPU A", 3, map[string]float64{"a": 1e6, "b": 1e6, "c": 1e6})
+	other := gateDocument(t, dir, "other.json", "CPU B", 0, map[string]float64{"a": 1.2e6, "b": 1e6, "c": 1e6})
+	md := filepath.Join(dir, "comment.md")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"regression", []string{"--baseline", base, slower, "--fail-on", "regression", "--export-markdown", md}, exitFailure,
+			[]string{"1 regression, 1 improvement, 1 unchanged, 0 undecided", "Regressed (slower by more than 5%)", "+20.0%"}},
+		{"regression, first of two files", []string{base, slower, "--fail-on", "regression"}, exitFailure, []string{"Regressed"}},
+		{"a higher threshold", []string{"--baseline", base, slower, "--fail-on", "regression", "--threshold", "25%"}, exitOK, []string{"threshold 25%", "Could not be decided"}},
+		{"improvement", []string{"--baseline", base, faster, "--fail-on", "regression"}, exitOK, []string{"0 regressions, 1 improvement, 2 unchanged"}},
+		{"no change", []string{"--baseline", base, base, "--fail-on", "regression"}, exitOK, []string{"0 regressions, 0 improvements, 3 unchanged"}},
+		{"too few samples", []string{"--baseline", fewBase, few, "--fail-on", "regression"}, exitOK, []string{"3 undecided", "too few samples (3 and 3)"}},
+		{"different machines", []string{"--baseline", base, other, "--fail-on", "regression"}, exitUsage, []string{`CPU model "CPU A" in the baseline, "CPU B" in the new document`, "--allow-env-mismatch"}},
+		{"different machines allowed", []string{"--baseline", base, other, "--fail-on", "regression", "--allow-env-mismatch"}, exitFailure, []string{"[environments differ]"}},
+		{"bad --fail-on", []string{"--baseline", base, slower, "--fail-on", "slower"}, exitUsage, []string{"the only value is regression"}},
+		{"--fail-on without baseline", []string{slower, "--fail-on", "regression"}, exitUsage, []string{"needs a baseline"}},
+		{"--threshold without --fail-on", []string{"--baseline", base, slower, "--threshold", "5%"}, exitUsage, []string{"--threshold applies to --fail-on"}},
+		{"bad --threshold", []string{"--baseline", base, slower, "--fail-on", "regression", "--threshold", "five"}, exitUsage, []string{"give a percentage"}},
+		{"--allow-env-mismatch without --fail-on", []string{"--baseline", base, slower, "--allow-env-mismatch"}, exitUsage, []string{"applies to --fail-on"}},
+		{"two files after --baseline", []string{"--baseline", base, slower, faster}, exitUsage, []string{"give one FILE after it"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := runChrono(t, "", append([]string{"report"}, tt.args...)...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %q\n%s", code, tt.code, errs, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out+errs, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, out, errs)
+				}
+			}
+			if tt.name == "different machines allowed" {
+				for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+					if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "measurement ") && !strings.Contains(l, "environments differ") {
+						t.Errorf("a line does not say the environments differ: %q", l)
+					}
+				}
+			}
+		})
+	}
+	comment, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(comment), "### Regressed (slower by more than 5%)") || !strings.Contains(string(comment), "| a | wall |") {
+		t.Errorf("the Markdown summary (%v):\n%s", err, comment)
+	}
+}
+
+// TestReportInputs: Go benchmark output (two files: compared as
+// benchstat does) and hyperfine exports are read; a trace dump needs
+// --html.
+func TestReportInputs(t *testing.T) {
+	old, cur := "../../report/testdata/gobench-old.txt", "../../report/testdata/gobench-new.txt"
+	out, errs, code := runChrono(t, "", "report", old, cur)
+	if code != exitOK || !strings.Contains(out, "Linear-2     wall        130.3 ns/op  140.7 ns/op          1.08") || !strings.Contains(out, "1.11x faster (lower) than the baseline") {
+		t.Errorf("two Go benchmark files (exit %d, %s):\n%s", code, errs, out)
+	}
+	out, errs, code = runChrono(t, "", "report", old)
+	if code != exitOK || !strings.Contains(out, "Linear-2     wall    8  130.3 ns/op") {
+		t.Errorf("one Go benchmark file (exit %d, %s):\n%s", code, errs, out)
+	}
+	out, errs, code = runChrono(t, "", "report", "../../docs/examples/hyperfine.json")
+	if code != exitOK || !strings.Contains(out, "sleep 0.001 (x = 1)") || !strings.Contains(out, "hyperfine recorded only the means of the CPU times") {
+		t.Errorf("hyperfine (exit %d, %s):\n%s", code, errs, out)
+	}
+	_, errs, code = runChrono(t, "", "report", "../../docs/examples/pipeline-trace.json")
+	if code != exitFailure || !strings.Contains(errs, "is a trace dump") {
+		t.Errorf("a trace dump without --html: exit %d, %s", code, errs)
+	}
+	out, _, code = runChrono(t, "", "report", "--style", "basic", old)
+	if code != exitOK || strings.ContainsAny(out, "▁▂▃▄▅▆▇█µ±…") || !strings.Contains(out, "distribution  ") {
+		t.Errorf("--style basic is not ASCII (exit %d):\n%s", code, out)
+	}
+	if _, errs, code := runChrono(t, "", "report", "--style", "fancy", old); code != exitUsage || !strings.Contains(errs, "use auto or basic") {
+		t.Errorf("--style fancy: exit %d, %s", code, errs)
+	}
+}
+
+// TestReportHTML: --html writes one self-contained page of every FILE,
+// trace dumps as timelines; --svg writes each plot as its own file.
+func TestReportHTML(t *testing.T) {
+	dir := t.TempDir()
+	page, svgs := filepath.Join(dir, "r.html"), filepath.Join(dir, "svg")
+	_, errs, code := runChrono(t, "", "report", "--html", page, "--svg", svgs, "--title", "my report",
+		"../../report/testdata/gobench-old.txt", "../../report/testdata/gobench-new.txt", "../../docs/examples/pipeline-trace.json")
+	if code != exitOK || !strings.Contains(errs, "wrote "+page) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"<title>my report</title>", "<svg", "document 2 against document 1", `<iframe class="timeline"`, "chrono report --html"} {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("the page lacks %q", w)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(svgs, "*.svg"))
+	if len(files) < 6 {
+		t.Errorf("--svg wrote %d files", len(files))
+	}
+	for _, bad := range [][]string{
+		{"--html", page, "--fail-on", "regression", "--baseline", page, page},
+		{"--title", "x", "../../docs/examples/hyperfine.json"},
+		{"--html", page, "--export-csv", filepath.Join(dir, "x.csv"), "../../docs/examples/hyperfine.json"},
+		{"--html", filepath.Join(dir, "no", "such", "x.html"), "../../docs/examples/hyperfine.json"},
+	} {
+		if _, errs, code := runChrono(t, "", append([]string{"report"}, bad...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, %s", bad, code, errs)
+		}
 	}
 }
