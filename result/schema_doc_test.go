@@ -486,3 +486,35 @@ func unknownFields(v any, typ reflect.Type, path string) []string {
 	}
 	return out
 }
+
+// TestJSONFieldsWalk: the walk sees what encoding/json writes: tagged and
+// untagged fields, embedded structs' fields promoted, the elements of
+// pointers, slices and maps, time.Time as a leaf, and nothing tagged "-"
+// or unexported.
+func TestJSONFieldsWalk(t *testing.T) {
+	type inner struct {
+		X int `json:"x"`
+	}
+	type Embedded struct {
+		E int `json:"e,omitempty"`
+	}
+	type outer struct {
+		Embedded
+		A      *inner            `json:"a,omitempty"`
+		B      []inner           `json:"b"`
+		M      map[string]*inner `json:"m"`
+		T      time.Time         `json:"t"`
+		Plain  int
+		Hidden int `json:"-"`
+		hidden int
+	}
+	_ = outer{}.hidden
+	var got []string
+	for _, f := range jsonFields(t, reflect.TypeFor[outer](), "") {
+		got = append(got, f.Path)
+	}
+	want := []string{"e", "a", "a.x", "b", "b[].x", "m", "m{}.x", "t", "Plain"}
+	if !slices.Equal(got, want) {
+		t.Errorf("paths %q, want %q", got, want)
+	}
+}
