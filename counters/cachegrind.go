@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // SourceCachegrind labels counts simulated by valgrind's cachegrind.
@@ -57,8 +59,8 @@ func ParseCachegrind(r io.Reader) (Reading, error) {
 	if err := sc.Err(); err != nil {
 		return Reading{}, fmt.Errorf("counters: reading cachegrind output: %w", err)
 	}
-	if events == nil {
-		return Reading{}, errors.New(`counters: cachegrind output has no "events:" line (not a cachegrind output file?)`)
+	if len(events) == 0 { // (an empty "events:" line named none: an empty reading said nothing)
+		return Reading{}, errors.New(`counters: cachegrind output has no "events:" line naming events (not a cachegrind output file?)`)
 	}
 	if totals == nil {
 		return Reading{}, errors.New(`counters: cachegrind output has no "summary:" line (did valgrind finish?)`)
@@ -80,7 +82,7 @@ func ParseCachegrind(r io.Reader) (Reading, error) {
 		}
 		v, err := strconv.ParseUint(strings.ReplaceAll(totals[i], ",", ""), 10, 64)
 		if err != nil {
-			return Reading{}, fmt.Errorf("counters: cachegrind total %q for %s is not a count: %w", totals[i], name, err)
+			return Reading{}, fmt.Errorf("counters: cachegrind total %s for %s is not a count: %w", excerpt.Quote(totals[i]), excerpt.Quote(name), errors.Unwrap(err))
 		}
 		c.State, c.Raw, c.Value = Counted, v, float64(v)
 		rd.Counts = append(rd.Counts, c)

@@ -3,6 +3,8 @@ package counters
 import (
 	"fmt"
 	"strings"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // Kind classifies an event by where its count comes from.
@@ -228,13 +230,13 @@ func LookupEvent(name string) (Event, error) {
 			case "k":
 				ev.ExcludeUser = true
 			default:
-				return Event{}, fmt.Errorf("counters: unknown modifier %q in event %q (use :u for user space only or :k for kernel only)", mod, name)
+				return Event{}, fmt.Errorf("counters: unknown modifier %s in event %s (use :u for user space only or :k for kernel only)", excerpt.Quote(mod), excerpt.Quote(strings.TrimSpace(name)))
 			}
 			ev.Name += ":" + mod
 		}
 		return ev, nil
 	}
-	return Event{}, fmt.Errorf("counters: unknown event %q; known events: %s", base, strings.Join(KnownEventNames(), ", "))
+	return Event{}, fmt.Errorf("counters: unknown event %s; known events: %s", excerpt.Quote(base), strings.Join(KnownEventNames(), ", "))
 }
 
 // ParseEvents parses a comma-separated list of event names, as perf stat's
@@ -248,14 +250,14 @@ func ParseEvents(list string) ([]Event, error) {
 	seen := map[string]bool{}
 	for _, name := range strings.Split(list, ",") {
 		if strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("counters: empty event name in %q", list)
+			return nil, fmt.Errorf("counters: empty event name in %s", excerpt.Quote(list))
 		}
 		ev, err := LookupEvent(name)
 		if err != nil {
 			return nil, err
 		}
 		if seen[ev.Name] {
-			return nil, fmt.Errorf("counters: event %q named twice in %q", ev.Name, list)
+			return nil, fmt.Errorf("counters: event %q named twice in %s", ev.Name, excerpt.Quote(list))
 		}
 		seen[ev.Name] = true
 		evs = append(evs, ev)

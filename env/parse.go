@@ -1,14 +1,16 @@
 package env
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // fsys reads the procfs/sysfs/etc files of a host below root ("/" for
@@ -82,38 +84,76 @@ func absentBecause(err error, why string) string {
 	return err.Error()
 }
 
+// maxCPU is the largest CPU number ParseCPUList accepts. Linux supports
+// at most 8192 CPUs (NR_CPUS); the bound leaves room for that to grow and
+// keeps a typo such as 0-999999999 from expanding into a billion numbers.
+const maxCPU = 1<<16 - 1
+
 // ParseCPUList parses a CPU list in the kernel's format (as in sysfs,
 // isolcpus= and taskset -c), such as "2", "0,2" or "0-3,8,10-11", into
-// sorted, distinct CPU numbers. The empty string is the empty list.
+// sorted, distinct CPU numbers, each at most 65535. The empty string is
+// the empty list. It takes O(n log n) time for n ranges plus the size of
+// the result (at most 65536 numbers), whatever the ranges overlap. Its
+// error quotes at most a short prefix of s.
 func ParseCPUList(s string) ([]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "(null)" {
 		return nil, nil
 	}
-	seen := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return nil, fmt.Errorf("env: bad CPU list %q: write CPUs like 2, 0,2 or 0-3", s)
-		}
+	var spans [][2]int
+	for part := range strings.SplitSeq(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := cpuNumber(lo)
 		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return nil, fmt.Errorf("env: bad CPU list %q: write CPUs like 2, 0,2 or 0-3", s)
-			}
+		if err == nil && isRange {
+			b, err = cpuNumber(hi)
 		}
-		for c := a; c <= b; c++ {
-			seen[c] = true
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("env: bad CPU list %s: write CPUs like 2, 0,2 or 0-3", quoteShort(s))
+		case a > maxCPU || b > maxCPU:
+			return nil, fmt.Errorf("env: bad CPU list %s: CPU %d is above %d, the largest CPU number accepted (Linux supports at most 8192 CPUs)", quoteShort(s), max(a, b), maxCPU)
+		case b < a:
+			return nil, fmt.Errorf("env: bad CPU list %s: the range %d-%d goes down: write it as %d-%d", quoteShort(s), a, b, b, a)
 		}
+		spans = append(spans, [2]int{a, b})
 	}
-	cpus := make([]int, 0, len(seen))
-	for c := range seen {
-		cpus = append(cpus, c)
+	slices.SortFunc(spans, func(x, y [2]int) int { return cmp.Compare(x[0], y[0]) })
+	var cpus []int
+	next := 0 // the smallest CPU not yet in cpus
+	for _, sp := range spans {
+		for c := max(sp[0], next); c <= sp[1]; c++ {
+			cpus = append(cpus, c)
+		}
+		next = max(next, sp[1]+1)
 	}
-	sort.Ints(cpus)
 	return cpus, nil
+}
+
+// cpuNumber parses a CPU number: decimal digits only.
+func cpuNumber(s string) (int, error) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(s)
+}
+
+// quoteShort returns s quoted (strconv.Quote: one line), cut to its first
+// 48 bytes when it is longer, followed by its length. It is a copy of
+// internal/excerpt.Quote: this package imports nothing of chronograph's.
+func quoteShort(s string) string {
+	const max = 48
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut == 0 {
+		cut = max
+	}
+	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // formatCPUList writes sorted CPU numbers as a kernel CPU list ("0-3,8").

@@ -121,6 +121,15 @@ func newFunctionFigures(m *result.Measurement) (*functionFigures, error) {
 	f.wall, f.xs = NewSeries(wm), wm.Values
 	n := len(f.xs)
 	if pl := f.fd.Placement; pl != nil && len(pl.BlockSizes) > 0 {
+		// Check the sizes before expanding them: a damaged document
+		// could ask for any number of entries.
+		held := 0
+		for _, size := range pl.BlockSizes {
+			if size < 0 || size > n-held {
+				return nil, fmt.Errorf("report: function measurement %q: its block sizes do not add up to the %d samples of its metrics: the document is damaged", m.Name, n)
+			}
+			held += size
+		}
 		for j, size := range pl.BlockSizes {
 			for range size {
 				f.blocks = append(f.blocks, j)
@@ -132,7 +141,8 @@ func newFunctionFigures(m *result.Measurement) (*functionFigures, error) {
 	if len(f.blocks) != n {
 		return nil, fmt.Errorf("report: function measurement %q: its blocks hold %d samples, its metrics %d: the document is damaged", m.Name, len(f.blocks), n)
 	}
-	if c, ce := m.Metric("cpu"), m.Metric("cpu_end"); c != nil && ce != nil {
+	// (A binned cpu metric has no per-sample values to read.)
+	if c, ce := m.Metric("cpu"), m.Metric("cpu_end"); c != nil && ce != nil && len(c.Values) == n && len(ce.Values) == n {
 		f.cpus = make([]int, n)
 		for i := range f.cpus {
 			f.cpus[i] = int(c.Values[i])

@@ -129,7 +129,9 @@ func writeTextTable(b *strings.Builder, t *Table, indent string) {
 }
 
 // asciiReplacer maps the typographic characters chrono prints to ASCII.
-var asciiReplacer = strings.NewReplacer("µ", "u", "μ", "u", "±", "+/-", "…", "...", "–", "-", "—", "-", "σ", "sd",
+// The first pairs keep the labels of the command blocks aligned (the
+// replacer prefers the earlier of two pairs matching at one place).
+var asciiReplacer = strings.NewReplacer("mean ± σ:      ", "mean +/- sd:   ", "min … max:     ", "min ... max:   ", "µ", "u", "μ", "u", "±", "+/-", "…", "...", "–", "-", "—", "-", "σ", "sd",
 	"×", "x", "≤", "<=", "≥", ">=", "→", "->", "·", "*", "√", "sqrt")
 
 // ASCII replaces the non-ASCII characters chrono uses in text output by

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // Encode writes d as indented JSON to w.
@@ -92,7 +94,7 @@ func Unmarshal(data []byte) (*Document, error) {
 		Version *int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("result: not a JSON result document: %w", jsonError(err))
+		return nil, fmt.Errorf("result: not a JSON result document: %w", clipped{jsonError(err)})
 	}
 	if head.Schema == nil && isHyperfine(data) {
 		d, err := fromHyperfine(data)
@@ -117,13 +119,13 @@ func Unmarshal(data []byte) (*Document, error) {
 	if *head.Version == 1 {
 		var old documentV1
 		if err := json.Unmarshal(data, &old); err != nil {
-			return nil, fmt.Errorf("result: malformed result document (version 1): %w", jsonError(err))
+			return nil, fmt.Errorf("result: malformed result document (version 1): %w", clipped{jsonError(err)})
 		}
 		d = old.upgrade()
 	} else {
 		d = new(Document)
 		if err := json.Unmarshal(data, d); err != nil {
-			return nil, fmt.Errorf("result: malformed result document: %w", jsonError(err))
+			return nil, fmt.Errorf("result: malformed result document: %w", clipped{jsonError(err)})
 		}
 	}
 	if err := d.validate(); err != nil {
@@ -177,6 +179,14 @@ func jsonError(err error) error {
 	return fmt.Errorf("field %q holds a JSON %s where the schema wants %s (at byte %d)", field, te.Value, want, te.Offset)
 }
 
+// clipped is an error of encoding/json or package time, whose text can
+// quote the input at any length (a number literal, a timestamp): its
+// text is clipped to one short line (excerpt.Clip).
+type clipped struct{ err error }
+
+func (e clipped) Error() string { return excerpt.Clip(e.err.Error()) }
+func (e clipped) Unwrap() error { return e.err }
+
 // ReadFile reads and validates the document at path ("-" = standard input).
 func ReadFile(path string) (*Document, error) {
 	if path == "-" {
@@ -202,21 +212,21 @@ func (d *Document) validate() error {
 		n := -1
 		for _, met := range m.Metrics {
 			if met.Name == "" {
-				return fmt.Errorf("result: measurement %q has a metric without a name", m.Name)
+				return fmt.Errorf("result: measurement %s has a metric without a name", excerpt.Quote(m.Name))
 			}
 			if met.Histogram != nil {
 				if err := met.Histogram.validate(); err != nil {
-					return fmt.Errorf("result: measurement %q, metric %q: %w", m.Name, met.Name, err)
+					return fmt.Errorf("result: measurement %s, metric %s: %w", excerpt.Quote(m.Name), excerpt.Quote(met.Name), err)
 				}
 				continue // binned: no per-sample values to line up
 			}
 			if n >= 0 && len(met.Values) != n {
-				return fmt.Errorf("result: measurement %q: metric %q has %d values, others %d (every metric holds one value per sample)", m.Name, met.Name, len(met.Values), n)
+				return fmt.Errorf("result: measurement %s: metric %s has %d values, others %d (every metric holds one value per sample)", excerpt.Quote(m.Name), excerpt.Quote(met.Name), len(met.Values), n)
 			}
 			n = len(met.Values)
 		}
 		if m.Primary != "" && m.Metric(m.Primary) == nil {
-			return fmt.Errorf("result: measurement %q: primary metric %q is missing", m.Name, m.Primary)
+			return fmt.Errorf("result: measurement %s: primary metric %s is missing", excerpt.Quote(m.Name), excerpt.Quote(m.Primary))
 		}
 	}
 	return nil

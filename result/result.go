@@ -27,11 +27,11 @@ type Document struct {
 	Version int    `json:"version"`
 	// Tool is the program that wrote the document.
 	Tool Tool `json:"tool"`
-	// Kind says what was measured: "command", "function", "sleep",
-	// "latency", "clocks", "numbers".
+	// Kind says what was measured: "command", "function", "counters",
+	// "sleep", "latency", "clocks", "numbers", "env", "trace", "scope".
 	Kind string `json:"kind"`
-	// Args is the command line as the tool received it (the arguments
-	// after the program name, e.g. ["run", "-N", "true"]).
+	// Args is the command line as the tool received it, program name
+	// first (e.g. ["chrono", "run", "-N", "true"]).
 	Args []string `json:"args,omitempty"`
 	// Start and End stamp when the measurement ran (wall clock; elapsed
 	// times inside the document come from monotonic clocks).

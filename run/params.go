@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"unicode"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // A Param is a benchmark parameter: a name and the values it takes. In a
@@ -17,6 +20,14 @@ type Param struct {
 // maxParamValues bounds a scan, so that a typo (-P n 1 1e9) fails fast
 // instead of queuing a billion benchmarks.
 const maxParamValues = 100000
+
+// maxParamName bounds the length of a parameter's name.
+const maxParamName = 64
+
+// maxDecimalLen bounds the length of -P's and -D's numbers, and so the
+// memory of a scan: at most maxParamValues values of at most
+// 2*maxDecimalLen characters each.
+const maxDecimalLen = 40
 
 // ScanParam returns the parameter of a scan from min to max (inclusive) in
 // steps of step, as -P/--parameter-scan with -D/--parameter-step-size. An
@@ -43,16 +54,16 @@ func ScanParam(name, min, max, step string) (Param, error) {
 		return Param{}, usagef("run: parameter %s: step size %w", name, err)
 	}
 	if d.Sign() <= 0 {
-		return Param{}, usagef("run: parameter %s: step size %s must be positive", name, step)
+		return Param{}, usagef("run: parameter %s: step size %s must be positive", name, strings.TrimSpace(step))
 	}
 	if lo.Cmp(hi) > 0 {
-		return Param{}, usagef("run: parameter %s: minimum %s is larger than maximum %s: swap them", name, min, max)
+		return Param{}, usagef("run: parameter %s: minimum %s is larger than maximum %s: swap them", name, strings.TrimSpace(min), strings.TrimSpace(max))
 	}
 	decimals := max3(decimalsOf(min), decimalsOf(max), decimalsOf(step))
 	n := new(big.Rat).Quo(new(big.Rat).Sub(hi, lo), d)
 	count := new(big.Int).Quo(n.Num(), n.Denom()) // floor, n >= 0
 	if count.Cmp(big.NewInt(maxParamValues)) >= 0 {
-		return Param{}, usagef("run: parameter %s: %s..%s in steps of %s gives more than %d values: use a larger step (-D)", name, min, max, step, maxParamValues)
+		return Param{}, usagef("run: parameter %s: %s..%s in steps of %s gives more than %d values: use a larger step (-D)", name, strings.TrimSpace(min), strings.TrimSpace(max), strings.TrimSpace(step), maxParamValues)
 	}
 	p := Param{Name: name}
 	for i := int64(0); i <= count.Int64(); i++ {
@@ -101,22 +112,61 @@ func checkParamName(name string) error {
 		return usagef("run: a parameter needs a name, as in -L compiler gcc,clang")
 	}
 	if strings.ContainsAny(name, "{}") {
-		return usagef("run: parameter name %q must not contain braces: it is written without them (-L n 1,2) and used as {n}", name)
+		return usagef("run: parameter name %s must not contain braces: it is written without them (-L n 1,2) and used as {n}", excerpt.Quote(name))
+	}
+	// The name is quoted as it is in every later message: keep it short
+	// and on one line.
+	if len(name) > maxParamName || strings.ContainsFunc(name, unicode.IsControl) {
+		return usagef("run: parameter name %s must be at most %d characters, without control characters", excerpt.Quote(name), maxParamName)
 	}
 	return nil
 }
 
+// parseDecimal parses a decimal number: an optional sign, digits with
+// an optional fraction ("1", "-0.25", ".5", "3."), surrounding blanks
+// allowed, at most maxDecimalLen characters. No exponents, fractions,
+// hexadecimal or underscores: big.Rat would take "1e1000000000" and
+// compute a number of a billion digits.
 func parseDecimal(s string) (*big.Rat, error) {
-	r, ok := new(big.Rat).SetString(strings.TrimSpace(s))
-	if !ok || strings.ContainsAny(s, "/eE") {
-		return nil, fmt.Errorf("%q is not a decimal number (e.g. 1, 0.25, -3)", s)
+	t := strings.TrimSpace(s)
+	if !isDecimal(t) {
+		return nil, fmt.Errorf("%s is not a decimal number (e.g. 1, 0.25, -3)", excerpt.Quote(s))
+	}
+	if len(t) > maxDecimalLen {
+		return nil, fmt.Errorf("%s has more than %d characters: give a shorter number", excerpt.Quote(t), maxDecimalLen)
+	}
+	r, ok := new(big.Rat).SetString(t)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a decimal number (e.g. 1, 0.25, -3)", excerpt.Quote(s))
 	}
 	return r, nil
 }
 
+// isDecimal reports whether t is [+-]digits[.digits] with at least one
+// digit.
+func isDecimal(t string) bool {
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	digits, dots := 0, 0
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.':
+			dots++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dots <= 1
+}
+
+// decimalsOf is the number of digits after the point of the decimal s.
 func decimalsOf(s string) int {
+	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return len(strings.TrimSpace(s)) - i - 1
+		return len(s) - i - 1
 	}
 	return 0
 }

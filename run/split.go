@@ -1,7 +1,10 @@
 package run
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // Split splits a command line into words by the quoting rules of the POSIX
@@ -19,16 +22,27 @@ import (
 //     error, because without a shell it would silently become a literal
 //     argument: quote it, or use a shell (drop -N).
 //
-// Split returns an error for an unterminated quote or a trailing backslash.
+// Split returns an error for an unterminated quote, a trailing backslash
+// or an unquoted operator; the error quotes at most a short prefix of the
+// command, and the position of the problem in a long one. Split works on
+// bytes, so a word that is not valid UTF-8 comes back unchanged
+// (Split(Join(words)) == words for any words). It takes O(len(s)) time.
 func Split(s string) ([]string, error) {
 	var (
 		words  []string
 		cur    strings.Builder
 		inWord bool
 	)
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
+	// at names where a problem is: nowhere in a short command (it is
+	// quoted whole), the byte offset in a long one.
+	at := func(i int) string {
+		if len(s) <= excerpt.Max {
+			return ""
+		}
+		return fmt.Sprintf(" at byte %d", i)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n':
 			if inWord {
@@ -37,39 +51,36 @@ func Split(s string) ([]string, error) {
 				inWord = false
 			}
 		case c == '\\':
-			if i+1 >= len(rs) {
-				return nil, usagef("run: %q ends with a backslash: escape it as \\\\ or quote it", s)
+			if i+1 >= len(s) {
+				return nil, usagef("run: %s ends with a backslash: escape it as \\\\ or quote it", excerpt.Quote(s))
 			}
 			i++
-			if rs[i] == '\n' {
+			if s[i] == '\n' {
 				continue // line continuation
 			}
-			cur.WriteRune(rs[i])
+			cur.WriteByte(s[i])
 			inWord = true
 		case c == '\'':
-			j := i + 1
-			for j < len(rs) && rs[j] != '\'' {
-				j++
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, usagef("run: unterminated single quote%s in %s: close it with '", at(i), excerpt.Quote(s))
 			}
-			if j >= len(rs) {
-				return nil, usagef("run: unterminated single quote in %q: close it with '", s)
-			}
-			cur.WriteString(string(rs[i+1 : j]))
+			cur.WriteString(s[i+1 : i+1+j])
 			inWord = true
-			i = j
+			i += 1 + j
 		case c == '"':
 			j := i + 1
 			closed := false
-			for ; j < len(rs); j++ {
-				d := rs[j]
+			for ; j < len(s); j++ {
+				d := s[j]
 				if d == '"' {
 					closed = true
 					break
 				}
-				if d == '\\' && j+1 < len(rs) {
-					switch rs[j+1] {
+				if d == '\\' && j+1 < len(s) {
+					switch s[j+1] {
 					case '$', '`', '"', '\\':
-						cur.WriteRune(rs[j+1])
+						cur.WriteByte(s[j+1])
 						j++
 						continue
 					case '\n':
@@ -77,17 +88,17 @@ func Split(s string) ([]string, error) {
 						continue
 					}
 				}
-				cur.WriteRune(d)
+				cur.WriteByte(d)
 			}
 			if !closed {
-				return nil, usagef("run: unterminated double quote in %q: close it with \"", s)
+				return nil, usagef("run: unterminated double quote%s in %s: close it with \"", at(i), excerpt.Quote(s))
 			}
 			inWord = true
 			i = j
-		case strings.ContainsRune("|&;<>()$`", c):
-			return nil, usagef("run: %q contains the unquoted shell operator %q, which is not interpreted without a shell: quote it to pass it literally, or drop -N to run the command through a shell", s, string(c))
+		case strings.IndexByte("|&;<>()$`", c) >= 0:
+			return nil, usagef("run: %s contains the unquoted shell operator %q%s, which is not interpreted without a shell: quote it to pass it literally, or drop -N to run the command through a shell", excerpt.Quote(s), string(c), at(i))
 		default:
-			cur.WriteRune(c)
+			cur.WriteByte(c)
 			inWord = true
 		}
 	}

@@ -96,7 +96,7 @@ const DocumentKind = result.KindScope
 // (docs/result-schema.md): one measurement per scope, named by it, whose
 // metric "duration" (ns) holds the recorded durations binned as the HDR
 // histogram keeps them (2 significant digits), with the exact count, min,
-// max and mean in its summary and the p50, p90 and p99 of the histogram
+// max and mean in the metric's Histogram (no Summary is set) and the p50, p90 and p99 of the histogram
 // (the upper end of a bucket of relative width 1/128, clamped to the
 // exact extremes) in its percentiles; the calls' total, errors and panics
 // are in its ScopeDetail. Callers set Environment and Args.

@@ -37,14 +37,20 @@ func Median(xs []float64) float64 {
 }
 
 // Mean returns the arithmetic mean of xs by compensated summation, NaN for
-// an empty sample.
+// an empty sample. The mean of finite values is within their [min, max]
+// (the division's rounding could put the mean of 29 equal values one ulp
+// off them).
 func Mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
 	m := kahanSum(xs) / float64(len(xs))
 	if !math.IsInf(m, 0) && !math.IsNaN(m) {
-		return m
+		lo, hi := xs[0], xs[0]
+		for _, x := range xs {
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		return min(max(m, lo), hi)
 	}
 	// An overflowing sum (or the compensation's Inf-Inf): NaN in, NaN
 	// out; an infinite value gives the plain sum's answer; finite values

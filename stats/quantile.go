@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Method names a sample-quantile definition. The nine methods are the
@@ -79,15 +80,18 @@ func ParseMethod(s string) (Method, error) {
 	for i, m := range Methods {
 		names[i] = string(m)
 	}
-	return "", fmt.Errorf("stats: unknown percentile method %q: use one of %s", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("stats: unknown percentile method %s: use one of %s", quoteShort(s), strings.Join(names, ", "))
 }
 
 // Quantile returns the q-quantile (q in [0, 1]) of sorted, which must be
 // sorted in increasing order, by the definition m. It returns NaN when
 // sorted is empty, q is outside [0, 1] or NaN, or m is unknown. The result
 // equals numpy.quantile(sorted, q, method=m) to the last bit for every
-// method (numpy >= 2.0 for closest_observation; numpy 1.x has a bug there).
-// Infinite values propagate as numpy's arithmetic propagates them. As in
+// method (numpy >= 2.0 for closest_observation; numpy 1.x has a bug there)
+// wherever numpy's result lies between the two neighbouring values; where
+// their difference overflows (an infinite neighbour, or -1e308 next to
+// 1e308) numpy gives NaN or the wrong infinity, and this the infinite
+// neighbour or the weighted mean of the two (see lerp). As in
 // numpy, a sample holding NaN has NaN quantiles (slices.Sort and
 // sort.Float64s put NaNs first; both ends are checked).
 func Quantile(sorted []float64, q float64, m Method) float64 {
@@ -176,12 +180,29 @@ func discreteIndex(vi float64, n int, prev func(g, vi float64) bool) int {
 
 // lerp interpolates between a and b by t as numpy's _lerp does: from a when
 // t < 0.5, from b otherwise, which is exact at both ends and monotonic.
-// Where b - a overflows (finite values of opposite sign near the ends of
-// the float64 range) it weighs the ends instead, a·(1-t) + b·t, which
-// stays finite and between them; numpy returns ±Inf there.
+// Where b - a is infinite numpy's arithmetic gives NaN or the wrong
+// infinity (the median of -1e308 and 1e308 is -Inf there, that of 1, 2,
+// +Inf NaN); here the result stays between a and b: two finite ends too
+// far apart are weighed, a·(1-t) + b·t, an infinite end wins, and equal
+// ends or t of 0 or 1 give an end exactly. Only -Inf to +Inf has no value
+// between: NaN.
 func lerp(a, b, t float64) float64 {
+	switch {
+	case a == b || t == 0:
+		return a
+	case t == 1:
+		return b
+	}
 	d := b - a
-	if math.IsInf(d, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
+	if math.IsInf(d, 0) {
+		switch {
+		case math.IsInf(a, 0) && math.IsInf(b, 0):
+			return math.NaN()
+		case math.IsInf(a, 0):
+			return a
+		case math.IsInf(b, 0):
+			return b
+		}
 		return float64(a*(1-t)) + float64(b*t)
 	}
 	if t >= 0.5 {
@@ -223,23 +244,41 @@ func PercentileLabel(p float64) string {
 	return "p" + strconv.FormatFloat(p, 'f', -1, 64)
 }
 
+// quoteShort returns s quoted (strconv.Quote: one line), cut to its first
+// 48 bytes when it is longer, followed by its length. It is a copy of
+// internal/excerpt.Quote: this package imports nothing of chronograph's.
+func quoteShort(s string) string {
+	const max = 48
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut == 0 {
+		cut = max
+	}
+	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
 // ParsePercentiles parses a comma-separated list of percentiles such as
 // "50,90,99,99.9" (an optional leading 'p' on each is accepted), each in
 // [0, 100]. An empty entry ("50,,90", a trailing comma) is an error: it is
 // a typo more often than not.
 func ParsePercentiles(s string) ([]float64, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("stats: no percentiles in %q: give numbers between 0 and 100, e.g. 50,90,99,99.9", s)
+		return nil, fmt.Errorf("stats: no percentiles in %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(s))
 	}
 	var ps []float64
 	for f := range strings.SplitSeq(s, ",") {
 		f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "p")
 		if f == "" {
-			return nil, fmt.Errorf("stats: empty percentile in %q (entry %d): remove the extra comma, e.g. 50,90,99", s, len(ps)+1)
+			return nil, fmt.Errorf("stats: empty percentile in %s (entry %d): remove the extra comma, e.g. 50,90,99", quoteShort(s), len(ps)+1)
 		}
 		p, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(p >= 0 && p <= 100) {
-			return nil, fmt.Errorf("stats: bad percentile %q: give numbers between 0 and 100, e.g. 50,90,99,99.9", f)
+			return nil, fmt.Errorf("stats: bad percentile %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(f))
 		}
 		ps = append(ps, p)
 	}

@@ -2,6 +2,8 @@ package tracer
 
 import (
 	"bufio"
+	"cmp"
+	"container/heap"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // The Chrome trace-event JSON format (the "JSON Object Format" of the
@@ -43,13 +47,6 @@ type chromeEvent struct {
 	ID   any            `json:"id,omitempty"`
 	BP   string         `json:"bp,omitempty"`
 	Args map[string]any `json:"args,omitempty"`
-}
-
-// chromeFile is the top-level object.
-type chromeFile struct {
-	TraceEvents     []json.RawMessage `json:"traceEvents"`
-	DisplayTimeUnit string            `json:"displayTimeUnit,omitempty"`
-	OtherData       map[string]any    `json:"otherData,omitempty"`
 }
 
 // micros formats ns as microseconds with three decimals, exactly.
@@ -237,17 +234,27 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// rawEvent is an event as ReadChrome decodes it (any writer's).
+// rawEvent is an event as ReadChrome decodes it (any writer's). ts and
+// dur are kept as written, so that WriteChrome's exact microseconds with
+// three decimals read back as the nanoseconds they were.
 type rawEvent struct {
 	Name string          `json:"name"`
 	Ph   string          `json:"ph"`
-	TS   *float64        `json:"ts"`
-	Dur  *float64        `json:"dur"`
+	TS   *json.Number    `json:"ts"`
+	Dur  *json.Number    `json:"dur"`
 	PID  json.RawMessage `json:"pid"`
 	TID  json.RawMessage `json:"tid"`
 	ID   json.RawMessage `json:"id"`
 	BP   string          `json:"bp"`
 	Args map[string]any  `json:"args"`
+}
+
+// chromeInput is the top-level object as ReadChrome decodes it: the
+// otherData fields it reads are kept raw, so that the counts read back
+// exactly (WriteChrome writes them as integers).
+type chromeInput struct {
+	TraceEvents []json.RawMessage          `json:"traceEvents"`
+	OtherData   map[string]json.RawMessage `json:"otherData,omitempty"`
 }
 
 // ReadChrome reads Chrome trace-event JSON (the object form with
@@ -256,42 +263,35 @@ type rawEvent struct {
 // per thread), instants (i, I, n), counters (C: one event per numeric
 // argument, named "name" for a single argument or "name.arg"), thread
 // names (M) and flow events (s, t, f: the flow id is given to the
-// innermost span of that thread enclosing the flow event). Lanes are
-// threads (pid, tid). Other phases are skipped; an unmatched E or a B
-// without an E is an error naming the event.
+// innermost span of that thread enclosing the flow event, unless an event
+// of that thread at that time already carries the flow in args.flow, as
+// WriteChrome's do). Lanes are threads (pid, tid); a lane's ID is its tid
+// when that is an integer no other lane has, else a free number above
+// them. Other phases are skipped; an unmatched E or a B without an E is
+// an error naming the event.
+//
+// WriteChrome's output reads back to the same trace (events, lanes by ID
+// and name, clock, start, counts). Errors are one line and quote at most
+// a short prefix of the input. Memory is proportional to the input, time
+// O(n log n) for n events.
 func ReadChrome(r io.Reader) (*Trace, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("tracer: reading trace: %w", err)
 	}
-	var file chromeFile
+	var file chromeInput
 	trimmed := strings.TrimLeft(string(data[:min(len(data), 64)]), " \t\r\n")
 	if strings.HasPrefix(trimmed, "[") {
 		if err := json.Unmarshal(data, &file.TraceEvents); err != nil {
-			return nil, fmt.Errorf("tracer: not trace-event JSON: %w", err)
+			return nil, fmt.Errorf("tracer: not trace-event JSON: %w", clipped{err})
 		}
 	} else if err := json.Unmarshal(data, &file); err != nil {
-		return nil, fmt.Errorf("tracer: not trace-event JSON (want {\"traceEvents\": [...]}): %w", err)
+		return nil, fmt.Errorf("tracer: not trace-event JSON (want {\"traceEvents\": [...]}): %w", clipped{err})
 	} else if file.TraceEvents == nil {
 		return nil, errors.New(`tracer: no "traceEvents" array: is this a Chrome/Perfetto trace-event JSON file?`)
 	}
 	tr := &Trace{}
-	if od := file.OtherData; od != nil {
-		if s, ok := od["clock"].(string); ok {
-			tr.Clock = s
-		}
-		if s, ok := od["start"].(string); ok {
-			if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-				tr.Start = t
-			}
-		}
-		if n, ok := od["overwritten"].(float64); ok && n >= 0 {
-			tr.Overwritten = uint64(n)
-		}
-		if n, ok := od["ring_events"].(float64); ok && n >= 0 {
-			tr.RingEvents = int(n)
-		}
-	}
+	readOtherData(tr, file.OtherData)
 	type laneKey struct{ pid, tid string }
 	laneIdx := map[laneKey]int{}
 	names := map[laneKey]string{}
@@ -309,17 +309,15 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 		idx int
 	}
 	stacks := map[int][]open{}
-	type flowMark struct {
-		lane int
-		ts   int64
-		id   uint64
-	}
 	var marks []flowMark
-	ns := func(us float64) int64 { return int64(math.Round(us * 1000)) }
+	// Counter events with several arguments get one name per argument,
+	// each a copy of the event's name: a budget keeps a long name with
+	// many arguments from taking memory quadratic in the input.
+	nameBudget := 2*len(data) + 1<<20
 	for i, raw := range file.TraceEvents {
 		var ev rawEvent
 		if err := json.Unmarshal(raw, &ev); err != nil {
-			return nil, fmt.Errorf("tracer: trace event %d: %w", i, err)
+			return nil, fmt.Errorf("tracer: trace event %d: %w", i, clipped{err})
 		}
 		k := laneKey{strings.Trim(string(ev.PID), `"`), strings.Trim(string(ev.TID), `"`)}
 		if ev.Ph == "M" {
@@ -336,21 +334,26 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 			continue
 		}
 		if ev.TS == nil {
-			return nil, fmt.Errorf("tracer: trace event %d (%q, ph %q) has no ts", i, ev.Name, ev.Ph)
+			return nil, fmt.Errorf("tracer: trace event %d (%s, ph %s) has no ts", i, excerpt.Quote(ev.Name), excerpt.Quote(ev.Ph))
 		}
-		ts := ns(*ev.TS)
+		ts, err := micros2ns(*ev.TS)
+		if err != nil {
+			return nil, fmt.Errorf("tracer: trace event %d (%s): ts %w", i, excerpt.Quote(ev.Name), err)
+		}
 		flow, err := argFlow(ev.Args)
 		if err != nil {
-			return nil, fmt.Errorf("tracer: trace event %d (%q): %w", i, ev.Name, err)
+			return nil, fmt.Errorf("tracer: trace event %d (%s): %w", i, excerpt.Quote(ev.Name), err)
 		}
 		switch ev.Ph {
 		case "X":
 			d := int64(0)
 			if ev.Dur != nil {
-				d = ns(*ev.Dur)
+				if d, err = micros2ns(*ev.Dur); err != nil {
+					return nil, fmt.Errorf("tracer: trace event %d (%s): dur %w", i, excerpt.Quote(ev.Name), err)
+				}
 			}
 			if d < 0 {
-				return nil, fmt.Errorf("tracer: trace event %d (%q) has a negative dur", i, ev.Name)
+				return nil, fmt.Errorf("tracer: trace event %d (%s) has a negative dur", i, excerpt.Quote(ev.Name))
 			}
 			tr.Events = append(tr.Events, Event{Kind: KindSpan, Name: ev.Name, Lane: lane(k), TS: ts, Dur: d, Flow: flow})
 		case "B":
@@ -361,7 +364,7 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 			l := lane(k)
 			st := stacks[l]
 			if len(st) == 0 {
-				return nil, fmt.Errorf("tracer: trace event %d: end (E) of %q at %.3f µs without a begin (B) on that thread", i, ev.Name, *ev.TS)
+				return nil, fmt.Errorf("tracer: trace event %d: end (E) of %s at %s µs without a begin (B) on that thread", i, excerpt.Quote(ev.Name), excerpt.Quote(string(*ev.TS)))
 			}
 			o := st[len(st)-1]
 			stacks[l] = st[:len(st)-1]
@@ -373,7 +376,7 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 		case "i", "I", "n":
 			p, err := argPayload(ev.Args)
 			if err != nil {
-				return nil, fmt.Errorf("tracer: trace event %d (%q): %w", i, ev.Name, err)
+				return nil, fmt.Errorf("tracer: trace event %d (%s): %w", i, excerpt.Quote(ev.Name), err)
 			}
 			tr.Events = append(tr.Events, Event{Kind: KindInstant, Name: ev.Name, Lane: lane(k), TS: ts, Flow: flow, Payload: p})
 		case "C":
@@ -389,6 +392,9 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 				}
 				name := ev.Name
 				if len(argNames) > 1 {
+					if nameBudget -= len(name) + 1 + len(a); nameBudget < 0 {
+						return nil, fmt.Errorf("tracer: trace event %d: counter %s has %d arguments, and its name is repeated in each: too large a trace to read", i, excerpt.Quote(ev.Name), len(argNames))
+					}
 					name += "." + a
 				}
 				tr.Events = append(tr.Events, Event{Kind: KindCounter, Name: name, Lane: lane(k), TS: ts, Value: v})
@@ -404,29 +410,38 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 	for l, st := range stacks {
 		if len(st) > 0 {
 			o := st[len(st)-1]
-			return nil, fmt.Errorf("tracer: begin (B) of %q on thread %s has no end (E): the trace was cut off", o.ev.Name, keys[l].tid)
+			return nil, fmt.Errorf("tracer: begin (B) of %s on thread %s has no end (E): the trace was cut off", excerpt.Quote(o.ev.Name), excerpt.Quote(keys[l].tid))
 		}
 	}
-	for _, m := range marks {
-		best := -1
-		for i, e := range tr.Events {
-			if e.Lane == m.lane && e.Kind == KindSpan && e.TS <= m.ts && m.ts <= e.End() && (best < 0 || e.Dur < tr.Events[best].Dur) {
-				best = i
-			}
-		}
-		if best >= 0 && tr.Events[best].Flow == 0 {
-			tr.Events[best].Flow = m.id
-		}
-	}
+	bindFlows(tr.Events, marks)
 	pids := map[string]bool{}
 	for _, k := range keys {
 		pids[k.pid] = true
 	}
-	for _, k := range keys {
-		info := LaneInfo{Name: names[k]}
-		if id, err := strconv.Atoi(k.tid); err == nil {
-			info.ID = id
+	// Lane IDs: the tid where it is an integer not taken yet, else a
+	// free number above every tid, so that WriteChrome keeps the lanes
+	// apart (two processes' tid 1, a tid written as a string or 1.5).
+	ids := make([]int, len(keys))
+	fresh := make([]bool, len(keys))
+	taken := map[int]bool{}
+	next := 0
+	for i, k := range keys {
+		id, err := strconv.Atoi(k.tid)
+		if err != nil || taken[id] {
+			fresh[i] = true
+			continue
 		}
+		ids[i], taken[id] = id, true
+		next = max(next, id+1)
+	}
+	for i, k := range keys {
+		if fresh[i] {
+			for taken[next] {
+				next++
+			}
+			ids[i], taken[next] = next, true
+		}
+		info := LaneInfo{ID: ids[i], Name: names[k]}
 		if info.Name == "" {
 			info.Name = "tid " + k.tid
 		}
@@ -438,6 +453,188 @@ func ReadChrome(r io.Reader) (*Trace, error) {
 	sortEvents(tr.Events)
 	return tr, nil
 }
+
+// flowMark is a flow event (s, t, f) of ReadChrome: the flow id at a
+// time on a lane.
+type flowMark struct {
+	lane int
+	ts   int64
+	id   uint64
+}
+
+// bindFlows gives each flow mark's id to the innermost span of its lane
+// that encloses it (TS <= ts <= End, the shortest, the first of equals),
+// when that span has no flow yet, in the order of the marks. A mark that
+// an event of its lane at its time already carries (WriteChrome writes
+// args.flow and a mark for each event of a flow) binds nothing. It sweeps
+// the marks in time order with a heap of the open spans: O((n+m) log n)
+// for n events and m marks.
+func bindFlows(es []Event, marks []flowMark) {
+	if len(marks) == 0 {
+		return
+	}
+	type at = flowMark // a flow id at a time on a lane
+	carried := map[at]bool{}
+	spans := map[int][]int{} // lane -> indexes of its spans, by TS
+	for i, e := range es {
+		if e.Flow != 0 {
+			carried[at{e.Lane, e.TS, e.Flow}] = true
+		}
+		if e.Kind == KindSpan {
+			spans[e.Lane] = append(spans[e.Lane], i)
+		}
+	}
+	order := make([]int, len(marks)) // indexes of marks by lane, then ts
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(marks[a].lane, marks[b].lane), cmp.Compare(marks[a].ts, marks[b].ts))
+	})
+	best := make([]int, len(marks))
+	for i := 0; i < len(order); {
+		l := marks[order[i]].lane
+		sp := spans[l]
+		slices.SortStableFunc(sp, func(a, b int) int { return cmp.Compare(es[a].TS, es[b].TS) })
+		h := &spanHeap{es: es}
+		next := 0
+		for ; i < len(order) && marks[order[i]].lane == l; i++ {
+			m := marks[order[i]]
+			for next < len(sp) && es[sp[next]].TS <= m.ts {
+				heap.Push(h, sp[next])
+				next++
+			}
+			// Spans that end before this mark end before every later one.
+			for h.Len() > 0 && es[h.idx[0]].End() < m.ts {
+				heap.Pop(h)
+			}
+			best[order[i]] = -1
+			if h.Len() > 0 {
+				best[order[i]] = h.idx[0]
+			}
+		}
+	}
+	for i, m := range marks {
+		if b := best[i]; b >= 0 && !carried[m] && es[b].Flow == 0 {
+			es[b].Flow = m.id
+		}
+	}
+}
+
+// spanHeap orders span indexes by duration, then index: its top is the
+// innermost (shortest) span, the first of equals.
+type spanHeap struct {
+	es  []Event
+	idx []int
+}
+
+func (h *spanHeap) Len() int { return len(h.idx) }
+func (h *spanHeap) Less(a, b int) bool {
+	x, y := h.es[h.idx[a]], h.es[h.idx[b]]
+	return x.Dur < y.Dur || x.Dur == y.Dur && h.idx[a] < h.idx[b]
+}
+func (h *spanHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+func (h *spanHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+func (h *spanHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}
+
+// readOtherData reads the fields of otherData that WriteChrome writes;
+// others, and values of another type, are left out.
+func readOtherData(tr *Trace, od map[string]json.RawMessage) {
+	var s string
+	if json.Unmarshal(od["clock"], &s) == nil {
+		tr.Clock = s
+	}
+	if json.Unmarshal(od["start"], &s) == nil {
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			tr.Start = t
+		}
+	}
+	if n, ok := wholeNumber(od["overwritten"], math.MaxUint64); ok {
+		tr.Overwritten = n
+	}
+	if n, ok := wholeNumber(od["ring_events"], math.MaxInt); ok {
+		tr.RingEvents = int(n)
+	}
+}
+
+// wholeNumber reads a JSON number that is a whole number in [0, limit]:
+// exactly when written as an integer, else through float64.
+func wholeNumber(raw json.RawMessage, limit uint64) (uint64, bool) {
+	if len(raw) == 0 {
+		return 0, false
+	}
+	if n, err := strconv.ParseUint(string(raw), 10, 64); err == nil {
+		return n, n <= limit
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || !(f >= 0 && f < float64(limit)) || f != math.Trunc(f) {
+		return 0, false
+	}
+	return uint64(f), true
+}
+
+// micros2ns converts a ts or dur in microseconds to nanoseconds, rounded
+// to the nearest (halves away from zero). A plain decimal ("12.345", as
+// WriteChrome writes it) is converted exactly; other forms ("1.5e3") go
+// through float64. A value beyond ±292 years (int64 nanoseconds) is an
+// error: converting it would give a meaningless time.
+func micros2ns(num json.Number) (int64, error) {
+	s := string(num)
+	neg := strings.HasPrefix(s, "-")
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+	if whole != "" && strings.Trim(whole, "0123456789") == "" && strings.Trim(frac, "0123456789") == "" {
+		whole = strings.TrimLeft(whole, "0")
+		if len(whole) <= 16 { // below 10^16 µs: the nanoseconds fit in int64 but for the last one
+			w, _ := strconv.ParseInt("0"+whole, 10, 64)
+			f3 := (frac + "000")[:3]
+			f, _ := strconv.ParseInt(f3, 10, 64)
+			ns := uint64(w)*1000 + uint64(f)
+			if len(frac) > 3 && frac[3] >= '5' {
+				ns++
+			}
+			if ns <= math.MaxInt64 {
+				if neg {
+					return -int64(ns), nil
+				}
+				return int64(ns), nil
+			}
+			if neg && ns == math.MaxInt64+1 {
+				return math.MinInt64, nil
+			}
+		}
+		return 0, fmt.Errorf("%s µs is out of range (more than 292 years)", excerpt.Quote(s))
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s is not a number: %w", excerpt.Quote(s), numError(err))
+	}
+	v := math.Round(f * 1000)
+	if err != nil || !(v >= math.MinInt64 && v < math.MaxInt64) {
+		return 0, fmt.Errorf("%s µs is out of range (more than 292 years)", excerpt.Quote(s))
+	}
+	return int64(v), nil
+}
+
+// numError is the cause of a strconv error (ErrSyntax, ErrRange), whose
+// own text would quote the whole input again.
+func numError(err error) error {
+	var ne *strconv.NumError
+	if errors.As(err, &ne) {
+		return ne.Err
+	}
+	return err
+}
+
+// clipped is an error of encoding/json, whose text can quote the input at
+// any length: its text is clipped to one short line (excerpt.Clip).
+type clipped struct{ err error }
+
+func (e clipped) Error() string { return excerpt.Clip(e.err.Error()) }
+func (e clipped) Unwrap() error { return e.err }
 
 // ReadChromeFile reads a trace-event JSON file.
 func ReadChromeFile(path string) (*Trace, error) {
@@ -474,11 +671,11 @@ func argFlow(args map[string]any) (uint64, error) {
 	case string:
 		f, err := strconv.ParseUint(x, 0, 64)
 		if err != nil {
-			return 0, fmt.Errorf("args.flow %q is not a flow id: %w", x, err)
+			return 0, fmt.Errorf("args.flow %s is not a flow id: %w", excerpt.Quote(x), numError(err))
 		}
 		return f, nil
 	case float64:
-		if x < 0 || x != math.Trunc(x) {
+		if !(x >= 0 && x < 1<<64) || x != math.Trunc(x) {
 			return 0, fmt.Errorf("args.flow %v is not a flow id", x)
 		}
 		return uint64(x), nil
@@ -495,7 +692,7 @@ func argPayload(args map[string]any) (uint64, error) {
 	case string:
 		p, err := strconv.ParseUint(x, 0, 64)
 		if err != nil {
-			return 0, fmt.Errorf("args.payload %q is not an unsigned integer: %w", x, err)
+			return 0, fmt.Errorf("args.payload %s is not an unsigned integer: %w", excerpt.Quote(x), numError(err))
 		}
 		return p, nil
 	case float64:
@@ -513,7 +710,7 @@ func parseFlowID(raw json.RawMessage) (uint64, error) {
 	s := strings.Trim(string(raw), `"`)
 	id, err := strconv.ParseUint(s, 0, 64)
 	if err != nil {
-		return 0, fmt.Errorf("id %s is not a flow id: %w", raw, err)
+		return 0, fmt.Errorf("id %s is not a flow id: %w", excerpt.Quote(string(raw)), numError(err))
 	}
 	return id, nil
 }

@@ -85,7 +85,9 @@ func decimals(step, scale float64) int {
 	if !finitePositive(step) {
 		return 0 // a zero figure with nothing known about it
 	}
-	return int(math.Floor(math.Log10(scale/step) + 1e-9))
+	// Clamped before the conversion: scale/step overflows to +Inf for a
+	// subnormal step, and int(+Inf) is not defined.
+	return int(math.Max(-400, math.Min(400, math.Floor(math.Log10(scale/step)+1e-9))))
 }
 
 // Magnitudes beyond which fixed writes exponent form: plain digits of
@@ -120,8 +122,10 @@ func fixed(v float64, d int) string {
 		}
 	}
 	if d < 0 {
-		p := math.Pow(10, float64(-d))
-		v = math.Round(v/p) * p
+		if v != 0 { // (0 stays 0: 0/p*p is NaN when p overflows)
+			p := math.Pow(10, float64(-d))
+			v = math.Round(v/p) * p
+		}
 		d = 0
 	}
 	d = min(d, 12)

@@ -8,10 +8,12 @@
 package unit
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Unit is a unit of time.
@@ -55,7 +57,7 @@ func ParseUnit(s string) (Unit, error) {
 	case "s":
 		return Second, nil
 	}
-	return Unit{}, fmt.Errorf("unit: unknown time unit %q: use ns, us, ms or s (or nanosecond, microsecond, millisecond, second)", s)
+	return Unit{}, fmt.Errorf("unit: unknown time unit %s: use ns, us, ms or s (or nanosecond, microsecond, millisecond, second)", quoteShort(s))
 }
 
 // For returns the largest unit in which |ns| is at least 1 (nanoseconds
@@ -184,18 +186,41 @@ func SplitSuffix(tok string) (num string, nanos float64, ok bool) {
 	return tok, 1, false
 }
 
+// quoteShort returns s quoted (strconv.Quote: one line), cut to its first
+// 48 bytes when it is longer, followed by its length. It is a copy of
+// internal/excerpt.Quote: this package imports nothing of chronograph's.
+func quoteShort(s string) string {
+	const max = 48
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if cut == 0 {
+		cut = max
+	}
+	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
 // ParseValue parses a number with an optional duration suffix (ns, us, µs,
 // ms, s, m, h), as in "12.5ms", "800us", "3s" or "42". A value with a
 // suffix is returned in nanoseconds with hasUnit true; a bare number is
-// returned as written. The error says what is wrong with the token.
+// returned as written. The error says what is wrong with the token (not
+// a number, out of range: 1e400, or 1e308h, which overflows in
+// nanoseconds) and quotes at most a short prefix of it.
 func ParseValue(tok string) (v float64, hasUnit bool, err error) {
 	num, mult, hasUnit := SplitSuffix(tok)
 	v, err = strconv.ParseFloat(num, 64)
+	if errors.Is(err, strconv.ErrRange) || err == nil && hasUnit && math.IsInf(v*mult, 0) {
+		return 0, false, fmt.Errorf("unit: %s is out of range: values must stay below 1.8e308 (durations in nanoseconds)", quoteShort(tok))
+	}
 	if err != nil {
-		return 0, false, fmt.Errorf("unit: %q is not a number (expected e.g. 12.5, 800us, 12.5ms, 3s)", tok)
+		return 0, false, fmt.Errorf("unit: %s is not a number (expected e.g. 12.5, 800us, 12.5ms, 3s)", quoteShort(tok))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, false, fmt.Errorf("unit: %q is not a finite number", tok)
+		return 0, false, fmt.Errorf("unit: %s is not a finite number", quoteShort(tok))
 	}
 	return v * mult, hasUnit, nil
 }

@@ -158,6 +158,11 @@ func (o *output) emit(cmd *cobra.Command, d *result.Document, ro report.Options)
 	case o.json:
 		err = result.Encode(stdout, d)
 	case o.textToStdout():
+		if ro.Style == "" && isTerminalWriter(stdout) {
+			// A terminal whose locale is not UTF-8 cannot show the
+			// charts' blocks and typographic characters: ASCII then.
+			ro.Style = report.TerminalStyle(os.Getenv)
+		}
 		err = report.Render(stdout, d, report.Text, ro)
 	}
 	return errors.Join(err, o.writeExports(stdout, d, ro), o.addHistory(cmd, d))

@@ -443,7 +443,11 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 	mu.Lock()
 	final := document(rep)
-	err = f.out.emit(cmd, final, report.Options{})
+	ro := report.Options{}
+	if f.style == "basic" {
+		ro.Style = "basic" // ASCII only, as chrono report --style basic
+	}
+	err = f.out.emit(cmd, final, ro)
 	if f.exportHyperfine != "" {
 		err = errors.Join(err, writeHyperfine(f.exportHyperfine, cmd.OutOrStdout(), final))
 	}

@@ -355,3 +355,22 @@ func TestRunNoTiming(t *testing.T) {
 		t.Errorf("-i with failing runs: exit %d, stderr %s", code, stderr)
 	}
 }
+
+// TestRunStyleBasic: chrono run --style basic prints ASCII only (the
+// charts too), with the labels of each command block still aligned.
+func TestRunStyleBasic(t *testing.T) {
+	out, errs, code := runChrono(t, "", "run", "--runs", "3", "--warmup", "0", "--style", "basic", "-N", "true")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for i, r := range out {
+		if r > 127 {
+			t.Fatalf("non-ASCII %q at byte %d of:\n%s", r, i, out)
+		}
+	}
+	for _, label := range []string{"  wall median:   ", "  mean +/- sd:   ", "  min ... max:   ", "  distribution  ", "  sequence      "} {
+		if !strings.Contains(out, "\n"+label) {
+			t.Errorf("no line starts with %q:\n%s", label, out)
+		}
+	}
+}
