@@ -114,6 +114,9 @@ func FuzzSummarize(f *testing.F) {
 			return
 		}
 		within := func(name string, v float64) {
+			if math.IsNaN(v) && opposedInfinities(sorted) {
+				return // between -Inf and +Inf there is no value (see lerp)
+			}
 			if !(s.Min <= v && v <= s.Max) {
 				t.Fatalf("%s %g is outside [min, max] = [%g, %g] (sample %g)", name, v, s.Min, s.Max, xs)
 			}
@@ -121,7 +124,7 @@ func FuzzSummarize(f *testing.F) {
 		within("median", s.Median)
 		within("q1", s.Q1)
 		within("q3", s.Q3)
-		if !(s.Q1 <= s.Median && s.Median <= s.Q3) {
+		if !(s.Q1 <= s.Median && s.Median <= s.Q3) && !opposedInfinities(sorted) {
 			t.Fatalf("q1 %g, median %g, q3 %g are not in order", s.Q1, s.Median, s.Q3)
 		}
 		if len(finite) == s.N {
@@ -192,6 +195,16 @@ func FuzzQuantile(f *testing.F) {
 				}
 				continue
 			}
+			if (math.IsNaN(a) || math.IsNaN(b)) && opposedInfinities(sorted) {
+				// Between -Inf and +Inf there is no value (see lerp):
+				// NaN there, and only there.
+				for _, v := range []float64{a, b} {
+					if !math.IsNaN(v) && !math.IsInf(v, 0) {
+						t.Fatalf("%s: quantile %g of %g", m, v, sorted)
+					}
+				}
+				continue
+			}
 			if !(a <= b) {
 				t.Fatalf("%s: Quantile(%v) = %g > Quantile(%v) = %g for %g", m, q1, a, q2, b, sorted)
 			}
@@ -234,6 +247,9 @@ func FuzzMedianCI(f *testing.F) {
 			}
 		}
 		med := Median(clean)
+		if math.IsNaN(med) && opposedInfinities(clean) {
+			med = iv.Lo // the median has no value; the interval's ends are still checked
+		}
 		if !(iv.Lo <= iv.Hi) || !slices.Contains(clean, iv.Lo) || !slices.Contains(clean, iv.Hi) ||
 			!(iv.Lo <= med && med <= iv.Hi) || !(iv.Coverage >= conf) || iv.Coverage > 1 {
 			t.Fatalf("MedianCI(%g, %v) = %+v (median %g)", clean, conf, iv, med)
@@ -515,4 +531,24 @@ func FuzzParseMethod(f *testing.F) {
 			t.Fatalf("%s has type %d", m, n)
 		}
 	})
+}
+
+// opposedInfinities reports whether the values of sorted that are not NaN
+// are all infinite, with both signs: the one kind of sample whose median
+// (and the quantiles interpolated between its -Inf and +Inf) have no
+// value, so Quantile gives NaN there by definition (see lerp).
+func opposedInfinities(sorted []float64) bool {
+	neg, pos := false, false
+	for _, x := range sorted {
+		switch {
+		case math.IsNaN(x):
+		case math.IsInf(x, -1):
+			neg = true
+		case math.IsInf(x, 1):
+			pos = true
+		default:
+			return false
+		}
+	}
+	return neg && pos
 }
