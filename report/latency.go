@@ -2,7 +2,9 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -221,30 +223,35 @@ func perCPUBlock(threads []latencyRow, o Options) (Block, bool) {
 // overflows (latencies of maxUS µs or more). A bin goes to the µs of its
 // lower bound (the HDR bins are narrower than 1 µs up to about 1 ms).
 func microsecondHistogram(threads []latencyRow, maxUS int) []string {
-	counts := make([][]int64, len(threads))
+	// Only the microseconds that hold a latency are kept (at most the
+	// histograms' bins), so the limit may be as large as the document
+	// says without costing memory or time in proportion to it.
+	counts := map[int64][]int64{}
 	for i, r := range threads {
-		counts[i] = make([]int64, maxUS)
 		if r.h == nil {
 			continue
 		}
 		for j, c := range r.h.Counts {
-			if us := int64(r.h.Bounds[j]) / 1000; us >= 0 && us < int64(maxUS) {
-				counts[i][us] += c
+			us := int64(r.h.Bounds[j]) / 1000
+			if us < 0 || us >= int64(maxUS) || c == 0 {
+				continue
 			}
+			row := counts[us]
+			if row == nil {
+				row = make([]int64, len(threads))
+				counts[us] = row
+			}
+			row[i] += c
 		}
 	}
 	lines := []string{"# Histogram (µs, count per thread)"}
-	for us := 0; us < maxUS; us++ {
+	for _, us := range slices.Sorted(maps.Keys(counts)) {
 		var b strings.Builder
-		nonzero := false
 		fmt.Fprintf(&b, "%06d", us)
-		for i := range counts {
-			fmt.Fprintf(&b, " %06d", counts[i][us])
-			nonzero = nonzero || counts[i][us] > 0
+		for _, c := range counts[us] {
+			fmt.Fprintf(&b, " %06d", c)
 		}
-		if nonzero {
-			lines = append(lines, b.String())
-		}
+		lines = append(lines, b.String())
 	}
 	var b strings.Builder
 	b.WriteString("# Histogram Overflows:")

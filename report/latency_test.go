@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -159,5 +160,26 @@ func TestLatencyDiff(t *testing.T) {
 	out := b.String()
 	if strings.Contains(out, "no measurement is in both") || !strings.Contains(out, "cannot tell: the samples are binned") || !strings.Contains(out, "53.5 µs") {
 		t.Errorf("diff:\n%s", out)
+	}
+}
+
+// TestLatencyHugeHistogramLimit: the per-µs histogram of a document whose
+// -h limit is 2e9 µs (as chrono latency -h 2000000000 writes, or any
+// document may say) costs memory in proportion to the latencies' bins,
+// not to the limit (it allocated 8 bytes per µs and thread: 32 GB here).
+func TestLatencyHugeHistogramLimit(t *testing.T) {
+	d := latencyDoc(t, 2_000_000_000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	var b bytes.Buffer
+	if err := Render(&b, d, Text, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("rendering allocated %d MB", alloc>>20)
+	}
+	if !strings.Contains(b.String(), "000040 000020 000000") || !strings.Contains(b.String(), "003065 000001 000000") {
+		t.Errorf("the histogram lacks its lines:\n%s", b.String())
 	}
 }
