@@ -175,8 +175,11 @@ func childGroups(pid int) []int {
 			continue
 		}
 		f := strings.Fields(s[i+1:])
-		if len(f) >= 3 && f[1] == strconv.Itoa(pid) {
-			if g, err := strconv.Atoi(f[2]); err == nil && g != pid {
+		// Only children that lead a group of their own: a child caught
+		// between fork and its setpgid is still in this test's group,
+		// and killing that group would kill go test itself.
+		if len(f) >= 3 && f[1] == strconv.Itoa(pid) && f[2] == e.Name() {
+			if g, err := strconv.Atoi(f[2]); err == nil && g != pid && g != syscall.Getpgrp() {
 				gs = append(gs, g)
 			}
 		}
