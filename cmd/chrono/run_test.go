@@ -179,7 +179,7 @@ func childGroups(pid int) []int {
 		// between fork and its setpgid is still in this test's group,
 		// and killing that group would kill go test itself.
 		if len(f) >= 3 && f[1] == strconv.Itoa(pid) && f[2] == e.Name() {
-			if g, err := strconv.Atoi(f[2]); err == nil && g != pid && g != syscall.Getpgrp() {
+			if g, err := strconv.Atoi(f[2]); err == nil && g != pid && g != ownGroup() {
 				gs = append(gs, g)
 			}
 		}

@@ -238,7 +238,7 @@ func TestStatInterrupt(t *testing.T) {
 			}
 			if m := run.LiveGroupMembers(g); len(m) > 0 {
 				t.Errorf("%v: processes %v of the command survive the interrupt", tc.sig, m)
-				if g > 0 && g != syscall.Getpgrp() { // never this test's own group
+				if g > 0 && g != ownGroup() { // never this test's own group
 					syscall.Kill(-g, syscall.SIGKILL)
 				}
 			}
