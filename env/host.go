@@ -1,6 +1,12 @@
 package env
 
-import "github.com/chronograph/chronograph/warn"
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chronograph/chronograph/warn"
+)
 
 // Host is the environment of one measurement. Fields that could not be
 // read are left empty (omitted from JSON) and listed in Unknown with the
@@ -247,4 +253,35 @@ type Counters struct {
 	// Summary says what can be counted and, for what cannot, why and
 	// what to do.
 	Summary string `json:"summary"`
+}
+
+// SpeedProfile describes how fast the host's CPUs are set to run: the
+// cpufreq driver, governors, boost and the distinct maximum frequencies
+// ("" when none of it is known). The regression gate and the history's
+// machine fingerprint compare hosts by it.
+func (h *Host) SpeedProfile() string {
+	f := h.Frequency
+	var parts []string
+	if f.Driver != "" {
+		parts = append(parts, "driver "+f.Driver)
+	}
+	if len(f.Governors) > 0 {
+		parts = append(parts, "governor "+strings.Join(f.Governors, "/"))
+	}
+	if f.Boost != nil {
+		parts = append(parts, "boost "+strconv.FormatBool(*f.Boost))
+	}
+	var maxes []string
+	for _, c := range f.CPUs {
+		if c.MaxFreqKHz > 0 {
+			s := strconv.FormatInt(c.MaxFreqKHz/1000, 10) + " MHz"
+			if !slices.Contains(maxes, s) {
+				maxes = append(maxes, s)
+			}
+		}
+	}
+	if len(maxes) > 0 {
+		parts = append(parts, "max "+strings.Join(maxes, "/"))
+	}
+	return strings.Join(parts, ", ")
 }

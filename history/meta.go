@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,40 +124,10 @@ func Fingerprint(h *env.Host) Machine {
 	if h == nil {
 		return Machine{}
 	}
-	m := Machine{CPU: h.CPU.Model, Kernel: h.System.KernelRelease, Go: h.Go.Version, GOMAXPROCS: h.Go.GOMAXPROCS, Speed: speedProfile(h)}
+	m := Machine{CPU: h.CPU.Model, Kernel: h.System.KernelRelease, Go: h.Go.Version, GOMAXPROCS: h.Go.GOMAXPROCS, Speed: h.SpeedProfile()}
 	sum := sha256.Sum256(fmt.Appendf(nil, "cpu=%s\x00kernel=%s\x00go=%s\x00gomaxprocs=%d\x00speed=%s", m.CPU, m.Kernel, m.Go, m.GOMAXPROCS, m.Speed))
 	m.Hash = hex.EncodeToString(sum[:8])
 	return m
-}
-
-// speedProfile describes how fast a host's CPUs are set to run, with the
-// same parts as report's gate compares (report does rendering and is not
-// imported here).
-func speedProfile(h *env.Host) string {
-	f := h.Frequency
-	var parts []string
-	if f.Driver != "" {
-		parts = append(parts, "driver "+f.Driver)
-	}
-	if len(f.Governors) > 0 {
-		parts = append(parts, "governor "+strings.Join(f.Governors, "/"))
-	}
-	if f.Boost != nil {
-		parts = append(parts, "boost "+strconv.FormatBool(*f.Boost))
-	}
-	var maxes []string
-	for _, c := range f.CPUs {
-		if c.MaxFreqKHz > 0 {
-			s := strconv.FormatInt(c.MaxFreqKHz/1000, 10) + " MHz"
-			if !slices.Contains(maxes, s) {
-				maxes = append(maxes, s)
-			}
-		}
-	}
-	if len(maxes) > 0 {
-		parts = append(parts, "max "+strings.Join(maxes, "/"))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // ParseTags parses "key=value" strings into a map; a missing "=" or an

@@ -271,7 +271,7 @@ func EnvDiffs(old, cur *env.Host) (diffs, unchecked []string) {
 			}
 			return strconv.Itoa(h.Go.GOMAXPROCS)
 		}},
-		{"CPU speed profile", speedProfile},
+		{"CPU speed profile", (*env.Host).SpeedProfile},
 	} {
 		a, b := get(old, f.f), get(cur, f.f)
 		switch {
@@ -289,36 +289,6 @@ func EnvDiffs(old, cur *env.Host) (diffs, unchecked []string) {
 }
 
 func quoteEnv(s string) string { return strconv.Quote(s) }
-
-// speedProfile describes how fast a host's CPUs are set to run: the
-// cpufreq driver, governors, boost and the maximum frequencies ("" when
-// none of it is known).
-func speedProfile(h *env.Host) string {
-	f := h.Frequency
-	var parts []string
-	if f.Driver != "" {
-		parts = append(parts, "driver "+f.Driver)
-	}
-	if len(f.Governors) > 0 {
-		parts = append(parts, "governor "+strings.Join(f.Governors, "/"))
-	}
-	if f.Boost != nil {
-		parts = append(parts, "boost "+strconv.FormatBool(*f.Boost))
-	}
-	var maxes []string
-	for _, c := range f.CPUs {
-		if c.MaxFreqKHz > 0 {
-			s := strconv.FormatInt(c.MaxFreqKHz/1000, 10) + " MHz"
-			if !slices.Contains(maxes, s) {
-				maxes = append(maxes, s)
-			}
-		}
-	}
-	if len(maxes) > 0 {
-		parts = append(parts, "max "+strings.Join(maxes, "/"))
-	}
-	return strings.Join(parts, ", ")
-}
 
 // GateView lays out a gate's result: a summary line, then a table each of
 // the regressions, the improvements, the undecided changes (why, and the
