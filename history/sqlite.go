@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -57,11 +59,31 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 	// appends queue here rather than on SQLite's lock.
 	db.SetMaxOpenConns(1)
 	s := &Store{db: db, dialect: sqliteDialect{}, where: path}
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingSQLite(ctx, db); err != nil {
 		db.Close()
 		return nil, s.sqliteError(err)
 	}
 	return s, nil
+}
+
+// pingSQLite opens the first connection, which applies the pragmas. When
+// several processes open a new store at once, switching it to WAL can
+// fail with SQLITE_BUSY at once, without SQLite's busy handler: retry
+// then, up to the busy timeout, as the handler would have waited.
+func pingSQLite(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(BusyTimeoutMS * time.Millisecond)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err := db.PingContext(ctx)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait + time.Duration(rand.Int64N(int64(wait)))):
+		}
+	}
 }
 
 // sqliteError explains a corrupt file.
