@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"errors"
 	"io"
 )
@@ -155,13 +156,7 @@ func (s *scanner) lineBytes() ([]byte, error) {
 				l := s.buf[s.pos:i]
 				s.pos = i + 1
 				s.line++
-				if n := len(l); n > 0 && l[n-1] == '\r' {
-					l = l[:n-1]
-				}
-				if len(l) > 0 {
-					s.lastLine = s.tokLine
-				}
-				return l, nil
+				return s.endLine(l)
 			}
 			if c < ' ' && c != '\t' && c != '\r' || c == 0x7f {
 				return nil, s.binary(c)
@@ -178,13 +173,25 @@ func (s *scanner) lineBytes() ([]byte, error) {
 				return nil, io.EOF
 			}
 			l := s.buf[s.pos:s.end]
-			s.pos, s.lastLine = s.end, s.tokLine
-			if n := len(l); n > 0 && l[n-1] == '\r' {
-				l = l[:n-1]
-			}
-			return l, nil
+			s.pos = s.end
+			return s.endLine(l)
 		}
 	}
+}
+
+// endLine drops the '\r' of a "\r\n" line end; a carriage return
+// elsewhere is not text.
+func (s *scanner) endLine(l []byte) ([]byte, error) {
+	if n := len(l); n > 0 && l[n-1] == '\r' {
+		l = l[:n-1]
+	}
+	if bytes.IndexByte(l, '\r') >= 0 {
+		return nil, lineError(s.tokLine, "a carriage return inside a line: not a %s capture with \\n or \\r\\n line ends", s.kind)
+	}
+	if len(l) > 0 {
+		s.lastLine = s.tokLine
+	}
+	return l, nil
 }
 
 // last is the number of the last line with content (1 for an empty
