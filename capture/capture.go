@@ -343,6 +343,7 @@ type Reader struct {
 	src    source
 	closer io.Closer
 	err    error
+	cur    Change
 }
 
 // Info describes the capture (its header).
@@ -355,12 +356,13 @@ func (r *Reader) Next() (Change, error) {
 	if r.err != nil {
 		return Change{}, r.err
 	}
-	var c Change
-	if err := r.src.next(&c); err != nil {
+	// r.cur, not a local: a pointer through the interface would make
+	// the Change escape, an allocation per change.
+	if err := r.src.next(&r.cur); err != nil {
 		r.err = err
 		return Change{}, err
 	}
-	return c, nil
+	return r.cur, nil
 }
 
 // End is the last time the capture reached, in ticks: the last #time of
