@@ -112,8 +112,9 @@ type Info struct {
 	// Comments are the VCD $comment texts of the header.
 	Comments []string `json:"comments,omitempty"`
 	// Trigger is the time of the trigger, in ticks, when HasTrigger: the
-	// row of a sigrok CSV written with trigger=true whose Trigger column
-	// is 1. Neither VCD nor sigrok 0.5's session files record it.
+	// first row of a sigrok CSV written with trigger=true whose Trigger
+	// column is 1, known once Next has read that row (after io.EOF at the
+	// latest). Neither VCD nor sigrok 0.5's session files record it.
 	Trigger    uint64 `json:"trigger,omitempty"`
 	HasTrigger bool   `json:"has_trigger,omitempty"`
 	// Warnings are conditions that weaken what the capture says (no
