@@ -189,3 +189,43 @@ func TestBenchVCD(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamingMemory: reading a VCD allocates the same small amount
+// whatever its size (the reader streams): bytes allocated to read a 1 MiB
+// and an 8 MiB file.
+func TestStreamingMemory(t *testing.T) {
+	alloc := func(mib int64) uint64 {
+		path := filepath.Join(t.TempDir(), "stream.vcd")
+		n, err := writeVCDFile(path, mib<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r, err := capture.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var changes int64
+		for {
+			if _, err := r.Next(); err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Fatal(err)
+				}
+				break
+			}
+			changes++
+		}
+		r.Close()
+		runtime.ReadMemStats(&after)
+		if changes != n {
+			t.Fatalf("%d changes read, %d written", changes, n)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(1), alloc(8)
+	t.Logf("allocated reading 1 MiB: %d bytes, 8 MiB: %d bytes", small, large)
+	if large > 1<<20 || large > small+64<<10 {
+		t.Errorf("reading 1 MiB allocated %d bytes, 8 MiB %d bytes: the reader does not stream", small, large)
+	}
+}

@@ -185,8 +185,12 @@ type Analysis struct {
 
 // Analyze reads every change of r (to io.EOF) and measures the pulses of
 // the channels spec names and the latencies it asks for. It keeps the
-// widths, periods and latencies (8 bytes each) of those channels and no
-// more of the capture.
+// widths, periods, duty cycles and latencies (8 bytes each) of those
+// channels and no more of the capture: about 20 bytes per edge of a
+// measured channel (a width, a period, a duty cycle every other edge),
+// and 16 more per edge of a channel a Between names; a process holds
+// about twice that, with the garbage collector's headroom. The reader
+// itself streams in constant memory.
 func Analyze(r *Reader, spec Spec) (*Analysis, error) {
 	a, err := newAnalyzer(r.Info(), spec)
 	if err != nil {
