@@ -152,7 +152,7 @@ func FuzzVCD(f *testing.F) {
 // FuzzCSV: the sigrok CSV reader and the analysis of what it reads (see
 // fuzzCapture). Seeds: the committed CSVs and testdata/fuzz/FuzzCSV.
 func FuzzCSV(f *testing.F) {
-	addFiles(f, "testdata/latency.csv", "testdata/demo-200.csv")
+	addFiles(f, "testdata/latency.csv", "testdata/demo-200.csv", "testdata/demo-200-dedup.csv")
 	for _, s := range []string{"x", "0,1\n1,1\n1,0\n0,0\n", "; Samplerate: 1 MHz\nmicroseconds,logic\n1,0\n3,1\n7,0\n8,1\n"} {
 		f.Add([]byte(s), uint64(1))
 	}
