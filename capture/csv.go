@@ -218,7 +218,13 @@ func (c *csvSource) columns(in *Info, line int, labels, channels []string, first
 	if in.SampleRate > 0 {
 		in.Tick = Resolution{Num: 1, Den: in.SampleRate}
 		c.hasRate = true
-		c.period, _ = sigrokPeriod(in.SampleRate)
+		var unit int
+		c.period, unit = sigrokPeriod(in.SampleRate)
+		// The time column's unit is the one sigrok picks for the rate;
+		// "Time" (label=channel) does not say it.
+		if c.timeCol && labels[0] != "Time" && labels[0] != sigrokTimeLabels[unit] {
+			return lineError(line, "the time column is in %s, but sigrok writes the times of a %d Hz capture in %s: the header does not match the rows", labels[0], in.SampleRate, sigrokTimeLabels[unit])
+		}
 	} else if c.timeCol {
 		for i, l := range sigrokTimeLabels[1:] {
 			if labels[0] == l {
