@@ -244,7 +244,7 @@ func TestErrors(t *testing.T) {
 		{"csv channel twice", "D0,D0\n0,1\n", "capture: line 2: channel D0 named twice"},
 		{"csv time backwards", "; Samplerate: 1 MHz\nmicroseconds,logic\n1,0\n3,1\n2,0\n", "capture: line 5: time 2 after 3: the times of the rows must increase"},
 		{"csv time off the period", "; Samplerate: 2 MHz\nnanoseconds,logic\n500,0\n700,1\n", "capture: line 4: time 700 is not a whole number of sample periods (500 per sample at 2000000 Hz)"},
-		{"csv time unit", "; Samplerate: 2 MHz\nmicroseconds,logic\n1,0\n2,1\n", "capture: line 3: the time column is in microseconds, but sigrok writes the times of a 2000000 Hz capture in nanoseconds"},
+		{"csv time unit", "; Samplerate: 2 MHz\nmicroseconds,logic\n1,0\n2,1\n", "capture: line 2: the time column is in microseconds, but sigrok writes the times of a 2000000 Hz capture in nanoseconds"},
 		{"csv bad rate", "; Samplerate: fast\n0\n", "capture: line 1: sample rate \" fast\" is not a number of hertz"},
 		{"csv channel count", "; Channels (3/8): D0, D1, D2\n0,1\n", "capture: line 2: the header lists 3 channels, the rows have 2 channel columns"},
 		{"csv analog only", "A0\n0.5\n", "capture: line 2: no logic channels"},

@@ -28,13 +28,14 @@ type csvSource struct {
 	prev    []byte // previous value of each signal ('0' or '1', 0 before the first row)
 	cur     []byte
 	changeQueue
-	rows     uint64
-	last     uint64
-	info     *Info
-	lastTime uint64
-	started  bool
-	first    []byte // the first data row, read with the header
-	firstAt  int
+	rows      uint64
+	last      uint64
+	info      *Info
+	lastTime  uint64
+	started   bool
+	first     []byte // the first data row, read with the header
+	firstAt   int
+	labelLine int
 }
 
 // sigrokTimeLabels are the labels sigrok gives the time column, by
@@ -93,6 +94,7 @@ func (c *csvSource) header(in *Info) error {
 		}
 		fields := splitFields(t, c.sep)
 		if labels == nil && !numericRow(fields) {
+			c.labelLine = line
 			for _, f := range fields {
 				labels = append(labels, string(bytes.TrimSpace(f)))
 			}
@@ -223,7 +225,7 @@ func (c *csvSource) columns(in *Info, line int, labels, channels []string, first
 		// The time column's unit is the one sigrok picks for the rate;
 		// "Time" (label=channel) does not say it.
 		if c.timeCol && labels[0] != "Time" && labels[0] != sigrokTimeLabels[unit] {
-			return lineError(line, "the time column is in %s, but sigrok writes the times of a %d Hz capture in %s: the header does not match the rows", labels[0], in.SampleRate, sigrokTimeLabels[unit])
+			return lineError(c.labelLine, "the time column is in %s, but sigrok writes the times of a %d Hz capture in %s: the header does not match the rows", labels[0], in.SampleRate, sigrokTimeLabels[unit])
 		}
 	} else if c.timeCol {
 		for i, l := range sigrokTimeLabels[1:] {
