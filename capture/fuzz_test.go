@@ -139,7 +139,7 @@ func addFiles(f *testing.F, paths ...string) {
 // input (see fuzzCapture). Seeds: the committed captures, the error
 // cases' kinds, and testdata/fuzz/FuzzVCD.
 func FuzzVCD(f *testing.F) {
-	addFiles(f, "testdata/pulses.vcd", "testdata/dumpoff.vcd", "testdata/demo-300.vcd", "testdata/icarus.vcd", "testdata/ghdl.vcd")
+	addFiles(f, "testdata/pulses.vcd", "testdata/dumpoff.vcd", "testdata/demo-300.vcd", "testdata/icarus.vcd", "testdata/ghdl.vcd", "testdata/verilator.vcd")
 	for _, s := range []string{"$", "$timescale 1 ns $end $var wire 8 ! d [7:0] $end $enddefinitions $end #0 b1x ! #1 bz ! #1 b0 ! #3 b1 !",
 		"$var real 64 r v $end $enddefinitions $end r1 r #2 r0 r #3 rnan r #4 r-0 r", "$var wire 1 $ a $end $enddefinitions $end #0 1$ 0$ #9 1$"} {
 		f.Add([]byte(s), uint64(1))

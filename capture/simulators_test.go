@@ -82,3 +82,32 @@ func TestGHDL(t *testing.T) {
 		})
 	}
 }
+
+// TestVerilator reads a VCD written by Verilator 5.006 from the same
+// testbench (verilator --binary --trace --timing --top-module tb
+// icarus.v, with the dump file renamed): two-state, so no x or z, an
+// extra TOP scope, doubled spaces and empty lines. The expected pulses
+// are read off the file: clk 0, rising at 8, 18, ..., 48 and falling 5
+// later, the capture ending at 60; irq and task_pin as with Icarus; busy
+// 0 until 8, then 1 to the end.
+func TestVerilator(t *testing.T) {
+	tests := []struct {
+		channel string
+		want    want
+	}{
+		{"clk", want{high: u(5, 5, 5, 5, 5), low: u(5, 5, 5, 5), rise: u(10, 10, 10, 10), fall: u(10, 10, 10, 10),
+			duty: f(0.5, 0.5, 0.5, 0.5), rises: 5, falls: 5, open: 2}},
+		{"TOP.tb.irq", want{high: u(2, 1), low: u(18), rise: u(20), fall: u(19), duty: f(0.1), rises: 2, falls: 2, open: 2}},
+		{"task_pin", want{high: u(7, 4), low: u(10), rise: u(17), fall: u(14), duty: f(7.0 / 17), rises: 2, falls: 2, open: 2}},
+		{"busy", want{rises: 1, open: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.channel, func(t *testing.T) {
+			a := analyze(t, "testdata/verilator.vcd", capture.Spec{Channels: []string{tt.channel}})
+			checkPulses(t, a.Channels[0], tt.want)
+			if a.Tick != (capture.Resolution{Num: 1, Den: 1e9}) || a.End != 60 {
+				t.Errorf("tick %v end %d", a.Tick, a.End)
+			}
+		})
+	}
+}
