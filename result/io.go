@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"reflect"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
+	"github.com/chronograph/chronograph/internal/outfile"
 )
 
 // Encode writes d as indented JSON to w.
@@ -28,9 +28,11 @@ func Encode(w io.Writer, d *Document) error {
 	return nil
 }
 
-// WriteFile writes d to path atomically: it writes a temporary file in the
-// same directory, syncs it and renames it over path, so an interrupted
-// write never leaves half a document. path "-" writes to standard output.
+// WriteFile writes d to path through the one writer of files: a regular
+// file atomically (a temporary file in the same directory, synced and
+// renamed over path, so an interrupted write never leaves half a
+// document), a symbolic link's target, a device, FIFO or /dev/fd/N in
+// place. path "-" writes to standard output.
 func WriteFile(path string, d *Document) error {
 	if path == "-" {
 		return Encode(os.Stdout, d)
@@ -39,35 +41,7 @@ func WriteFile(path string, d *Document) error {
 	if err := Encode(&buf, d); err != nil {
 		return err
 	}
-	return writeAtomic(path, buf.Bytes())
-}
-
-// writeAtomic replaces path with data via a temporary file and rename.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("result: cannot write %s: %w (check that the directory exists and is writable)", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("result: writing %s: %w", path, err)
-	}
-	return nil
+	return outfile.WriteBytes(path, buf.Bytes())
 }
 
 // Decode reads and validates a document from r.

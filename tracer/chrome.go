@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
+	"github.com/chronograph/chronograph/internal/outfile"
 )
 
 // The Chrome trace-event JSON format (the "JSON Object Format" of the
@@ -197,41 +198,11 @@ func flowPositions(es []Event) map[int]string {
 	return pos
 }
 
-// WriteChromeFile writes tr to path atomically (a temporary file renamed
-// over path).
+// WriteChromeFile writes tr to path through the one writer of files: a
+// regular file atomically (a temporary file renamed over path), a
+// symbolic link's target, a device, FIFO or /dev/fd/N in place.
 func WriteChromeFile(path string, tr *Trace) error {
-	return writeAtomic(path, func(w io.Writer) error { return WriteChrome(w, tr) })
-}
-
-// writeAtomic writes what write produces to path via a temporary file in
-// the same directory, synced and renamed.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	dir, base := ".", path
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		dir, base = path[:i+1], path[i+1:]
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("tracer: writing %s: %w", path, err)
-	}
-	defer os.Remove(f.Name())
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("tracer: writing %s: %w", path, err)
-	}
-	return nil
+	return outfile.Write(path, func(w io.Writer) error { return WriteChrome(w, tr) })
 }
 
 // rawEvent is an event as ReadChrome decodes it (any writer's). ts and

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/outfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/ instead of comparing with them")
@@ -24,7 +26,7 @@ func Check(t testing.TB, path string, got []byte) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
+		if err := outfile.WriteBytes(path, got); err != nil {
 			t.Fatal(err)
 		}
 		return
