@@ -439,6 +439,9 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 		Short: "A measurement over time: a table with a sparkline, the change points marked",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFiles("", []file{{"--html", f.html}}); err != nil {
+				return err
+			}
 			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {
 				return err
@@ -671,8 +674,8 @@ func historyExportCmd(f *historyFlags) *cobra.Command {
 			if f.csv == "" && f.json == "" {
 				return usagef("history export: give --csv FILE or --json FILE (- = standard output)")
 			}
-			if f.csv == "-" && f.json == "-" {
-				return usagef("history export: --csv - and --json - both write to standard output: give one a FILE")
+			if err := checkFiles("", []file{{"--csv", f.csv}, {"--json", f.json}}); err != nil {
+				return err
 			}
 			s, err := readHistory(cmd.Context(), f.db)
 			if err != nil {

@@ -3,15 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/chronograph/chronograph/internal/outfile"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 )
@@ -29,7 +28,9 @@ import (
 // Without --json the text rendering goes to standard output (progress and
 // live displays go to standard error). Export paths are checked before
 // anything is measured, so a typo fails in milliseconds, not after the
-// benchmark.
+// benchmark, and so are two outputs to one file.
+// Every FILE is written by package outfile: a regular file atomically, a
+// link's target, a FIFO, device or /dev/fd/N in place.
 type output struct {
 	json                                  bool
 	exportJSON, exportCSV, exportMarkdown string
@@ -61,19 +62,19 @@ func (o *output) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&o.redact, "redact", false, "replace the host name, user names, home paths and kernel command line in the document by placeholders, for sharing")
 }
 
+// file is a FILE a subcommand writes, with the flag that names it.
+type file struct{ flag, path string }
+
+// export is an export flag that was given, with its format.
+type export struct {
+	file
+	format report.Format
+}
+
 // exports lists the export flags that were given, with their format.
-func (o *output) exports() []struct {
-	flag, path string
-	format     report.Format
-} {
-	var out []struct {
-		flag, path string
-		format     report.Format
-	}
-	for _, e := range []struct {
-		flag, path string
-		format     report.Format
-	}{{"--export-json", o.exportJSON, report.JSON}, {"--export-csv", o.exportCSV, report.CSV}, {"--export-markdown", o.exportMarkdown, report.Markdown}} {
+func (o *output) exports() []export {
+	var out []export
+	for _, e := range []export{{file{"--export-json", o.exportJSON}, report.JSON}, {file{"--export-csv", o.exportCSV}, report.CSV}, {file{"--export-markdown", o.exportMarkdown}, report.Markdown}} {
 		if e.path != "" {
 			out = append(out, e)
 		}
@@ -82,14 +83,29 @@ func (o *output) exports() []struct {
 }
 
 // check validates the flags before anything is measured: one writer of
-// standard output at most, and every export path writable. It returns a
-// usage error that names the flag and the fix.
-func (o *output) check() error {
+// standard output at most, every FILE writable (the exports, and extra:
+// the subcommand's other files, such as trace's --html), and no two of
+// them the same file. It returns a usage error that names the flag and
+// the fix.
+func (o *output) check(extra ...file) error {
 	stdout := ""
 	if o.json {
 		stdout = "--json"
 	}
-	for _, e := range o.exports() {
+	if err := checkFiles(stdout, o.files(extra...)); err != nil {
+		return err
+	}
+	return o.checkHistory()
+}
+
+// checkFiles checks the FILEs a subcommand will write, before it
+// measures: one writer of standard output at most (stdout, when not "",
+// names the flag that already writes there), every FILE given (not "")
+// writable (outfile.Check: a missing directory, a directory, a socket
+// fail; a FIFO or /dev/stdout pass), and no two of them the same file.
+func checkFiles(stdout string, files []file) error {
+	files = slices.DeleteFunc(slices.Clone(files), func(e file) bool { return e.path == "" })
+	for _, e := range files {
 		if e.path == "-" {
 			if stdout != "" {
 				return usagef("%s and %s - both write to standard output: give %s a FILE", stdout, e.flag, e.flag)
@@ -97,11 +113,55 @@ func (o *output) check() error {
 			stdout = e.flag + " -"
 			continue
 		}
-		if err := checkWritable(e.path); err != nil {
-			return usagef("%s %s: %v", e.flag, e.path, err)
+		if err := outfile.Check(e.path); err != nil {
+			return usagef("%s: %v", e.flag, err)
 		}
 	}
-	return o.checkHistory()
+	return distinct(files)
+}
+
+// files lists the FILEs of the exports that were given, then those of
+// extra that were given (not "").
+func (o *output) files(extra ...file) []file {
+	var files []file
+	for _, e := range o.exports() {
+		files = append(files, e.file)
+	}
+	for _, e := range extra {
+		if e.path != "" {
+			files = append(files, e)
+		}
+	}
+	return files
+}
+
+// notInputs refuses a FILE that names a file the subcommand reads
+// (chrono report a.json --html a.json): writing it would replace the
+// input.
+func notInputs(files []file, inputs []string) error {
+	for _, f := range files {
+		for _, in := range inputs {
+			if f.path != "-" && in != "-" && outfile.Collide(f.path, in) {
+				return usagef("%s %s would replace the input %s: give another FILE", f.flag, f.path, in)
+			}
+		}
+	}
+	return nil
+}
+
+// distinct refuses two FILEs that name the same file (a.json and
+// ./a.json, a link and its target): the second would replace the first,
+// as two writers of standard output are refused. One character device
+// may take several (two exports to /dev/null): it replaces nothing.
+func distinct(files []file) error {
+	for i, b := range files {
+		for _, a := range files[:i] {
+			if a.path != "-" && b.path != "-" && outfile.Collide(a.path, b.path) {
+				return usagef("%s %s and %s %s write the same file, the second replacing the first: give each its own FILE", a.flag, a.path, b.flag, b.path)
+			}
+		}
+	}
+	return nil
 }
 
 // textToStdout reports whether the text rendering goes to standard output
@@ -116,32 +176,6 @@ func (o *output) textToStdout() bool {
 		}
 	}
 	return true
-}
-
-// checkWritable says why a file cannot be written at path, without
-// creating it: the path is a directory, its directory is missing, or the
-// directory does not accept new files.
-func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return errors.New("is a directory: give a file name")
-	}
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("directory %s does not exist: create it or choose another path", dir)
-	case err != nil:
-		return fmt.Errorf("cannot use directory %s: %w", dir, err)
-	case !fi.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	f, err := os.CreateTemp(dir, ".chrono-check-*")
-	if err != nil {
-		return fmt.Errorf("cannot create files in %s: %w", dir, errors.Unwrap(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
 }
 
 // emit writes d: the text rendering (or the document with --json) to
@@ -182,15 +216,17 @@ func (o *output) writeExports(stdout io.Writer, d *result.Document, ro report.Op
 
 // exportFiles writes the exports of d that go to files (not "-"),
 // redacted with --redact: subcommands that export what they measured so
-// far after every measured item, as hyperfine does, call it then;
-// standard output gets its one document or table from emit at the end.
+// far after every measured item, as hyperfine does, call it then.
+// Standard output, and a FIFO, device or /dev/fd/N, which a second
+// write would add to rather than replace, get their one document or
+// table from emit at the end.
 func (o *output) exportFiles(d *result.Document, ro report.Options) error {
 	if o.redact {
 		result.Redact(d)
 	}
 	var errs []error
 	for _, e := range o.exports() {
-		if e.path == "-" {
+		if e.path == "-" || outfile.InPlace(e.path) {
 			continue
 		}
 		errs = append(errs, report.WriteFile(e.path, nil, func(w io.Writer) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chronograph/chronograph/internal/outfile"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -207,8 +208,8 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		return usagef("--html and --svg write the report alone: give --json, --format and the exports in another call")
 	}
 	if f.html != "" && f.html != "-" {
-		if err := checkWritable(f.html); err != nil {
-			return usagef("--html %s: %v", f.html, err)
+		if err := outfile.Check(f.html); err != nil {
+			return usagef("--html: %v", err)
 		}
 	}
 	if f.html == "-" && !out.textToStdout() {
@@ -216,6 +217,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	}
 	if f.baseline != "" {
 		paths = append([]string{f.baseline}, paths...)
+	}
+	if err := notInputs(out.files(file{"--html", f.html}), paths); err != nil {
+		return err
 	}
 	stdin := 0
 	for _, p := range paths {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/outfile"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
@@ -305,10 +306,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if err := checkRunFlags(f); err != nil {
 		return err
 	}
-	if err := f.out.check(); err != nil {
-		return err
-	}
-	if err := checkHyperfineExport(f); err != nil {
+	if err := f.out.check(runFiles(f)...); err != nil {
 		return err
 	}
 	params, err := parseParams(f)
@@ -411,14 +409,15 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	var exportErr error
 	// The file exports are written after each command, as hyperfine
 	// writes them, so that an interrupt keeps what was measured; standard
-	// output gets the document or table once, at the end.
+	// output, a FIFO, a device or /dev/fd/N (where a second write adds
+	// to the first) get the document or table once, at the end.
 	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) {
 		mu.Lock()
 		defer mu.Unlock()
 		d := document(rep)
 		d.Incomplete, d.End = true, time.Now()
 		err := f.out.exportFiles(d, report.Options{})
-		if f.exportHyperfine != "" && f.exportHyperfine != "-" {
+		if f.exportHyperfine != "" && f.exportHyperfine != "-" && !outfile.InPlace(f.exportHyperfine) {
 			err = errors.Join(err, writeHyperfine(f.exportHyperfine, nil, d))
 		}
 		if err != nil && exportErr == nil {
@@ -510,24 +509,20 @@ func checkRunFlags(f runFlags) error {
 	return nil
 }
 
-// checkHyperfineExport checks --export-hyperfine-json before anything
-// runs, as the other exports are checked: a writable path, or - when
-// nothing else writes to standard output.
-func checkHyperfineExport(f runFlags) error {
-	switch p := f.exportHyperfine; {
-	case p == "":
-		return nil
-	case p == "-":
-		if !f.out.textToStdout() { // --json or another export to -
-			return usagef("--export-hyperfine-json - and another output both write to standard output: give --export-hyperfine-json a FILE")
-		}
-		return nil
-	default:
-		if err := checkWritable(p); err != nil {
-			return usagef("--export-hyperfine-json %s: %v", p, err)
+// runFiles lists the FILEs of run's own flags, for output.check: the
+// hyperfine export, and the --output files (each once: commands may
+// share one).
+func runFiles(f runFlags) []file {
+	files := []file{{"--export-hyperfine-json", f.exportHyperfine}}
+	for _, o := range f.outputs {
+		switch {
+		case o == "" || o == run.OutputNull || o == run.OutputPipe || o == run.OutputInherit:
+		case slices.ContainsFunc(files[1:], func(e file) bool { return outfile.Collide(e.path, o) }): // listed
+		default:
+			files = append(files, file{"--output", o})
 		}
 	}
-	return nil
+	return files
 }
 
 // writeHyperfine writes d as hyperfine's JSON export to path (- =

@@ -69,13 +69,12 @@ write it too.`,
 }
 
 func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
-	if err := f.out.check(); err != nil {
+	html := file{"--html", f.html}
+	if err := f.out.check(html); err != nil {
 		return err
 	}
-	if f.html != "" && f.html != "-" {
-		if err := checkWritable(f.html); err != nil {
-			return usagef("--html %s: %v", f.html, err)
-		}
+	if err := notInputs(f.out.files(html), args[:1]); err != nil {
+		return err
 	}
 	tr, err := tracer.ReadChromeFile(args[0])
 	if err != nil {
@@ -110,9 +109,9 @@ func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
 		if err := report.WriteFile(f.html, out, func(w io.Writer) error { return report.TimelineHTML(w, tl) }); err != nil {
 			return err
 		}
-		if f.html == "-" {
-			return nil
-		}
+		// The page took standard output; the exports still go to their
+		// FILEs.
+		f.out.noText = f.html == "-"
 	}
 	d := tracer.Document(sum, toolInfo())
 	d.Args = invocation(cmd)

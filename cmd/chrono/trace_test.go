@@ -110,3 +110,16 @@ func TestTraceHTMLAndErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceHTMLToStdoutKeepsExports: trace --html - writes the page on
+// standard output and the exports to their FILEs still.
+func TestTraceHTMLToStdoutKeepsExports(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "s.json")
+	out, errs, code := runChrono(t, "", "trace", "testdata/trace-known.json", "--html", "-", "--export-json", js)
+	if code != exitOK || !strings.Contains(out, "<html") {
+		t.Fatalf("exit %d, stderr %q, stdout %.40q", code, errs, out)
+	}
+	if _, err := result.ReadFile(js); err != nil {
+		t.Errorf("the export: %v", err)
+	}
+}
