@@ -480,6 +480,7 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 	addSeriesFlags(cmd, f)
 	addDetectorFlags(cmd, f)
 	cmd.Flags().StringVar(&f.html, "html", "", "also write the trend as an HTML page with a plot to FILE")
+	markPaths(cmd.Flags(), fileOrStdout, "html")
 	cmd.Flags().BoolVar(&f.allRows, "all", false, "a row for every run (by default, beyond "+strconv.Itoa(trendRows)+" runs, only the runs around each change and the newest)")
 	return cmd
 }
@@ -704,6 +705,7 @@ func historyExportCmd(f *historyFlags) *cobra.Command {
 	addSeriesFlags(cmd, f)
 	cmd.Flags().StringVar(&f.csv, "csv", "", "write the series as CSV to FILE (- = standard output)")
 	cmd.Flags().StringVar(&f.json, "json", "", "write the series as a result document to FILE (- = standard output)")
+	markPaths(cmd.Flags(), fileOrStdout, "csv", "json")
 	return cmd
 }
 

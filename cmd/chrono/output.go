@@ -28,7 +28,7 @@ import (
 // Without --json the text rendering goes to standard output (progress and
 // live displays go to standard error). Export paths are checked before
 // anything is measured, so a typo fails in milliseconds, not after the
-// benchmark, and so are two outputs to one file.
+// benchmark, and so are two outputs to one file and an empty path.
 // Every FILE is written by package outfile: a regular file atomically, a
 // link's target, a FIFO, device or /dev/fd/N in place.
 type output struct {
@@ -55,8 +55,10 @@ func (o *output) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.exportJSON, "export-json", "", "also write the result document to FILE (- = standard output)")
 	if !o.noCSV {
 		fl.StringVar(&o.exportCSV, "export-csv", "", "also write the CSV table to FILE (- = standard output)")
+		markPaths(fl, fileOrStdout, "export-csv")
 	}
 	fl.StringVar(&o.exportMarkdown, "export-markdown", "", "also write the Markdown rendering to FILE (- = standard output)")
+	markPaths(fl, fileOrStdout, "export-json", "export-markdown")
 	fl.StringVar(&o.history, "history", "", "also add the result document to the history (chrono history): the default store, or --history=DSN (a SQLite FILE or postgres://...)")
 	fl.Lookup("history").NoOptDefVal = historyDefault
 	fl.BoolVar(&o.redact, "redact", false, "replace the host name, user names, home paths and kernel command line in the document by placeholders, for sharing")
@@ -69,6 +71,46 @@ type file struct{ flag, path string }
 type export struct {
 	file
 	format report.Format
+}
+
+// pathAnnotation marks the flags that name a file or a directory
+// (markPaths); its value says what to give instead of "".
+const pathAnnotation = "chrono-path"
+
+// fileOrStdout is what to give a FILE flag that takes - too.
+const fileOrStdout = "a FILE, or - for standard output"
+
+// markPaths marks the flags names of fl as naming a path, so that one
+// given as the empty string (--export-json "$UNSET") is refused before
+// anything runs (checkPaths), rather than read as not given. want says
+// what to give, as in "give a FILE, or - for standard output".
+func markPaths(fl *pflag.FlagSet, want string, names ...string) {
+	for _, name := range names {
+		if err := fl.SetAnnotation(name, pathAnnotation, []string{want}); err != nil {
+			panic(err) // a flag of that name is not registered
+		}
+	}
+}
+
+// checkPaths refuses a path flag of cmd given as "" (markPaths), which
+// would otherwise be ignored as if it were not given: an export that
+// silently is not written.
+func checkPaths(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		want, ok := f.Annotations[pathAnnotation]
+		if !ok || err != nil {
+			return
+		}
+		empty := f.Value.String() == ""
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			empty = slices.Contains(sv.GetSlice(), "")
+		}
+		if empty {
+			err = usagef("--%s '': an empty path names no file (an unset variable?): give %s", f.Name, want[0])
+		}
+	})
+	return err
 }
 
 // exports lists the export flags that were given, with their format.

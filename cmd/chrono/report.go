@@ -108,6 +108,9 @@ when FILE is omitted or "-".`,
 		return []string{"auto", "basic"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.MarkFlagDirname("svg")
+	markPaths(fl, fileOrStdout, "html")
+	markPaths(fl, "a directory", "svg")
+	markPaths(fl, "the older result document's FILE", "baseline")
 	return cmd
 }
 

@@ -185,6 +185,9 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			if help, _ := cmd.Flags().GetBool("help"); help {
 				return cmd.Help()
 			}
+			if err := checkPaths(cmd); err != nil { // run parses its own flags, after the root's check
+				return err
+			}
 			fl := cmd.Flags()
 			f.countersSet = fl.Changed("counters")
 			f.minRunsSet, f.maxRunsSet, f.runsSet = fl.Changed("min-runs"), fl.Changed("max-runs"), fl.Changed("runs")
@@ -232,6 +235,9 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.StringVar(&f.style, "style", "auto", "output style: "+strings.Join(styleNames, ", ")+" (basic: no progress line; none: no text, only --json and the exports; hyperfine: adds hyperfine's summary, \"2.00 ± 0.05 times faster than\")")
 	f.out.register(fl)
 	fl.StringVar(&f.exportHyperfine, "export-hyperfine-json", "", "also write hyperfine's JSON export (its fields and units, for its plot scripts) to FILE (- = standard output)")
+	markPaths(fl, fileOrStdout, "export-hyperfine-json")
+	markPaths(fl, "null, pipe, inherit or a FILE (./NAME)", "output")
+	markPaths(fl, "a FILE, or leave --input out to read /dev/null", "input")
 	fl.StringVar(&f.order, "order", "", "order of the runs of several commands: "+strings.Join(orderNames, ", ")+" (default: interleaved with 2+ commands)")
 	fl.Uint64Var(&f.seed, "seed", 0, "seed of --order random and of the bootstrap (default: from the clock; reported)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "kill a run's process group after this long and record it as timed out")

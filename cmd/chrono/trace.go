@@ -63,6 +63,7 @@ write it too.`,
 	fl.BoolVar(&f.perFlow, "per-flow", false, "with --between: pair A only with a B of the same flow id")
 	fl.IntVar(&f.gaps, "gaps", 3, "longest gaps to show per lane (0: none)")
 	fl.StringVar(&f.html, "html", "", "write a self-contained HTML timeline to FILE (- for stdout)")
+	markPaths(fl, fileOrStdout, "html")
 	fl.StringVar(&f.title, "title", "", "title of the HTML timeline (default: the file name)")
 	f.out.register(fl)
 	return cmd
