@@ -90,7 +90,11 @@ func kindDocuments(t testing.TB) []*Document {
 	hist := &Histogram{Bounds: []float64{0, 1, 2.5, 1e9}, Counts: []int64{3, 0, 7}, Underflow: 1, Overflow: 2,
 		Min: -1, Max: 2e9, Mean: 12.5, StdDev: &sd}
 	var docs []*Document
-	for _, kind := range []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, "trace", "scope", "unknown-kind"} {
+	for _, kind := range []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, KindTrace, KindScope} {
+		wallUnit := UnitNs // the schema's unit of wall in every kind that has one but function
+		if kind == KindFunction {
+			wallUnit = UnitNsPerOp
+		}
 		d := New(kind, Tool{Name: "chrono", Version: "test", GoVersion: "go1.26", Revision: "abc"})
 		d.Start, d.End = start, start.Add(1500*time.Millisecond)
 		d.Args = []string{"run", "-N", "sleep 0.01"}
@@ -99,7 +103,7 @@ func kindDocuments(t testing.TB) []*Document {
 		m := Measurement{
 			Name: "sleep 0.01", Parameters: map[string]string{"n": "1"}, Primary: "wall",
 			Metrics: []Metric{
-				{Name: "wall", Unit: UnitNs, Values: values, Resolution: 1, Summary: &sum,
+				{Name: "wall", Unit: wallUnit, Values: values, Resolution: 1, Summary: &sum,
 					Percentiles: map[string]float64{"p50": 3, "p99.9": 1e308}, PercentileMethod: "linear"},
 				{Name: "user", Unit: UnitNs, Values: []float64{0, 0, 1, 1, 2, 2, 3}},
 				{Name: "latency", Unit: UnitNs, Histogram: hist},
@@ -145,10 +149,10 @@ func kindDocuments(t testing.TB) []*Document {
 		case KindNumbers:
 			d.Run.Numbers = &NumbersRun{}
 			d.Measurements[0].Detail.Numbers = &NumbersDetail{}
-		case "trace":
+		case KindTrace:
 			d.Run.Trace = &TraceRun{}
 			d.Measurements[0].Detail.Trace = &TraceDetail{}
-		case "scope":
+		case KindScope:
 			d.Measurements[0].Detail.Scope = &ScopeDetail{}
 		}
 		docs = append(docs, d)

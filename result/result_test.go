@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,9 +58,9 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"wrong schema", `{"schema":"other","version":1}`, "not a chronograph result document"},
 		{"no version", `{"schema":"chronograph.result"}`, "no valid \"version\""},
 		{"newer", `{"schema":"chronograph.result","version":99}`, "schema version 99, newer than this chrono understands (2); upgrade chrono"},
-		{"ragged", `{"schema":"chronograph.result","version":1,"measurements":[{"name":"a","metrics":[{"name":"w","values":[1,2]},{"name":"u","values":[1]}]}]}`, "every metric holds one value per sample"},
-		{"primary missing", `{"schema":"chronograph.result","version":1,"measurements":[{"name":"a","primary":"wall","metrics":[]}]}`, `primary metric "wall" is missing`},
-		{"unnamed", `{"schema":"chronograph.result","version":1,"measurements":[{"metrics":[]}]}`, "has no name"},
+		{"ragged", `{"schema":"chronograph.result","version":1,"kind":"numbers","measurements":[{"name":"a","metrics":[{"name":"w","values":[1,2]},{"name":"u","values":[1]}]}]}`, "every metric holds one value per sample"},
+		{"primary missing", `{"schema":"chronograph.result","version":1,"kind":"numbers","measurements":[{"name":"a","primary":"wall","metrics":[]}]}`, `primary metric "wall" is missing`},
+		{"unnamed", `{"schema":"chronograph.result","version":1,"kind":"numbers","measurements":[{"metrics":[]}]}`, "has no name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +77,7 @@ func TestUnmarshalErrors(t *testing.T) {
 
 // A byte order mark before the document is skipped.
 func TestUnmarshalBOM(t *testing.T) {
-	if _, err := Unmarshal([]byte("\uFEFF" + `{"schema":"chronograph.result","version":2,"measurements":[]}`)); err != nil {
+	if _, err := Unmarshal([]byte("\uFEFF" + `{"schema":"chronograph.result","version":2,"kind":"env","measurements":[]}`)); err != nil {
 		t.Error(err)
 	}
 }
@@ -146,5 +147,112 @@ func TestV1DetailsKeptAsNote(t *testing.T) {
 	ws := d.Measurements[0].Warnings
 	if len(ws) != 1 || ws[0].Code != "v1-details" || !strings.Contains(ws[0].Message, "max_ns 3202309") || !strings.Contains(ws[0].Message, "percentiles_ns.p99 744959") {
 		t.Errorf("measurement warnings %+v", ws)
+	}
+}
+
+// badDocuments are documents that every reader must refuse on reading
+// (Unmarshal, so chrono report, history add and the baseline of a gate),
+// with the piece of the error that names the problem. They are also
+// FuzzUnmarshal's seeds (testdata/fuzz/FuzzUnmarshal).
+var badDocuments = []struct {
+	name, in, want string
+}{
+	{"unit seconds", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"s","values":[0.00234,0.00235,0.00233]}]}`),
+		`metric "wall" has unit "s", but the schema puts a command document's "wall" in ns: write its values in ns`},
+	{"unit missing", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","values":[1]}]}`),
+		`metric "wall" has unit "", but the schema puts a command document's "wall" in ns`},
+	{"unit of another dimension", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns","values":[1]},{"name":"max_rss","unit":"ns","values":[1]}]}`),
+		`metric "max_rss" has unit "ns", but the schema puts a command document's "max_rss" in bytes`},
+	{"function wall per op", docWith(`"kind":"function"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns","values":[1]}]}`),
+		`the schema puts a function document's "wall" in ns/op`},
+	{"numbers value", docWith(`"kind":"numbers"`, `{"name":"a","primary":"value","metrics":[{"name":"value","unit":"ms","values":[1]}]}`),
+		`the schema puts a numbers document's "value" in ns or 1`},
+	{"counter fraction", docWith(`"kind":"counters"`, `{"name":"a","primary":"cycles","metrics":[{"name":"cycles","unit":"count","values":[1]},{"name":"cycles_running","unit":"count","values":[1]}]}`),
+		`metric "cycles_running" has unit "count", but the schema puts a counters document's "cycles_running" in 1`},
+	{"version 1 unit", `{"schema":"chronograph.result","version":1,"kind":"sleep","measurements":[{"name":"a","metrics":[{"name":"achieved","unit":"us","values":[1]}]}]}`,
+		`the schema puts a sleep document's "achieved" in ns`},
+	{"bogus kind", docWith(`"kind":"bogus"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns","values":[1]}]}`),
+		`unknown document kind "bogus" (this chrono reads command, counters, function, sleep, latency, clocks, numbers, env, trace, scope)`},
+	{"no kind", docWith(`"tool":{"name":"x"}`, `{"name":"a","metrics":[]}`), `the document has no "kind"`},
+	{"version 1 bogus kind", `{"schema":"chronograph.result","version":1,"kind":"bogus","measurements":[{"name":"a","metrics":[]}]}`, `unknown document kind "bogus"`},
+	{"measurements null", `{"schema":"chronograph.result","version":2,"kind":"command","measurements":null}`,
+		`the command document holds no measurements ("measurements" is empty or missing)`},
+	{"measurements missing", `{"schema":"chronograph.result","version":2,"kind":"sleep"}`, `the sleep document holds no measurements`},
+	{"measurements empty", `{"schema":"chronograph.result","version":2,"kind":"numbers","measurements":[]}`, `the numbers document holds no measurements`},
+	{"wall truncated", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[`+
+		`{"name":"wall","unit":"ns","values":[1,2,3]},{"name":"user","unit":"ns","values":[`+ones(20)+`]},`+
+		`{"name":"sys","unit":"ns","values":[`+ones(20)+`]},{"name":"max_rss","unit":"bytes","values":[`+ones(20)+`]}]}`),
+		`metric "wall" has 3 values, the other 3 metrics 20 (every metric holds one value per sample)`},
+	{"last truncated", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[`+
+		`{"name":"wall","unit":"ns","values":[1,2,3]},{"name":"user","unit":"ns","values":[1,2,3]},{"name":"sys","unit":"ns","values":[1]}]}`),
+		`metric "sys" has 1 value, the other 2 metrics 3`},
+	{"two metrics two lengths", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[`+
+		`{"name":"wall","unit":"ns","values":[1,2,3]},{"name":"user","unit":"ns","values":[1,2]}]}`),
+		`metric "user" has 2 values, the other metric 3`},
+	{"three lengths", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[`+
+		`{"name":"wall","unit":"ns","values":[1,2,3]},{"name":"user","unit":"ns","values":[1,2,3]},{"name":"sys","unit":"ns","values":[1,2]},{"name":"vol_cs","unit":"count","values":[1]}]}`),
+		`metric "sys" has 2 values, 2 of the other 3 metrics 3`},
+}
+
+// docWith returns a version 2 document with the top-level fields head and
+// one measurement.
+func docWith(head, measurement string) string {
+	return `{"schema":"chronograph.result","version":2,` + head + `,"measurements":[` + measurement + `]}`
+}
+
+// ones returns n comma-separated ones.
+func ones(n int) string { return strings.TrimSuffix(strings.Repeat("1,", n), ",") }
+
+// TestUnmarshalRefusesBadDocuments: a unit the schema does not give a
+// metric, an unknown kind, no measurements, metrics of different lengths
+// (naming the one that differs) are refused in one line.
+func TestUnmarshalRefusesBadDocuments(t *testing.T) {
+	for _, tt := range badDocuments {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Unmarshal([]byte(tt.in))
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.want) || !strings.HasPrefix(msg, "result: ") || strings.Contains(msg, "\n") {
+				t.Errorf("err = %v, want one line starting with \"result: \" holding %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestUnmarshalAcceptsGoodDocuments: what the checks must let through.
+func TestUnmarshalAcceptsGoodDocuments(t *testing.T) {
+	for _, tt := range []struct{ name, in string }{
+		{"env without measurements", `{"schema":"chronograph.result","version":2,"kind":"env","measurements":[]}`},
+		{"trace without spans", `{"schema":"chronograph.result","version":2,"kind":"trace","measurements":null}`},
+		{"scope without timers", `{"schema":"chronograph.result","version":2,"kind":"scope"}`},
+		{"incomplete before the first run", `{"schema":"chronograph.result","version":2,"kind":"sleep","incomplete":true,"measurements":[]}`},
+		{"numbers plain", docWith(`"kind":"numbers"`, `{"name":"a","primary":"value","metrics":[{"name":"value","unit":"1","values":[1]}]}`)},
+		{"go benchmark units", docWith(`"kind":"function"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns/op","values":[1,2]},{"name":"B/s","unit":"B/s","values":[3,4]}]}`)},
+		{"counter events", docWith(`"kind":"counters"`, `{"name":"a","primary":"cycles:u","metrics":[{"name":"cycles:u","unit":"count","values":[1]},{"name":"task-clock","unit":"ns","values":[1]},{"name":"cycles:u_running","unit":"1","values":[0.5]}]}`)},
+		{"binned beside raw", docWith(`"kind":"function"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns/op","values":[1,2]},{"name":"latency","unit":"ns","values":null,"histogram":{"bounds":[0,1],"counts":[5],"min":0,"max":0.5,"mean":0.2}}]}`)},
+	} {
+		if _, err := Unmarshal([]byte(tt.in)); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+}
+
+// TestBadDocumentsInFuzzCorpus: every bad document is in FuzzUnmarshal's
+// corpus (testdata/fuzz/FuzzUnmarshal/bad-NAME, NAME with '-' for ' '),
+// so the fuzzer starts from them.
+func TestBadDocumentsInFuzzCorpus(t *testing.T) {
+	for _, b := range badDocuments {
+		path := "testdata/fuzz/FuzzUnmarshal/bad-" + strings.ReplaceAll(b.name, " ", "-")
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v", b.name, err)
+			continue
+		}
+		want := "go test fuzz v1\n[]byte(" + strconv.Quote(b.in) + ")\n"
+		if string(data) != want {
+			t.Errorf("%s is not the document of %q: write %q", path, b.name, want)
+		}
 	}
 }
