@@ -61,6 +61,13 @@ func TestReportErrors(t *testing.T) {
 	array := write("array.json", `[{"schema":"chronograph.result","version":2}]`)
 	wrongType := write("type.json", `{"schema":"chronograph.result","version":2,"kind":"numbers","measurements":[{"name":"x","metrics":3}]}`)
 	text := write("text.txt", "12 13 14\n")
+	doc := func(kind, metrics string) string {
+		return `{"schema":"chronograph.result","version":2,"kind":"` + kind + `","tool":{"name":"x","version":"1"},"measurements":[{"name":"a","primary":"wall","metrics":[` + metrics + `]}]}`
+	}
+	seconds := write("seconds.json", doc("command", `{"name":"wall","unit":"s","values":[0.00234,0.00235,0.00233]}`))
+	bogus := write("bogus.json", doc("bogus", `{"name":"wall","unit":"ns","values":[1]}`))
+	noMeasurements := write("none.json", `{"schema":"chronograph.result","version":2,"kind":"command","measurements":null}`)
+	truncated := write("truncated.json", doc("command", `{"name":"wall","unit":"ns","values":[1,2,3]},{"name":"user","unit":"ns","values":[1,2,3,4,5]},{"name":"sys","unit":"ns","values":[1,2,3,4,5]}`))
 	empty := write("empty.json", "")
 	tests := []struct {
 		name string
@@ -74,7 +81,12 @@ func TestReportErrors(t *testing.T) {
 		{"wrong type", []string{"report", wrongType}, exitFailure, `field "measurements.metrics" holds a JSON number where the schema wants an array`},
 		{"not json", []string{"report", text}, exitFailure, `the input is not a JSON object (it starts with "12 13 14\n")`},
 		{"empty", []string{"report", empty}, exitFailure, "the input is empty"},
-		{"missing file", []string{"report", filepath.Join(dir, "none.json")}, exitFailure, "no such file"},
+		{"missing file", []string{"report", filepath.Join(dir, "missing.json")}, exitFailure, "no such file"},
+		{"wall in seconds", []string{"report", seconds}, exitFailure, `metric "wall" has unit "s", but the schema puts a command document's "wall" in ns`},
+		{"unknown kind", []string{"report", bogus}, exitFailure, `unknown document kind "bogus"`},
+		{"no measurements", []string{"report", noMeasurements}, exitFailure, "the command document holds no measurements"},
+		{"truncated wall", []string{"report", truncated}, exitFailure, `metric "wall" has 3 values, the other 2 metrics 5`},
+		{"baseline of an unknown kind", []string{"report", "--baseline", bogus, truncated}, exitFailure, `unknown document kind "bogus"`},
 		{"bad format", []string{"report", "--format", "xml", notDoc}, exitUsage, `unknown format "xml"`},
 		{"baseline with json", []string{"report", "--format", "json", "--baseline", notDoc, notDoc}, exitUsage, "--baseline writes text, markdown or csv"},
 		{"baseline with --json", []string{"report", "--json", "--baseline", notDoc, notDoc}, exitUsage, "--baseline writes text, markdown or csv"},
