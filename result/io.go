@@ -68,6 +68,10 @@ func Unmarshal(data []byte) (*Document, error) {
 		Version *int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // JSON, with a schema or version of the wrong type
+			return nil, fmt.Errorf("result: malformed result document: %w", clipped{jsonError(err)})
+		}
 		return nil, fmt.Errorf("result: not a JSON result document: %w", clipped{jsonError(err)})
 	}
 	if head.Schema == nil && isHyperfine(data) {
@@ -136,8 +140,11 @@ func jsonError(err error) error {
 	switch te.Type.Kind() {
 	case reflect.Bool:
 		want = "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16,
-		reflect.Uint32, reflect.Uint64, reflect.Uintptr, reflect.Float32, reflect.Float64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		want = "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		want = "an integer of 0 or more"
+	case reflect.Float32, reflect.Float64:
 		want = "a number"
 	case reflect.String:
 		want = "a string"
