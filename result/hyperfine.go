@@ -38,7 +38,8 @@ type HyperfineResult struct {
 	Min    Float  `json:"min"`
 	Max    Float  `json:"max"`
 	// Times holds every run's wall time in seconds, in the order taken
-	// (the shell's start-up subtracted when run through a shell).
+	// (the shell's mean start-up subtracted when run through a shell, not
+	// with -N; the export does not say which).
 	Times []Float `json:"times"`
 	// MemoryUsageByte holds every run's peak RSS in bytes (hyperfine
 	// 1.17 and later); absent when not measured.
@@ -95,7 +96,7 @@ func fromHyperfine(data []byte) (*Document, error) {
 	}
 	d := &Document{Schema: Schema, Version: Version, Tool: Tool{Name: "hyperfine"}, Kind: KindCommand}
 	d.Run.Command = &CommandRun{Order: "sequential"}
-	d.Warnings = append(d.Warnings, warn.NewNote("hyperfine-export", "read from a hyperfine JSON export: its wall times are hyperfine's (the shell's mean start-up subtracted by hyperfine), with no environment and no per-run CPU times",
+	d.Warnings = append(d.Warnings, warn.NewNote("hyperfine-export", "read from a hyperfine JSON export: its wall times are hyperfine's, with the shell's mean start-up subtracted when hyperfine ran the commands through a shell and nothing subtracted with -N (the export does not record which), with no environment and no per-run CPU times",
 		"compare it with a chrono run of the same commands, chrono's figures measured on this machine"))
 	seen := map[string]int{}
 	for _, r := range h.Results {
