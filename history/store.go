@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/excerpt"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
@@ -76,25 +78,68 @@ func OpenExisting(ctx context.Context, dsn string) (*Store, error) {
 // exist.
 var ErrNoStore = errors.New("history: no store")
 
+// AddressError is the error of Open for an address that cannot name a
+// store: a scheme other than postgres://, postgresql:// and sqlite:, or
+// a directory where a SQLite file is wanted.
+type AddressError struct{ msg string }
+
+func (e *AddressError) Error() string { return e.msg }
+
+// urlScheme returns the lower-cased scheme of an address that starts with
+// one ("mysql" of "mysql://x", "sqlite" of "sqlite:x"), or "" for a plain
+// path. A Windows drive letter (C:\x, C:/x) is not a scheme.
+func urlScheme(dsn string) string {
+	i := strings.IndexByte(dsn, ':')
+	if i < 1 {
+		return ""
+	}
+	scheme := strings.ToLower(dsn[:i])
+	for j, c := range scheme {
+		if !(c >= 'a' && c <= 'z' || j > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return ""
+		}
+	}
+	if scheme == "sqlite" || strings.HasPrefix(dsn[i:], "://") {
+		return scheme
+	}
+	return "" // "notes:2026.db" is a file name
+}
+
+// redactDSN keeps a password in a URL address out of messages.
+func redactDSN(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	return dsn
+}
+
 func open(ctx context.Context, dsn string, create bool) (*Store, error) {
 	if dsn == "" {
 		dsn = os.Getenv(EnvDSN)
 	}
 	var s *Store
 	var err error
-	switch {
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+	switch scheme := urlScheme(dsn); {
+	case scheme == "postgres", scheme == "postgresql":
 		s, err = openPostgres(ctx, dsn)
+	case scheme != "" && scheme != "sqlite":
+		return nil, &AddressError{fmt.Sprintf("history: unsupported store address %s: chrono keeps its history in SQLite (a FILE, or sqlite:FILE) "+
+			"or PostgreSQL (postgres://USER:PASSWORD@HOST:5432/DATABASE), not in %s; give one of those with --db or $%s", excerpt.Quote(redactDSN(dsn)), scheme, EnvDSN)}
 	default:
 		path := strings.TrimPrefix(dsn, "sqlite:")
-		if !create {
-			p := path
-			if p == "" {
-				p = DefaultPath
-			}
-			if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%w at %s: add results first (chrono history add FILE, or --history on a measuring subcommand), or name the store with --db or $%s", ErrNoStore, p, EnvDSN)
-			}
+		p := path
+		if p == "" {
+			p = DefaultPath
+		}
+		fi, serr := os.Stat(p)
+		if serr == nil && fi.IsDir() {
+			return nil, &AddressError{fmt.Sprintf("history: %s is a directory, not a SQLite file: give a file in it, e.g. --db %s", p, filepath.Join(p, "history.db"))}
+		}
+		if !create && errors.Is(serr, os.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s: add results first (chrono history add FILE, or --history on a measuring subcommand), or name the store with --db or $%s", ErrNoStore, p, EnvDSN)
 		}
 		if path == "" {
 			path = DefaultPath

@@ -342,6 +342,48 @@ func TestNotSQLiteRefused(t *testing.T) {
 	}
 }
 
+// TestAddressRefused: an address with another database's scheme, or a
+// directory, is an AddressError that says what is supported and keeps a
+// password out; a file name with a colon is still a file.
+func TestAddressRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ dsn, want string }{
+		{"mysql://u:secret@host/db", `history: unsupported store address "mysql://u:xxxxx@host/db": chrono keeps its history in SQLite (a FILE, or sqlite:FILE) or PostgreSQL (postgres://USER:PASSWORD@HOST:5432/DATABASE), not in mysql`},
+		{"MySQL://x", "not in mysql"},
+		{"file:///tmp/h.db", "not in file"},
+		{dir, "history: " + dir + " is a directory, not a SQLite file: give a file in it, e.g. --db " + filepath.Join(dir, "history.db")},
+		{"sqlite:" + dir, "is a directory, not a SQLite file"},
+	} {
+		for _, open := range []func(context.Context, string) (*Store, error){Open, OpenExisting} {
+			_, err := open(context.Background(), tt.dsn)
+			var ae *AddressError
+			if !errors.As(err, &ae) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "secret") {
+				t.Errorf("%s: got %v, want an AddressError with %q", tt.dsn, err, tt.want)
+			}
+		}
+	}
+	t.Chdir(dir)
+	s, err := Open(context.Background(), "notes:2026.db")
+	if err != nil {
+		t.Fatalf("a file name with a colon: %v", err)
+	}
+	s.Close()
+	if _, err := os.Stat("notes:2026.db"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestURLScheme(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://x": "postgres", "postgresql://x": "postgresql", "sqlite:h.db": "sqlite", "SQLITE:h.db": "sqlite",
+		"mysql://x": "mysql", "h.db": "", "/tmp/h.db": "", `C:\h.db`: "", "C:/h.db": "", "notes:1.db": "", ":x": "", "1a://x": "",
+	} {
+		if got := urlScheme(in); got != want {
+			t.Errorf("urlScheme(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestForeignSQLiteRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "other.db")
 	db, err := sql.Open("sqlite", path)

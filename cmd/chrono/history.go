@@ -71,13 +71,23 @@ Subcommands that write a result document add it with --history (or
 
 // openHistory opens the store named by --db, creating it when needed.
 func openHistory(ctx context.Context, dsn string) (*history.Store, error) {
-	return history.Open(ctx, dsn)
+	return storeError(history.Open(ctx, dsn))
 }
 
 // readHistory opens the existing store named by --db, for the subcommands
 // that only read.
 func readHistory(ctx context.Context, dsn string) (*history.Store, error) {
-	return history.OpenExisting(ctx, dsn)
+	return storeError(history.OpenExisting(ctx, dsn))
+}
+
+// storeError makes an address that cannot name a store (an unsupported
+// scheme, a directory) bad usage.
+func storeError(s *history.Store, err error) (*history.Store, error) {
+	var ae *history.AddressError
+	if errors.As(err, &ae) {
+		return nil, usageError{err}
+	}
+	return s, err
 }
 
 func historyAddCmd(f *historyFlags) *cobra.Command {
@@ -788,6 +798,10 @@ func (o *output) checkHistory() error {
 		dsn = ""
 	}
 	s, err := openHistory(context.Background(), dsn)
+	var ue usageError
+	if errors.As(err, &ue) {
+		return usageError{fmt.Errorf("--history: %w", ue.err)}
+	}
 	if err != nil {
 		return fmt.Errorf("--history: %w", err)
 	}

@@ -158,6 +158,32 @@ func TestHistoryFlagAndBadStore(t *testing.T) {
 	}
 }
 
+// TestHistoryBadAddress: an address of a database chrono does not support,
+// or a directory, is bad usage, said as such.
+func TestHistoryBadAddress(t *testing.T) {
+	dir := t.TempDir()
+	doc := writeSeriesDocs(t, t.TempDir(), "x", "cpu", 1, func(int) float64 { return 100 })[0]
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"mysql", []string{"history", "list", "--db", "mysql://u:secret@x/db"}, `unsupported store address "mysql://u:xxxxx@x/db": chrono keeps its history in SQLite (a FILE, or sqlite:FILE) or PostgreSQL`},
+		{"mysql on add", []string{"history", "add", "--db", "mysql://x", doc}, "unsupported store address"},
+		{"directory", []string{"history", "list", "--db", dir}, dir + " is a directory, not a SQLite file: give a file in it, e.g. --db " + filepath.Join(dir, "history.db")},
+		{"sqlite: directory", []string{"history", "check", "--db", "sqlite:" + dir}, "is a directory, not a SQLite file"},
+		{"--history directory", []string{"stats", "--history=" + dir}, "--history: history: " + dir + " is a directory"},
+		{"--history mysql", []string{"stats", "--history=mysql://x"}, "--history: history: unsupported store address"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runChrono(t, "1\n2\n", tt.args...)
+			if code != exitUsage || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "secret") || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, %q; want exit 2 and %q", code, errOut, tt.want)
+			}
+		})
+	}
+}
+
 func TestParseSince(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	for in, want := range map[string]time.Time{
