@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
@@ -138,7 +139,7 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 	}
 	if l.Ops < 1000 {
 		l.Warnings = append(l.Warnings, warn.New(WarnLatencyFewOps,
-			fmt.Sprintf("only %d operations timed: p99.9 needs at least 1000", l.Ops),
+			fmt.Sprintf("only %s timed: p99.9 needs at least 1000", plural.Count(int(l.Ops), "operation")),
 			"raise Options.Samples or Options.Target"))
 	}
 	return l, nil

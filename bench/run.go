@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -384,7 +385,7 @@ blocks:
 			if s.opts.Budget > 0 && taken >= minSamples && time.Since(t0) >= s.opts.Budget {
 				res.Incomplete = true
 				res.Warnings = append(res.Warnings, warn.New(WarnBudget,
-					fmt.Sprintf("the budget of %v ran out after %d of %d samples", s.opts.Budget, taken, s.opts.Samples),
+					fmt.Sprintf("the budget of %v ran out after %d of %s", s.opts.Budget, taken, plural.Count(s.opts.Samples, "sample")),
 					"raise Options.Budget or lower Options.Target"))
 				break blocks
 			}
@@ -638,8 +639,8 @@ func (r *Result) analyze(s *setup) {
 		var parts []string
 		for _, c := range r.Placement.PerCPU {
 			p := unit.Precision{Resolution: res, Uncertainty: (c.CI.Hi - c.CI.Lo) / 2}
-			parts = append(parts, fmt.Sprintf("CPU %d %s/op [%s, %s] (%d samples)", c.CPU,
-				unit.Duration(c.Median, p), unit.Duration(c.CI.Lo, p), unit.Duration(c.CI.Hi, p), c.Samples))
+			parts = append(parts, fmt.Sprintf("CPU %d %s/op [%s, %s] (%s)", c.CPU,
+				unit.Duration(c.Median, p), unit.Duration(c.CI.Lo, p), unit.Duration(c.CI.Hi, p), plural.Count(c.Samples, "sample")))
 		}
 		r.Warnings = append(r.Warnings, warn.New(WarnCPUsDiffer,
 			"the CPUs differ: "+strings.Join(parts, ", ")+": the figure depends on the CPU it runs on, so the interval spans them",
@@ -647,7 +648,7 @@ func (r *Result) analyze(s *setup) {
 	}
 	if m := r.Placement.Migrations; m > 0 {
 		r.Warnings = append(r.Warnings, warn.New(WarnMigrations,
-			fmt.Sprintf("%d of %d samples changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures", m, len(r.Samples)),
+			fmt.Sprintf("%d of %s changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures", m, plural.Count(len(r.Samples), "sample")),
 			"pin with Options.Pin"))
 	}
 	if cpuOK && cpu+cpuSub > 0 && cpuSub > cpu {
@@ -663,13 +664,13 @@ func (r *Result) analyze(s *setup) {
 	}
 	if n := len(r.Samples); n > 0 && involSamples*2 > n {
 		r.Warnings = append(r.Warnings, warn.New(WarnInvoluntary,
-			fmt.Sprintf("involuntary context switches in %d of %d samples: other threads compete for the CPU", involSamples, n),
+			fmt.Sprintf("involuntary context switches in %d of %s: other threads compete for the CPU", involSamples, plural.Count(n, "sample")),
 			"stop other load, or pin the benchmark to a quiet CPU (Options.Pin)"))
 	}
 	if gcSamples > 0 {
 		r.Warnings = append(r.Warnings, warn.NewNote(WarnGC,
-			fmt.Sprintf("garbage collection ran in %d of %d samples: its cost is part of the figures (%s allocations/op)",
-				gcSamples, len(r.Samples), unit.Plain(r.AllocsPerOp, unit.Precision{Resolution: 1 / float64(max(r.Iterations, 1))})),
+			fmt.Sprintf("garbage collection ran in %d of %s: its cost is part of the figures (%s allocations/op)",
+				gcSamples, plural.Count(len(r.Samples), "sample"), unit.Plain(r.AllocsPerOp, unit.Precision{Resolution: 1 / float64(max(r.Iterations, 1))})),
 			"allocate less in the loop to measure the code without it"))
 	}
 	stops := 0
@@ -681,8 +682,8 @@ func (r *Result) analyze(s *setup) {
 		// figures; the rest lengthens the run.
 		share := float64(stops) * r.Overhead.TimerPairInsideNs / wall
 		r.Warnings = append(r.Warnings, warn.New(WarnStopTimer,
-			fmt.Sprintf("StopTimer/StartTimer called %d times, %s per pair, of which %s fall inside the timed region (~%s of the timed wall time, not subtracted)",
-				stops, unit.Duration(r.Overhead.TimerPairNs, unit.Precision{Resolution: 1}), unit.Duration(r.Overhead.TimerPairInsideNs, unit.Precision{Resolution: 1}),
+			fmt.Sprintf("StopTimer/StartTimer called %s, %s per pair, of which %s fall inside the timed region (~%s of the timed wall time, not subtracted)",
+				plural.Count(stops, "time"), unit.Duration(r.Overhead.TimerPairNs, unit.Precision{Resolution: 1}), unit.Duration(r.Overhead.TimerPairInsideNs, unit.Precision{Resolution: 1}),
 				unit.Plain(100*share, unit.Precision{})+"%"),
 			"prefer Options.Setup/Teardown"))
 	}

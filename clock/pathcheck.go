@@ -1,6 +1,10 @@
 package clock
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/chronograph/chronograph/internal/plural"
+)
 
 // Checking a vDSO read path.
 //
@@ -25,14 +29,14 @@ func classifyByCount(reads int, counted, baseline int64, clocksource string) (pa
 	}
 	switch {
 	case n*10 >= int64(reads):
-		return PathSyscall, fmt.Sprintf("measured: %d system calls in %d reads through the vDSO (tracepoint raw_syscalls:sys_enter): "+
-			"the vDSO falls back to the system call for this clock on this host%s, in C programs too", n, reads, cs)
+		return PathSyscall, fmt.Sprintf("measured: %s in %s through the vDSO (tracepoint raw_syscalls:sys_enter): "+
+			"the vDSO falls back to the system call for this clock on this host%s, in C programs too", plural.Count(int(n), "system call"), plural.Count(reads, "read"), cs)
 	case n == 0:
-		return PathVDSO, fmt.Sprintf("measured: no system call in %d reads through the vDSO (tracepoint raw_syscalls:sys_enter): "+
-			"the vDSO reads this clock in user space%s", reads, cs)
+		return PathVDSO, fmt.Sprintf("measured: no system call in %s through the vDSO (tracepoint raw_syscalls:sys_enter): "+
+			"the vDSO reads this clock in user space%s", plural.Count(reads, "read"), cs)
 	default:
-		return PathVDSO, fmt.Sprintf("measured: %d system calls in %d reads through the vDSO (tracepoint raw_syscalls:sys_enter; "+
-			"fewer than one in ten, from other causes such as a signal's return): the vDSO reads this clock in user space%s", n, reads, cs)
+		return PathVDSO, fmt.Sprintf("measured: %s in %s through the vDSO (tracepoint raw_syscalls:sys_enter; "+
+			"fewer than one in ten, from other causes such as a signal's return): the vDSO reads this clock in user space%s", plural.Count(int(n), "system call"), plural.Count(reads, "read"), cs)
 	}
 }
 

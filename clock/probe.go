@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -627,7 +628,7 @@ func warnings(rep *Report) []warn.Warning {
 	for _, r := range rep.Results {
 		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
 			w = append(w, warn.New(WarnSteppedBack,
-				fmt.Sprintf("%s stepped back %d times on one thread (up to %s)", r.Props.Name, r.BackwardSteps, nsText(r.MaxBackwardNs)),
+				fmt.Sprintf("%s stepped back %s on one thread (up to %s)", r.Props.Name, plural.Count(int(r.BackwardSteps), "time"), nsText(r.MaxBackwardNs)),
 				"do not use it for elapsed time on this host"))
 		}
 	}
@@ -700,8 +701,8 @@ func notes(rep *Report) []warn.Warning {
 	for _, r := range rep.Results {
 		if r.Props.Kind == Counter && !r.Props.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
 			n = append(n, warn.NewNote(NoteUnorderedCounter,
-				fmt.Sprintf("%s stepped back across threads %d times in %d: an unordered read may execute before the preceding load",
-					r.Props.Name, r.Cross.BackwardSteps, r.Cross.Comparisons),
+				fmt.Sprintf("%s stepped back across threads %s in %d: an unordered read may execute before the preceding load",
+					r.Props.Name, plural.Count(int(r.Cross.BackwardSteps), "time"), r.Cross.Comparisons),
 				"use an ordered read (TSCFenced, TSCP) to start or stop a timed region"))
 		}
 	}

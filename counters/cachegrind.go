@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
+	"github.com/chronograph/chronograph/internal/plural"
 )
 
 // SourceCachegrind labels counts simulated by valgrind's cachegrind.
@@ -66,7 +67,7 @@ func ParseCachegrind(r io.Reader) (Reading, error) {
 		return Reading{}, errors.New(`counters: cachegrind output has no "summary:" line (did valgrind finish?)`)
 	}
 	if len(totals) > len(events) {
-		return Reading{}, fmt.Errorf("counters: cachegrind summary has %d totals for %d events", len(totals), len(events))
+		return Reading{}, fmt.Errorf("counters: cachegrind summary has %s for %s", plural.Count(len(totals), "total"), plural.Count(len(events), "event"))
 	}
 	rd := Reading{Source: SourceCachegrind}
 	for i, name := range events {

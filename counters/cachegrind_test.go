@@ -45,7 +45,7 @@ func TestParseCachegrind(t *testing.T) {
 	bad := []struct{ in, want string }{
 		{"summary: 1 2\n", `no "events:" line`},
 		{"events: Ir\n", `no "summary:" line`},
-		{"events: Ir\nsummary: 1 2\n", "2 totals for 1 events"},
+		{"events: Ir\nsummary: 1 2\n", "2 totals for 1 event"},
 		{"events: Ir\nsummary: x\n", "is not a count"},
 	}
 	for _, tt := range bad {

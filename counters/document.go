@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -69,7 +70,7 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 	d.Run.Counters = run
 	if s.Interrupted {
 		d.Warnings = append(d.Warnings, warn.New("interrupted",
-			fmt.Sprintf("interrupted after %d of %d runs: the figures are of the runs that finished", len(s.Runs), s.Asked),
+			fmt.Sprintf("interrupted after %d of %s: the figures are of the runs that finished", len(s.Runs), plural.Count(s.Asked, "run")),
 			"run again without interrupting for all the runs"))
 	}
 	m := result.Measurement{Name: QuoteArgs(s.Argv), Incomplete: d.Incomplete}
@@ -90,7 +91,7 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 		case e.Counted > 0:
 			ev.State = result.CounterPartly
 			m.Warnings = append(m.Warnings, warn.New("counter-partly-counted",
-				fmt.Sprintf("%s was counted in %d of %d runs and is left out", e.Event.Name, e.Counted, e.Runs),
+				fmt.Sprintf("%s was counted in %d of %s and is left out", e.Event.Name, e.Counted, plural.Count(e.Runs, "run")),
 				"count fewer events at once, so that the kernel need not multiplex them"))
 		case e.State == NotCounted:
 			ev.State = result.CounterNotCounted
@@ -144,7 +145,7 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 	}
 	if sum.Failed > 0 {
 		m.Warnings = append(m.Warnings, warn.New("failed-runs",
-			fmt.Sprintf("the command exited non-zero or was killed in %d of %d runs", sum.Failed, sum.Runs),
+			fmt.Sprintf("the command exited non-zero or was killed in %d of %s", sum.Failed, plural.Count(sum.Runs, "run")),
 			"check that the command runs cleanly on its own (its output: --show-output)"))
 	}
 	m.Detail.Counters = detail

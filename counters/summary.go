@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -89,7 +90,7 @@ func Summarize(readings []Reading) []EventSummary {
 			}
 			continue
 		case s.Counted < s.Runs:
-			s.Reason = fmt.Sprintf("counted in %d of %d runs", s.Counted, s.Runs)
+			s.Reason = fmt.Sprintf("counted in %d of %s", s.Counted, plural.Count(s.Runs, "run"))
 			if firstMiss != nil {
 				s.Reason += " (" + firstMiss.Reason + ")"
 			}

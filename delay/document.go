@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
@@ -95,7 +96,7 @@ func (c *Cell) measurement(tick float64) result.Measurement {
 			det.FailedError = c.Err.Error()
 		}
 		m.Warnings = append(m.Warnings, warn.New("waits-failed",
-			fmt.Sprintf("%d of %d waits failed and are not in the figures: %v", c.Failed, c.Failed+len(c.Achieved), c.Err),
+			fmt.Sprintf("%d of %s failed and %s not in the figures: %v", c.Failed, plural.Count(c.Failed+len(c.Achieved), "wait"), plural.Is(c.Failed), c.Err),
 			"the error says why the system call failed"))
 	}
 	return m
@@ -214,7 +215,7 @@ func (r *LatencyResult) Document(tool result.Tool, held *Held) *result.Document 
 			m.Incomplete = true
 			d.Incomplete = true
 			m.Warnings = append(m.Warnings, warn.New("sleep-failed",
-				fmt.Sprintf("the thread stopped after %d latencies: %v", th.Count, th.Err),
+				fmt.Sprintf("the thread stopped after %s: %v", plural.Count(int(th.Count), "latency"), th.Err),
 				"the figures cover what it measured before; the error says why the sleep failed"))
 		}
 		d.Measurements = append(d.Measurements, m)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -377,7 +378,7 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 		}
 		if th.err != nil {
 			res.Threads[i].Err = th.err
-			errs = append(errs, fmt.Errorf("delay: latency thread %d stopped after %d latencies: %w", i, res.Threads[i].Count, th.err))
+			errs = append(errs, fmt.Errorf("delay: latency thread %d stopped after %s: %w", i, plural.Count(int(res.Threads[i].Count), "latency"), th.err))
 		}
 	}
 	res.All = all

@@ -360,7 +360,7 @@ func Brief(h *Host) string {
 	if n := h.CPU.LogicalCPUs; n > 0 {
 		s := plural(n, "CPU")
 		if h.CPU.PhysicalCores > 0 && h.CPU.PhysicalCores != n {
-			s += fmt.Sprintf(" (%d cores)", h.CPU.PhysicalCores)
+			s += " (" + plural(h.CPU.PhysicalCores, "core") + ")"
 		}
 		parts = append(parts, s)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
@@ -208,7 +209,7 @@ func (s *Store) migrate(ctx context.Context) error {
 			return s.wrap("cannot list the tables", err)
 		}
 		if n > 0 {
-			return fmt.Errorf("history: %s holds %d tables of another program and no chrono schema: give chrono a store of its own with --db (it is left unchanged)", s.where, n)
+			return fmt.Errorf("history: %s holds %s of another program and no chrono schema: give chrono a store of its own with --db (it is left unchanged)", s.where, plural.Count(n, "table"))
 		}
 		if _, err := tx.ExecContext(ctx, "CREATE TABLE schema_version (version INTEGER NOT NULL)"); err != nil {
 			return s.wrap("cannot create the schema", err)

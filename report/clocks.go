@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -143,7 +144,7 @@ func tscBlock(run *result.ClocksRun) Block {
 	}
 	row("frequency", mhz(t.Hz)+" ("+from+")")
 	if c := t.Calibration; c != nil {
-		row("calibration", fmt.Sprintf("%d segments: spread %s ppm; brackets %s", c.Segments, bound(c.SpreadPPM), brackets(c.BracketNs)))
+		row("calibration", fmt.Sprintf("%s: spread %s ppm; brackets %s", plural.Count(c.Segments, "segment"), bound(c.SpreadPPM), brackets(c.BracketNs)))
 	}
 	if t.CPUID16hMHz != 0 {
 		row("CPUID 16h", fmt.Sprintf("%d MHz base frequency (whole MHz: a cross-check only)", t.CPUID16hMHz))
@@ -215,7 +216,7 @@ func crossText(c *result.ClockCross, nominalNs float64) string {
 	if c.BackwardSteps > 0 {
 		s += " (max " + unit.Duration(c.MaxBackwardNs, unit.Precision{Resolution: max(nominalNs, 1)}) + ")"
 	}
-	where := fmt.Sprintf("%d threads", c.Threads)
+	where := plural.Count(c.Threads, "thread")
 	if c.Mode == "migrating-thread" {
 		where = "1 thread migrating"
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -630,7 +631,7 @@ func commandLines(d *result.Document, c *cmdInfo, u unit.Unit, pcts []float64) [
 		for _, p := range pcs {
 			met := result.Metric{Unit: result.UnitNs, Values: p.values, Resolution: c.m.Metric("wall").Resolution}
 			s := NewSeries(&met)
-			parts = append(parts, fmt.Sprintf("CPU %d %s (%d runs)", p.cpu, durIn(s.Summary.Median, u, s.AtQuantile(0.5)), len(p.values)))
+			parts = append(parts, fmt.Sprintf("CPU %d %s (%s)", p.cpu, durIn(s.Summary.Median, u, s.AtQuantile(0.5)), plural.Count(len(p.values), "run")))
 		}
 		add("per CPU", strings.Join(parts, ", ")+" (medians; --pin runs each run on one CPU in turn)")
 	}
@@ -783,8 +784,8 @@ func overheadLines(d *result.Document, u unit.Unit) []string {
 					sub = "subtracted from every run (--subtract-spawn)"
 				}
 			}
-			ls = append(ls, fmt.Sprintf("%s: %s ± %s (median ± scaled MAD of %d runs, range %s … %s), %s", what,
-				durIn(sum.Median, u, s.AtQuantile(0.5)), durIn(sum.MADScaled, u, s.OfStdDev()), sum.N,
+			ls = append(ls, fmt.Sprintf("%s: %s ± %s (median ± scaled MAD of %s, range %s … %s), %s", what,
+				durIn(sum.Median, u, s.AtQuantile(0.5)), durIn(sum.MADScaled, u, s.OfStdDev()), plural.Count(sum.N, "run"),
 				durIn(sum.Min, u, s.Observed()), durIn(sum.Max, u, s.Observed()), sub))
 		case ov.Unavailable != "":
 			ls = append(ls, fmt.Sprintf("%s overhead: unavailable (%s)", ov.Kind, ov.Unavailable))
@@ -793,8 +794,8 @@ func overheadLines(d *result.Document, u unit.Unit) []string {
 	if oc := r.OwnCPU; oc != nil && oc.Processes > 0 {
 		per := float64(oc.Ns) / float64(oc.Processes)
 		// getrusage gives microseconds: the total is known to 1 µs.
-		ls = append(ls, fmt.Sprintf("chrono's own CPU time: %s per process started (%d processes; user+system of all its threads, children excluded)",
-			durIn(per, u, unit.Precision{Resolution: 1000 / float64(oc.Processes)}), oc.Processes))
+		ls = append(ls, fmt.Sprintf("chrono's own CPU time: %s per process started (%s; user+system of all its threads, children excluded)",
+			durIn(per, u, unit.Precision{Resolution: 1000 / float64(oc.Processes)}), plural.Count(oc.Processes, "process")))
 	}
 	return ls
 }

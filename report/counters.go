@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -38,7 +39,7 @@ func countersView(d *result.Document, o Options) (*View, error) {
 				n = len(w.Values)
 			}
 		}
-		v.Blocks = append(v.Blocks, Block{Lines: []string{fmt.Sprintf("Interrupted: %d of %d runs finished.", n, run.Runs)}})
+		v.Blocks = append(v.Blocks, Block{Lines: []string{fmt.Sprintf("Interrupted: %d of %s finished.", n, plural.Count(run.Runs, "run"))}})
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
@@ -56,7 +57,7 @@ func countersTitle(m *result.Measurement, run *result.CountersRun) string {
 	}
 	runs := ""
 	if n > 1 || run.Runs > 1 {
-		runs = fmt.Sprintf(" (%d runs)", n)
+		runs = " (" + plural.Count(n, "run") + ")"
 	}
 	return fmt.Sprintf("%s for '%s'%s:", what, m.Name, runs)
 }
@@ -223,7 +224,7 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 	}
 	var lines []string
 	if n > 1 {
-		lines = append(lines, fmt.Sprintf("Mean ± sample stddev (n-1) over %d runs; ( ± x%% ) is the standard error of the mean, as perf stat -r prints it.", n))
+		lines = append(lines, fmt.Sprintf("Mean ± sample stddev (n-1) over %s; ( ± x%% ) is the standard error of the mean, as perf stat -r prints it.", plural.Count(n, "run")))
 	}
 	switch {
 	case run.Source == counterSourceCachegrind:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -126,7 +127,7 @@ func newFunctionFigures(m *result.Measurement) (*functionFigures, error) {
 		held := 0
 		for _, size := range pl.BlockSizes {
 			if size < 0 || size > n-held {
-				return nil, fmt.Errorf("report: function measurement %q: its block sizes do not add up to the %d samples of its metrics: the document is damaged", m.Name, n)
+				return nil, fmt.Errorf("report: function measurement %q: its block sizes do not add up to the %s of its metrics: the document is damaged", m.Name, plural.Count(n, "sample"))
 			}
 			held += size
 		}
@@ -139,7 +140,7 @@ func newFunctionFigures(m *result.Measurement) (*functionFigures, error) {
 		f.blocks = make([]int, n) // one block
 	}
 	if len(f.blocks) != n {
-		return nil, fmt.Errorf("report: function measurement %q: its blocks hold %d samples, its metrics %d: the document is damaged", m.Name, len(f.blocks), n)
+		return nil, fmt.Errorf("report: function measurement %q: its blocks hold %s, its metrics %d: the document is damaged", m.Name, plural.Count(len(f.blocks), "sample"), n)
 	}
 	// (A binned cpu metric has no per-sample values to read.)
 	if c, ce := m.Metric("cpu"), m.Metric("cpu_end"); c != nil && ce != nil && len(c.Values) == n && len(ce.Values) == n {
@@ -295,7 +296,7 @@ func (f *functionFigures) lines(modes []*result.Measurement, o Options) []string
 			}
 		}
 		w := NewSeries(&result.Metric{Unit: result.UnitNsPerOp, Values: xs, Resolution: f.wall.Resolution})
-		ls = append(ls, fmt.Sprintf("warm-up: %d samples, median %s/op (discarded)", len(fd.Warmup), unit.Duration(w.Summary.Median, w.AtQuantile(0.5))))
+		ls = append(ls, fmt.Sprintf("warm-up: %s, median %s/op (discarded)", plural.Count(len(fd.Warmup), "sample"), unit.Duration(w.Summary.Median, w.AtQuantile(0.5))))
 	}
 	for _, m := range modes {
 		ls = append(ls, modeLine(m, o))
@@ -322,7 +323,7 @@ func (f *functionFigures) placementLine() string {
 	case pl.Allowed == 1:
 		l = fmt.Sprintf("on CPU %d, the only one the process may run on", pl.BlockCPUs[0])
 	default:
-		l = fmt.Sprintf("spread: %d blocks over CPUs %s of the %d allowed", len(pl.BlockSizes), cpuList(pl.BlockCPUs), pl.Allowed)
+		l = fmt.Sprintf("spread: %s over CPUs %s of the %d allowed", plural.Count(len(pl.BlockSizes), "block"), cpuList(pl.BlockCPUs), pl.Allowed)
 	}
 	l = "placement: " + l
 	if bm := f.placed.BlockMedians; len(bm) > 1 {
@@ -373,7 +374,7 @@ func (f *functionFigures) countersLine() string {
 			s = NewSeries(met)
 		} else if len(c.PartialPerOp) > 0 {
 			s = NewSeries(&result.Metric{Unit: result.UnitCountPerOp, Values: c.PartialPerOp})
-			extra = fmt.Sprintf(" (in %d of %d samples)", len(c.PartialPerOp), len(f.xs))
+			extra = fmt.Sprintf(" (in %d of %s)", len(c.PartialPerOp), plural.Count(len(f.xs), "sample"))
 		}
 		if s == nil || s.N() == 0 {
 			continue
@@ -451,7 +452,7 @@ func modeLine(m *result.Measurement, o Options) string {
 			per = append(per, mops(w.Summary.Median, w.AtQuantile(0.5)))
 			all = append(all, wm.Values...)
 		}
-		line := fmt.Sprintf("parallel (%d workers): %s Mop/s aggregate (median)", workers, mops(s.Summary.Median, s.AtQuantile(0.5)))
+		line := fmt.Sprintf("parallel (%s): %s Mop/s aggregate (median)", plural.Count(workers, "worker"), mops(s.Summary.Median, s.AtQuantile(0.5)))
 		if len(per) > 0 {
 			a := NewSeries(&result.Metric{Unit: result.UnitNsPerOp, Values: all, Resolution: met.Resolution})
 			line += fmt.Sprintf(", per worker %s Mop/s, %s/op per worker (median)", strings.Join(per, ", "),
@@ -481,8 +482,8 @@ func compareLines(d *result.Document, fs []*functionFigures) []string {
 			continue
 		}
 		pr, err := comparePaired(a, b)
-		lines = append(lines, fmt.Sprintf("%s vs %s: %s (%d interleaved rounds of %d iterations, median of paired ratios %s/%s)",
-			a.m.Name, b.m.Name, PairedVerdict(a.m.Name, b.m.Name, pr, err), min(len(a.xs), len(b.xs)), c.Iterations, a.m.Name, b.m.Name))
+		lines = append(lines, fmt.Sprintf("%s vs %s: %s (%s of %s, median of paired ratios %s/%s)",
+			a.m.Name, b.m.Name, PairedVerdict(a.m.Name, b.m.Name, pr, err), plural.Count(min(len(a.xs), len(b.xs)), "interleaved round"), plural.Count(int(c.Iterations), "iteration"), a.m.Name, b.m.Name))
 	}
 	return lines
 }

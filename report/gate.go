@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
@@ -306,10 +307,10 @@ func GateView(baseline, newer *result.Document, g *GateResult, o Options) *View 
 	}
 	thr := strconv.FormatFloat(100*g.Threshold, 'g', -1, 64) + "%"
 	v := &View{Title: "chrono: performance against the baseline" + mark}
-	head := fmt.Sprintf("%s, %s, %s, %s of %d compared (threshold %s; significance: Mann-Whitney U, p ≤ %s after Holm's correction over %d tests)%s",
-		plural(count[VerdictRegression], "regression"), plural(count[VerdictImprovement], "improvement"),
+	head := fmt.Sprintf("%s, %s, %s, %s of %d compared (threshold %s; significance: Mann-Whitney U, p ≤ %s after Holm's correction over %s)%s",
+		plural.Count(count[VerdictRegression], "regression"), plural.Count(count[VerdictImprovement], "improvement"),
 		fmt.Sprintf("%d unchanged", count[VerdictNoChange]), fmt.Sprintf("%d undecided", count[VerdictUndecided]),
-		len(g.Changes), thr, strconv.FormatFloat(stats.Alpha, 'g', -1, 64), testsOf(g), mark)
+		len(g.Changes), thr, strconv.FormatFloat(stats.Alpha, 'g', -1, 64), plural.Count(testsOf(g), "test"), mark)
 	lines := []string{head, fmt.Sprintf("baseline: %s document of %s; new: %s document of %s%s", baseline.Kind, stamp(baseline), newer.Kind, stamp(newer), mark)}
 	if len(g.EnvDiffs) > 0 {
 		lines = append(lines, "the environments differ, compared anyway (--allow-env-mismatch): "+strings.Join(g.EnvDiffs, "; ")+mark)

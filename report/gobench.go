@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -122,7 +123,7 @@ func ReadGoBench(r io.Reader, name string) (*result.Document, error) {
 		for _, met := range b.metrics {
 			if len(met.Values) != b.lines {
 				d.Warnings = append(d.Warnings, warn.New("benchfmt-partial-metric",
-					fmt.Sprintf("%s: %s is in %d of its %d runs, so it is left out", b.name, met.Name, len(met.Values), b.lines),
+					fmt.Sprintf("%s: %s is in %d of its %s, so it is left out", b.name, met.Name, len(met.Values), plural.Count(b.lines, "run")),
 					"give every run of a benchmark the same units"))
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
@@ -271,7 +272,7 @@ var htmlPage = template.Must(template.New("page").Funcs(template.FuncMap{
 	"svg":       func(p *Plot) template.HTML { return template.HTML(p.inlineSVG()) },
 	"hover":     func(p *Plot) string { return p.hoverJSON() },
 	"hasPrefix": strings.HasPrefix,
-	"count":     plural,
+	"count":     plural.Count,
 	"width": func(p *Plot) string {
 		switch {
 		case p.width <= smallW:

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -91,7 +92,7 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 	if run.Conditions.Priority == 0 {
 		conds = strings.TrimSuffix("SCHED_OTHER, "+conds, ", ")
 	}
-	v := &View{Title: fmt.Sprintf("Wake-up latency: %d thread(s), interval %s, %s; %s", run.Threads,
+	v := &View{Title: fmt.Sprintf("Wake-up latency: %s, interval %s, %s; %s", plural.Count(run.Threads, "thread"),
 		time.Duration(run.IntervalNs), run.Wait, conds)}
 	var lines []string
 	for _, r := range threads {

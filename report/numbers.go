@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -188,7 +189,7 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 
 	if run.Bins > 0 {
 		if bins := stats.LinearBins(met.Values, run.Bins); len(bins) > 0 {
-			blocks = append(blocks, Block{Heading: fmt.Sprintf("histogram (%d bins)", run.Bins), Table: barTable(bins, s, du), In: AllFormats})
+			blocks = append(blocks, Block{Heading: "histogram (" + plural.Count(run.Bins, "bin") + ")", Table: barTable(bins, s, du), In: AllFormats})
 		}
 	}
 	return blocks, csvRow

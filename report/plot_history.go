@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -87,7 +88,7 @@ func historyPlot(hp HistoryPlot, n int) (*Plot, error) {
 		}
 		p.Add(vl)
 	}
-	caption := fmt.Sprintf("%d runs; the median of each run, in time order; %d change point(s) (dashed), each segment's median as a line", len(hp.Medians), len(hp.Changes))
+	caption := fmt.Sprintf("%s; the median of each run, in time order; %s (dashed), each segment's median as a line", plural.Count(len(hp.Medians), "run"), plural.Count(len(hp.Changes), "change point"))
 	return render(p, plotW, plotH, "history-"+strconv.Itoa(n)+"-"+slug(hp.Title), hp.Title, caption, "run", sc.unit, hover)
 }
 

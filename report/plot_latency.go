@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -136,7 +137,7 @@ func percentileCurve(sets []sampleSet, name, title string, o Options) ([]*Plot, 
 			hover = append(hover, hoverPoint{X: x, Y: v / sc.div, Text: fmt.Sprintf("%s: %s: %s", ss.name, Percent(pc), Figure(v, ss.s.Unit, ss.s.AtQuantile(pc), o.Unit))})
 		}
 		xy = append(xy, plotter.XY{X: top, Y: ss.s.Summary.Max / sc.div})
-		hover = append(hover, hoverPoint{X: top, Y: ss.s.Summary.Max / sc.div, Text: fmt.Sprintf("%s: max %s (%d samples)", ss.name, Figure(ss.s.Summary.Max, ss.s.Unit, ss.s.Observed(), o.Unit), n)})
+		hover = append(hover, hoverPoint{X: top, Y: ss.s.Summary.Max / sc.div, Text: fmt.Sprintf("%s: max %s (%s)", ss.name, Figure(ss.s.Summary.Max, ss.s.Unit, ss.s.Observed(), o.Unit), plural.Count(int(n), "sample"))})
 		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return nil, fmt.Errorf("report: percentile curve: %w", err)

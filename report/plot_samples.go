@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -127,7 +128,7 @@ func distributionPlot(ss sampleSet, name string, o Options) (*Plot, error) {
 		setLog(&p.X)
 	}
 	var hbins []plotter.HistogramBin
-	caption := fmt.Sprintf("%d samples", s.N())
+	caption := plural.Count(s.N(), "sample")
 	if s.Binned() {
 		h := s.hist
 		for i, c := range h.Counts {
@@ -145,7 +146,7 @@ func distributionPlot(ss sampleSet, name string, o Options) (*Plot, error) {
 		}
 		scaled := scaleValues(s.Sorted, sc.div)
 		hbins = bins(scaled, lo/sc.div, hi/sc.div, k, logX)
-		caption += fmt.Sprintf(" in %d bins", k)
+		caption += " in " + plural.Count(k, "bin")
 	}
 	var pts []hoverPoint
 	if len(hbins) > 0 {
@@ -224,8 +225,8 @@ func violinPlot(sets []sampleSet, name, title string, w vg.Length, o Options) (*
 		v.rows = append(v.rows, r)
 		names = append(names, ss.name)
 		f := func(x float64, qq float64) string { return Figure(x, s.Unit, s.AtQuantile(qq), o.Unit) }
-		pts = append(pts, hoverPoint{X: r.q50, Y: float64(i), Text: fmt.Sprintf("%s: median %s; p25 %s, p75 %s; p1 %s, p99 %s (%d samples)",
-			ss.name, f(s.Summary.Median, 0.5), f(s.Quantile(0.25), 0.25), f(s.Quantile(0.75), 0.75), f(s.Quantile(0.01), 0.01), f(s.Quantile(0.99), 0.99), s.N())})
+		pts = append(pts, hoverPoint{X: r.q50, Y: float64(i), Text: fmt.Sprintf("%s: median %s; p25 %s, p75 %s; p1 %s, p99 %s (%s)",
+			ss.name, f(s.Summary.Median, 0.5), f(s.Quantile(0.25), 0.25), f(s.Quantile(0.75), 0.75), f(s.Quantile(0.01), 0.01), f(s.Quantile(0.99), 0.99), plural.Count(s.N(), "sample"))})
 	}
 	p.Add(v)
 	nominalY(p, names)
@@ -615,7 +616,7 @@ func perCPUPlot(sets []sampleSet, name string, o Options) (*Plot, error) {
 	}
 	p.Caption = "the samples of each measurement split by the CPU they ran on; " + p.Caption
 	if migrated > 0 {
-		p.Caption += fmt.Sprintf("; %d samples that changed CPU while running are left out", migrated)
+		p.Caption += "; " + plural.Count(migrated, "sample") + " that changed CPU while running " + plural.Is(migrated) + " left out"
 	}
 	return p, nil
 }

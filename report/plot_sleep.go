@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -127,9 +128,9 @@ func sleepPlot(cells []plotSleepCell, mechs []string, metric, name, title, ylabe
 			}
 		}
 		xlo, xhi = math.Min(xlo, c.requested), math.Max(xhi, c.requested)
-		hover = append(hover, hoverPoint{X: c.requested, Y: q.med, Text: fmt.Sprintf("%s at %s: median %s (p10 %s, p90 %s), %d waits",
+		hover = append(hover, hoverPoint{X: c.requested, Y: q.med, Text: fmt.Sprintf("%s at %s: median %s (p10 %s, p90 %s), %s",
 			c.mechanism, time.Duration(c.requested).String(), Figure(q.med, s.Unit, s.AtQuantile(0.5), o.Unit),
-			Figure(q.p10, s.Unit, s.AtQuantile(0.1), o.Unit), Figure(q.p90, s.Unit, s.AtQuantile(0.9), o.Unit), s.N())})
+			Figure(q.p10, s.Unit, s.AtQuantile(0.1), o.Unit), Figure(q.p90, s.Unit, s.AtQuantile(0.9), o.Unit), plural.Count(s.N(), "wait"))})
 	}
 	if len(per) == 0 || math.IsInf(lo, 1) {
 		return nil, nil
@@ -178,7 +179,7 @@ func sleepPlot(cells []plotSleepCell, mechs []string, metric, name, title, ylabe
 	p.Y.Min = math.Min(p.Y.Min, floor/sc.div)
 	p.Legend.Top, p.Legend.Left = true, true
 	if nonPositive > 0 {
-		caption += fmt.Sprintf("; %d medians at or below 0 are drawn at the bottom", nonPositive)
+		caption += "; " + plural.Count(nonPositive, "median") + " at or below 0 " + plural.Is(nonPositive) + " drawn at the bottom"
 	}
 	return render(p, plotW*0.9, plotH*1.1, name, title, caption, xs.unit, sc.unit, hover)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -197,19 +198,11 @@ func ChartLines(m *result.Metric, indent string, o Options) []string {
 	if n := len(m.Values); n >= 3 {
 		per := ""
 		if n > ChartWidth {
-			per = fmt.Sprintf(", median of each %s", plural(n/ChartWidth, "sample"))
+			per = fmt.Sprintf(", median of each %s", plural.Count(n/ChartWidth, "sample"))
 		}
-		lines = append(lines, indent+"sequence      "+Sparkline(m.Values, ChartWidth, o)+fmt.Sprintf(" (%d samples in run order%s)", n, per))
+		lines = append(lines, indent+"sequence      "+Sparkline(m.Values, ChartWidth, o)+fmt.Sprintf(" (%s in run order%s)", plural.Count(n, "sample"), per))
 	}
 	return lines
-}
-
-// plural is "1 sample", "2 samples".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // logWorthy reports whether values from lo to hi (both positive) spread

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -26,11 +27,11 @@ func traceView(d *result.Document, o Options) (*View, error) {
 			clock = "not stated in the trace"
 		}
 		lines := []string{
-			fmt.Sprintf("trace: %d events on %d lanes over %s", r.Events, r.Lanes, unit.Duration(wall, unit.Precision{Resolution: 1})),
+			fmt.Sprintf("trace: %s on %s over %s", plural.Count(int(r.Events), "event"), plural.Count(r.Lanes, "lane"), unit.Duration(wall, unit.Precision{Resolution: 1})),
 			"clock: " + clock,
 		}
 		if r.Overwritten > 0 {
-			lines = append(lines, fmt.Sprintf("the rings (%d events each) overwrote or dropped %d oldest events before the dump", r.RingEvents, r.Overwritten))
+			lines = append(lines, fmt.Sprintf("the rings (%s each) overwrote or dropped %s before the dump", plural.Count(int(r.RingEvents), "event"), plural.Count(int(r.Overwritten), "oldest event")))
 		}
 		v.Blocks = append(v.Blocks, Block{Lines: lines})
 	}

@@ -175,7 +175,7 @@ func (m *Measurement) checkLengths() error {
 
 func (h *Histogram) validate() error {
 	if len(h.Bounds) != len(h.Counts)+1 {
-		return fmt.Errorf("histogram has %d bounds for %d counts (want one more bound than counts)", len(h.Bounds), len(h.Counts))
+		return fmt.Errorf("histogram has %s for %s (want one more bound than counts)", plural.Count(len(h.Bounds), "bound"), plural.Count(len(h.Counts), "count"))
 	}
 	for i := 1; i < len(h.Bounds); i++ {
 		if !(h.Bounds[i] > h.Bounds[i-1]) {

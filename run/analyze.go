@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
@@ -157,7 +158,7 @@ func (a *analysis) perCPUText() string {
 	}
 	var parts []string
 	for _, w := range a.PerCPU {
-		parts = append(parts, fmt.Sprintf("CPU %d %s (%d runs)", w.CPU, medianText(byCPU[w.CPU], 1), w.Runs))
+		parts = append(parts, fmt.Sprintf("CPU %d %s (%s)", w.CPU, medianText(byCPU[w.CPU], 1), plural.Count(w.Runs, "run")))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -203,7 +204,7 @@ func (r *Report) analyzeMetrics(a *analysis, names []string) {
 		if len(m.Raw) != len(res.Samples) {
 			if len(m.Raw) > 0 {
 				a.Warnings = append(a.Warnings, warn.New("counter-partly-counted",
-					fmt.Sprintf("%s was counted in only %d of %d runs and is left out", name, len(m.Raw), len(res.Samples)),
+					fmt.Sprintf("%s was counted in only %d of %s and is left out", name, len(m.Raw), plural.Count(len(res.Samples), "run")),
 					"count fewer events at once, so that the kernel need not multiplex them"))
 			}
 			continue
@@ -289,7 +290,7 @@ func (r *Report) analyze(res *Result) *analysis {
 	if len(a.Wall) == 0 {
 		if a.TimedOut > 0 {
 			a.Warnings = append(a.Warnings, warn.New("no-timing",
-				fmt.Sprintf("no timing: all %d runs timed out after %s and were killed", a.TimedOut, r.Options.Timeout),
+				fmt.Sprintf("no timing: all %s timed out after %s and %s killed", plural.Count(a.TimedOut, "run"), r.Options.Timeout, plural.Was(a.TimedOut)),
 				"raise --timeout above the command's run time"))
 		} else {
 			a.Warnings = append(a.Warnings, warn.New("no-runs", "no run completed: nothing to summarize",
@@ -348,7 +349,7 @@ func (r *Report) warnings(a *analysis) []warn.Warning {
 	med := medianText(a.Wall, 1)
 	cpuRes := float64(CPUTimeResolution)
 	if res.Samples != nil && !res.Complete {
-		w = append(w, warn.New("incomplete", fmt.Sprintf("incomplete: only %d runs were made before the benchmark stopped", len(a.Wall)),
+		w = append(w, warn.New("incomplete", fmt.Sprintf("incomplete: only %s made before the benchmark stopped", plural.Count(len(a.Wall), "run")+" "+plural.Was(len(a.Wall))),
 			"run it to its end for the runs asked for"))
 	}
 	if need := stats.MinSamplesForMedianCI(stats.Confidence); len(a.Wall) < need {
@@ -360,7 +361,11 @@ func (r *Report) warnings(a *analysis) []warn.Warning {
 		if c := o.Count(); c > 0 {
 			first := slices.Contains(o.HighMild, 0) || slices.Contains(o.HighSevere, 0)
 			slowest := slices.Index(a.Wall, slices.Max(a.Wall)) == 0
-			msg := fmt.Sprintf("%d of %d runs are statistical outliers (Tukey fences: %d mild, %d severe)", c, len(a.Wall), c-o.Severe(), o.Severe())
+			what := "are statistical outliers"
+			if c == 1 {
+				what = "is a statistical outlier"
+			}
+			msg := fmt.Sprintf("%d of %s %s (Tukey fences: %d mild, %d severe)", c, plural.Count(len(a.Wall), "run"), what, c-o.Severe(), o.Severe())
 			if first && slowest {
 				w = append(w, warn.New("outliers", msg+"; the first run was the slowest", "consider --warmup (caches, page faults on first start)"))
 			} else {
@@ -382,7 +387,7 @@ func (r *Report) warnings(a *analysis) []warn.Warning {
 		}
 		clamped := ""
 		if a.Clamped > 0 {
-			clamped = fmt.Sprintf("; %d of %d runs were not longer than it and are clamped to 0 (raw median %s)", a.Clamped, len(a.Wall), medianText(a.RawWall, 1))
+			clamped = fmt.Sprintf("; %d of %s %s not longer than it and %s clamped to 0 (raw median %s)", a.Clamped, plural.Count(len(a.Wall), "run"), plural.Was(a.Clamped), plural.Is(a.Clamped), medianText(a.RawWall, 1))
 		}
 		switch {
 		case ov.Subtracted && r.belowResolution(sum.Median):
@@ -422,14 +427,14 @@ func (r *Report) warnings(a *analysis) []warn.Warning {
 			if !r.Options.IgnoreFailure {
 				how = "--ignore-failure=" + joinInts(r.Options.IgnoreExitCodes)
 			}
-			w = append(w, warn.NewNote("failed-runs", fmt.Sprintf("%d of %d runs exited with a non-zero code (kept, %s)", a.Failures, len(a.Wall), how), ""))
+			w = append(w, warn.NewNote("failed-runs", fmt.Sprintf("%d of %s exited with a non-zero code (kept, %s)", a.Failures, plural.Count(len(a.Wall), "run"), how), ""))
 		} else {
-			w = append(w, warn.New("failed-runs", fmt.Sprintf("%d of %d runs exited with a non-zero code, which stopped the benchmark: its figures include the failed run", a.Failures, len(a.Wall)),
+			w = append(w, warn.New("failed-runs", fmt.Sprintf("%d of %s exited with a non-zero code, which stopped the benchmark: its figures include the failed run", a.Failures, plural.Count(len(a.Wall), "run")),
 				"fix the command, or give -i to record failures and go on"))
 		}
 	}
 	if a.TimedOut > 0 {
-		w = append(w, warn.New("timed-out", fmt.Sprintf("%d runs timed out after %s, were killed and are left out of the statistics", a.TimedOut, r.Options.Timeout),
+		w = append(w, warn.New("timed-out", fmt.Sprintf("%s timed out after %s, %s killed and %s left out of the statistics", plural.Count(a.TimedOut, "run"), r.Options.Timeout, plural.Was(a.TimedOut), plural.Is(a.TimedOut)),
 			"raise --timeout if they should count"))
 	}
 	if r.Options.Precision > 0 && !res.PrecisionReached && res.Complete {

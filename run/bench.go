@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -383,19 +384,11 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 func checkNames(n, lines, total int, params bool) error {
 	switch {
 	case !params && n > lines:
-		return usagef("run: too many -n/--command-name names: %d for %s: give at most one per command (a command without one is named by its command line)", n, plural(lines, "command"))
+		return usagef("run: too many -n/--command-name names: %d for %s: give at most one per command (a command without one is named by its command line)", n, plural.Count(lines, "command"))
 	case params && n > 1 && n != lines && n != total:
-		return usagef("run: %d -n/--command-name names for %d benchmarks (%d command lines, %d parameter combinations): give one name for all (with {param} in it), one per command line, or one per benchmark in the order they run (command lines varying fastest, then the parameters)", n, total, lines, total/lines)
+		return usagef("run: %s for %s (%s, %s): give one name for all (with {param} in it), one per command line, or one per benchmark in the order they run (command lines varying fastest, then the parameters)", plural.Count(n, "-n/--command-name name"), plural.Count(total, "benchmark"), plural.Count(lines, "command line"), plural.Count(total/lines, "parameter combination"))
 	}
 	return nil
-}
-
-// plural is "1 command", "2 commands".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // paramText lists parameter values as hyperfine shows them in a name:
@@ -606,11 +599,11 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 			n = max(n, c.Index+1)
 		}
 		if len(list.v) > 1 && len(list.v) != n {
-			return nil, usagef("run: %d --%s commands for %d commands: give one for all, or one per command", len(list.v), list.name, n)
+			return nil, usagef("run: %d --%s commands for %s: give one for all, or one per command", len(list.v), list.name, plural.Count(n, "command"))
 		}
 	}
 	if n := maxIndex(cmds) + 1; len(opts.Outputs) > 1 && len(opts.Outputs) != n {
-		return nil, usagef("run: %d --output values for %d commands: give one for all, or one per command", len(opts.Outputs), n)
+		return nil, usagef("run: %d --output values for %s: give one for all, or one per command", len(opts.Outputs), plural.Count(n, "command"))
 	}
 	shell, err := shellWords(opts)
 	if err != nil {

@@ -1,12 +1,12 @@
 package run
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
@@ -237,7 +237,7 @@ func (r *Report) countersWarning() (warn.Warning, bool) {
 	names := map[string][]string{}
 	for _, u := range r.Counters.Unavailable {
 		if counted[u.Name] {
-			u.Name += fmt.Sprintf(" (in %d runs)", u.Runs)
+			u.Name += " (in " + plural.Count(u.Runs, "run") + ")"
 		}
 		if _, ok := names[u.Reason]; !ok {
 			reasons = append(reasons, u.Reason)

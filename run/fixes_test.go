@@ -91,3 +91,28 @@ func TestClampedMedianExplained(t *testing.T) {
 		t.Errorf("Markdown gives a relative speed without a comparison:\n%s", md)
 	}
 }
+
+// TestOneRunIsSingular: warnings about one run say "1 run", not "1 runs"
+// (chrono run interrupted after its first run said "only 1 runs were
+// made").
+func TestOneRunIsSingular(t *testing.T) {
+	f := &fake{walls: map[string]time.Duration{"A": time.Millisecond, "B": time.Millisecond}, overhead: 2 * time.Millisecond}
+	rep := runFake(t, f, Options{Runs: 1, Shell: "sh"}, "A", "B")
+	rep.Results[0].Complete = false
+	var msgs []string
+	for _, w := range docOf(rep).Measurements[0].Warnings {
+		msgs = append(msgs, w.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"incomplete: only 1 run was made before the benchmark stopped",
+		"1 of 1 run was not longer than it and is clamped to 0",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "1 runs") {
+		t.Errorf("warnings say \"1 runs\":\n%s", all)
+	}
+}

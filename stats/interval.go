@@ -144,7 +144,7 @@ func MedianCI(xs []float64, confidence float64) (Interval, error) {
 	}
 	n := len(sorted)
 	tooFew := func() error {
-		return fmt.Errorf("stats: %d samples are too few for a %s%% confidence interval of the median: take at least %d",
+		return fmt.Errorf("stats: too few samples (%d) for a %s%% confidence interval of the median: take at least %d",
 			n, strconv.FormatFloat(confidence*100, 'g', 10, 64), MinSamplesForMedianCI(confidence))
 	}
 	if n < MinSamplesForMedianCI(confidence) {

@@ -71,7 +71,7 @@ func PlacedMedianCI(xs []float64, blocks, cpus []int, confidence float64) (Place
 		return p, err
 	}
 	if len(blocks) != len(xs) || (cpus != nil && len(cpus) != len(xs)) {
-		return p, fmt.Errorf("stats: %d values with %d blocks and %d CPUs: give one block and one CPU (or no CPUs) per value", len(xs), len(blocks), len(cpus))
+		return p, fmt.Errorf("stats: %d value%s with %d block%s and %d CPU%s: give one block and one CPU (or no CPUs) per value", len(xs), plural(len(xs)), len(blocks), plural(len(blocks)), len(cpus), plural(len(cpus)))
 	}
 	var parts []string
 	have := false
@@ -256,7 +256,7 @@ func ComparePaired(a, b []float64, blocks, cpus []int, confidence, alpha float64
 	var r PairedRatio
 	n := min(len(a), len(b))
 	if len(blocks) < n || (cpus != nil && len(cpus) < n) {
-		return r, fmt.Errorf("stats: %d rounds with %d blocks and %d CPUs: give one block and one CPU (or no CPUs) per round", n, len(blocks), len(cpus))
+		return r, fmt.Errorf("stats: %d round%s with %d block%s and %d CPU%s: give one block and one CPU (or no CPUs) per round", n, plural(n), len(blocks), plural(len(blocks)), len(cpus), plural(len(cpus)))
 	}
 	var rb, rc []int
 	for i := range n {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chronograph/chronograph/internal/excerpt"
 	"github.com/chronograph/chronograph/internal/outfile"
+	"github.com/chronograph/chronograph/internal/plural"
 )
 
 // The Chrome trace-event JSON format (the "JSON Object Format" of the
@@ -106,7 +107,7 @@ func WriteChrome(w io.Writer, tr *Trace) error {
 	flowPos := flowPositions(tr.Events)
 	for i, e := range tr.Events {
 		if e.Lane < 0 || e.Lane >= len(tr.Lanes) {
-			return fmt.Errorf("tracer: event %d (%q) has lane %d, but the trace has %d lanes", i, e.Name, e.Lane, len(tr.Lanes))
+			return fmt.Errorf("tracer: event %d (%q) has lane %d, but the trace has %s", i, e.Name, e.Lane, plural.Count(len(tr.Lanes), "lane"))
 		}
 		ce := chromeEvent{Name: e.Name, Cat: string(e.Kind), TS: micros(e.TS), PID: pid, TID: json.Number(strconv.Itoa(tr.Lanes[e.Lane].ID))}
 		args := map[string]any{}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/history"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -399,7 +400,7 @@ func historyShowCmd(f *historyFlags) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "%s, %s (%s): %d runs\n", x.Name, x.Metric, x.Unit, x.Runs)
+				fmt.Fprintf(w, "%s, %s (%s): %s\n", x.Name, x.Metric, x.Unit, plural.Count(x.Runs, "run"))
 				tw := newTable(w)
 				fmt.Fprintln(tw, "  run\ttime\tcommit\tbranch\tmachine\tmedian\tn\ttags")
 				for _, p := range ss[0].points {
@@ -536,7 +537,7 @@ func rowsToShow(n int, chs []history.Change, all bool) []bool {
 // (changes marked; only the runs around the changes and the newest when
 // there are many, unless allRows) and the changes.
 func writeTrend(w io.Writer, se series, chs []history.Change, allRows bool) {
-	fmt.Fprintf(w, "%s, %s: %d runs on %s\n", se.name, se.metric, len(se.points), machineText(se))
+	fmt.Fprintf(w, "%s, %s: %s on %s\n", se.name, se.metric, plural.Count(len(se.points), "run"), machineText(se))
 	if len(se.points) == 0 {
 		fmt.Fprintln(w, "  no runs (check --since and --machine)")
 		return
@@ -643,13 +644,13 @@ their own series (--machine keeps one machine).`,
 						continue
 					}
 					changed++
-					fmt.Fprintf(w, "%s, %s on %s: %d runs, %d change(s)\n", se.name, se.metric, machineText(se), len(se.points), len(chs))
+					fmt.Fprintf(w, "%s, %s on %s: %s, %s\n", se.name, se.metric, machineText(se), plural.Count(len(se.points), "run"), plural.Count(len(chs), "change"))
 					tw := newTable(w)
 					fmt.Fprintln(tw, "  commits\tbefore\tafter\tratio\t95% CI\tp\tverdict")
 					for _, c := range chs {
-						fmt.Fprintf(tw, "  %s..%s\t%s (%d runs)\t%s (%d runs)\t%s\t[%s, %s]\t%s\t%s\n",
-							short(c.Before.Commit), short(c.After.Commit), formatValue(c.MedianBefore, c.Before.Unit), c.NBefore,
-							formatValue(c.MedianAfter, c.After.Unit), c.NAfter, unit.Sig(c.Ratio, 3), unit.Sig(c.Lo, 3), unit.Sig(c.Hi, 3), report.PValue(c.P), c.Verdict)
+						fmt.Fprintf(tw, "  %s..%s\t%s (%s)\t%s (%s)\t%s\t[%s, %s]\t%s\t%s\n",
+							short(c.Before.Commit), short(c.After.Commit), formatValue(c.MedianBefore, c.Before.Unit), plural.Count(c.NBefore, "run"),
+							formatValue(c.MedianAfter, c.After.Unit), plural.Count(c.NAfter, "run"), unit.Sig(c.Ratio, 3), unit.Sig(c.Lo, 3), unit.Sig(c.Hi, 3), report.PValue(c.P), c.Verdict)
 					}
 					tw.Flush()
 					if last := chs[len(chs)-1]; last.Verdict == history.Regression {

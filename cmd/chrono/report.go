@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/internal/outfile"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -374,7 +375,7 @@ func writeVisual(cmd *cobra.Command, ins []input, f reportFlags, o report.Option
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(errw, "chrono: wrote %d plots into %s\n", len(paths), f.svg)
+		fmt.Fprintf(errw, "chrono: wrote %s into %s\n", plural.Count(len(paths), "plot"), f.svg)
 	}
 	return nil
 }

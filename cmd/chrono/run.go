@@ -14,6 +14,7 @@ import (
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/outfile"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
@@ -573,7 +574,7 @@ func checkPerCommand(f runFlags, lines int) error {
 		v    []string
 	}{{"setup", f.setup}, {"prepare", f.prepare}, {"conclude", f.conclude}, {"cleanup", f.cleanup}, {"output", f.outputs}} {
 		if len(list.v) > 1 && len(list.v) != n {
-			return usagef("run: --%s is given %d times for %d commands: give it once for all commands, or once per command (%d%s)", list.name, len(list.v), n, n, with)
+			return usagef("run: --%s is given %d times for %s: give it once for all commands, or once per command (%d%s)", list.name, len(list.v), plural.Count(n, "command"), n, with)
 		}
 	}
 	return nil

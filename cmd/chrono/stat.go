@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/run"
 )
@@ -233,7 +234,7 @@ func statExit(samples []run.Sample, asked int, sig os.Signal) (int, error) {
 		if len(samples) == 0 {
 			return code, fmt.Errorf("stat: interrupted by %s before a run finished; killed the command and everything it started", name)
 		}
-		return code, fmt.Errorf("stat: interrupted by %s after %d of %d runs; killed the running command and everything it started; the results above are of the finished runs", name, len(samples), asked)
+		return code, fmt.Errorf("stat: interrupted by %s after %d of %s; killed the running command and everything it started; the results above are of the finished runs", name, len(samples), plural.Count(asked, "run"))
 	}
 	if len(samples) == 0 {
 		return exitFailure, errors.New("stat: no run was made")
@@ -247,7 +248,7 @@ func statExit(samples []run.Sample, asked int, sig os.Signal) (int, error) {
 	last := samples[len(samples)-1]
 	which := ""
 	if len(samples) > 1 {
-		which = fmt.Sprintf(" in the last run (non-zero in %d of %d runs)", failed, len(samples))
+		which = fmt.Sprintf(" in the last run (non-zero in %d of %s)", failed, plural.Count(len(samples), "run"))
 	}
 	switch {
 	case last.ExitCode < 0 && last.SignalNumber > 0:

@@ -37,3 +37,20 @@ func Of(noun string) string {
 	}
 	return noun + "s"
 }
+
+// Is returns the verb for n things: "is" for 1 (or -1), "are" otherwise.
+func Is(n int) string {
+	if n == 1 || n == -1 {
+		return "is"
+	}
+	return "are"
+}
+
+// Was returns the verb for n things: "was" for 1 (or -1), "were"
+// otherwise.
+func Was(n int) string {
+	if n == 1 || n == -1 {
+		return "was"
+	}
+	return "were"
+}
