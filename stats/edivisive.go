@@ -12,7 +12,9 @@ import (
 type EDivisiveOptions struct {
 	// Permutations is the number of random permutations of the permutation
 	// test of each proposed change (default 199, as R's ecp). The smallest
-	// p-value it can give is 1/(Permutations+1).
+	// p-value it can give is 1/(Permutations+1), so it must be at least
+	// MinPermutations(Significance) (19 at 0.05): fewer could never accept
+	// a change, and are refused.
 	Permutations int
 	// Significance is the level at which a proposed change is accepted:
 	// its p-value must be at most this (default 0.05).
@@ -74,10 +76,12 @@ func EDivisive(xs []float64, o EDivisiveOptions) ([]ChangePoint, error) {
 		o.MinSegment = 5
 	}
 	switch {
-	case o.Permutations < 1:
-		return nil, fmt.Errorf("stats: E-divisive needs at least 1 permutation, got %d: give a positive count (199 is usual)", o.Permutations)
 	case !(o.Significance > 0 && o.Significance < 1):
 		return nil, fmt.Errorf("stats: E-divisive significance level %v is not in (0, 1): give e.g. 0.05", o.Significance)
+	case o.Permutations < MinPermutations(o.Significance):
+		need := MinPermutations(o.Significance)
+		return nil, fmt.Errorf("stats: E-divisive with %d permutations can never accept a change at p ≤ %g: the p-value (1 + k)/(n + 1) of n permutations is at least 1/(n + 1); give at least %d (199 is usual)",
+			o.Permutations, o.Significance, need)
 	case o.MinSegment < 2:
 		return nil, fmt.Errorf("stats: E-divisive minimum segment %d is below 2: a segment of one point has no spread; give at least 2", o.MinSegment)
 	}
@@ -158,6 +162,30 @@ func EDivisive(xs []float64, o EDivisiveOptions) ([]ChangePoint, error) {
 	}
 	slices.SortFunc(found, func(a, b ChangePoint) int { return a.Index - b.Index })
 	return found, nil
+}
+
+// MinPermutations returns the fewest permutations with which EDivisive's
+// test can accept a change at the significance level: its p-value is
+// (1 + k)/(n + 1) for k of n permutations at least as extreme as the
+// observed order, never below 1/(n + 1), so n must be at least
+// 1/level − 1: 19 at 0.05, 99 at 0.01. It is the smallest n ≥ 1 for which
+// EDivisive's acceptance rule (at most ⌊level·(n+1)⌋ − 1 exceedances)
+// allows one; 0 for a level outside (0, 1).
+func MinPermutations(level float64) int {
+	if !(level > 0 && level < 1) {
+		return 0
+	}
+	if 1/level > 1<<53 {
+		return math.MaxInt // no count of permutations can be afforded
+	}
+	n := max(1, int(math.Ceil(1/level))-1)
+	for n > 1 && math.Floor(level*float64(n)) >= 1 {
+		n-- // the rounding of 1/level overshot
+	}
+	for math.Floor(level*float64(n+1)) < 1 {
+		n++
+	}
+	return n
 }
 
 // energyScan holds the scratch space of one scan over a segment's splits.

@@ -245,3 +245,55 @@ func BenchmarkEDivisive1000(b *testing.B) {
 		}
 	}
 }
+
+// TestMinPermutations: the fewest permutations whose smallest p-value,
+// 1/(n+1), reaches the level, by EDivisive's own acceptance rule.
+func TestMinPermutations(t *testing.T) {
+	for _, tt := range []struct {
+		level float64
+		want  int
+	}{
+		{0.05, 19}, {0.01, 99}, {0.1, 9}, {0.5, 1}, {0.9, 1}, {1.0 / 3, 2}, {0.001, 999}, {0, 0}, {1, 0}, {-0.1, 0},
+	} {
+		got := MinPermutations(tt.level)
+		if got != tt.want {
+			t.Errorf("MinPermutations(%v) = %d, want %d", tt.level, got, tt.want)
+		}
+		if got > 0 {
+			// got reaches the level, got-1 does not.
+			if 1/float64(got+1) > tt.level || got > 1 && 1/float64(got) <= tt.level {
+				t.Errorf("MinPermutations(%v) = %d: 1/(n+1) = %v", tt.level, got, 1/float64(got+1))
+			}
+		}
+	}
+}
+
+// TestEDivisiveTooFewPermutations: a count of permutations that can never
+// reach the level is refused, saying the smallest that can (with 9 at
+// 0.05, the smallest p-value 0.1, no change was ever found, silently); the
+// smallest count finds a clear step.
+func TestEDivisiveTooFewPermutations(t *testing.T) {
+	xs := make([]float64, 40)
+	for i := range xs {
+		xs[i] = float64(i % 3)
+		if i >= 20 {
+			xs[i] += 100
+		}
+	}
+	for _, n := range []int{-1, 1, 9, 18} {
+		_, err := EDivisive(xs, EDivisiveOptions{Permutations: n, Seed: 1})
+		if err == nil || !strings.Contains(err.Error(), "can never accept a change at p ≤ 0.05") || !strings.Contains(err.Error(), "give at least 19") {
+			t.Errorf("%d permutations: %v", n, err)
+		}
+	}
+	cps, err := EDivisive(xs, EDivisiveOptions{Permutations: 19, Seed: 1})
+	if err != nil || len(cps) != 1 || cps[0].Index != 20 || cps[0].P != 0.05 {
+		t.Errorf("19 permutations: %+v %v", cps, err)
+	}
+	if _, err := EDivisive(xs, EDivisiveOptions{Permutations: 99, Significance: 0.01, Seed: 1}); err != nil {
+		t.Errorf("99 at 0.01: %v", err)
+	}
+	if _, err := EDivisive(xs, EDivisiveOptions{Permutations: 98, Significance: 0.01, Seed: 1}); err == nil || !strings.Contains(err.Error(), "give at least 99") {
+		t.Errorf("98 at 0.01: %v", err)
+	}
+}

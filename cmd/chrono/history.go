@@ -353,14 +353,33 @@ func formatValue(v float64, u string) string {
 	return unit.Sig(v, 4) + " " + u
 }
 
+// significance is the level of the permutation test of each change.
+const significance = 0.05
+
 func detector(f *historyFlags) stats.EDivisiveOptions {
-	return stats.EDivisiveOptions{Permutations: f.permutation, MinSegment: f.minSegment, Seed: f.seed, Significance: 0.05}
+	return stats.EDivisiveOptions{Permutations: f.permutation, MinSegment: f.minSegment, Seed: f.seed, Significance: significance}
+}
+
+// checkDetector refuses --permutations and --min-segment that cannot
+// work, before the store is read: a count of permutations whose smallest
+// p-value, 1/(n+1), is above the level could never find a change (and 0
+// would be taken as the default), and a segment needs two runs for a
+// spread.
+func checkDetector(f *historyFlags) error {
+	if need := stats.MinPermutations(significance); f.permutation < need {
+		return usagef("history: --permutations %d can never find a change: the permutation test's p-value is (k + 1)/(n + 1) for k of n permutations, at least 1/(n + 1), so reaching p ≤ %g takes n ≥ 1/%g − 1 = %d: give --permutations %d or more (199 is the default)",
+			f.permutation, significance, significance, need, need)
+	}
+	if f.minSegment < 2 {
+		return usagef("history: --min-segment %d is below 2: a segment needs two runs or more to have a spread; give at least 2 (5 is the default)", f.minSegment)
+	}
+	return nil
 }
 
 func addDetectorFlags(cmd *cobra.Command, f *historyFlags) {
 	fl := cmd.Flags()
-	fl.IntVar(&f.permutation, "permutations", 199, "permutations of the significance test of each change")
-	fl.IntVar(&f.minSegment, "min-segment", 5, "the fewest runs between two changes")
+	fl.IntVar(&f.permutation, "permutations", 199, "permutations of the significance test of each change (at least 19: the p-value is (k+1)/(n+1))")
+	fl.IntVar(&f.minSegment, "min-segment", 5, "the fewest runs between two changes (at least 2)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the permutations (the same seed gives the same answer)")
 }
 
@@ -451,6 +470,9 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFiles("", []file{{"--html", f.html}}); err != nil {
+				return err
+			}
+			if err := checkDetector(f); err != nil {
 				return err
 			}
 			s, err := readHistory(cmd.Context(), f.db)
@@ -600,6 +622,9 @@ chrono exits 1 when the newest change of some series is a regression.
 Only runs of one machine fingerprint are compared: each machine's runs form
 their own series (--machine keeps one machine).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDetector(f); err != nil {
+				return err
+			}
 			threshold, err := parseThreshold(f.threshold)
 			if err != nil {
 				return err
@@ -658,8 +683,8 @@ their own series (--machine keeps one machine).`,
 					}
 				}
 			}
-			fmt.Fprintf(w, "%d series checked, %d with changes, %d whose newest change is a regression beyond %s%% (E-divisive means, permutation test at p ≤ 0.05, %d permutations, segments of at least %d runs)\n",
-				checked, changed, len(regressed), strconv.FormatFloat(threshold*100, 'g', -1, 64), f.permutation, f.minSegment)
+			fmt.Fprintf(w, "%d series checked, %d with changes, %d whose newest change is a regression beyond %s%% (E-divisive means, permutation test at p ≤ %g, %d permutations, segments of at least %d runs)\n",
+				checked, changed, len(regressed), strconv.FormatFloat(threshold*100, 'g', -1, 64), significance, f.permutation, f.minSegment)
 			if f.failOn == "regression" && len(regressed) > 0 {
 				return exitError{code: exitFailure, err: errors.New("history check: regression: " + strings.Join(regressed, "; "))}
 			}

@@ -303,3 +303,38 @@ func TestHistoryCLIPostgres(t *testing.T) {
 		t.Fatalf("export: %d\n%s", code, out)
 	}
 }
+
+// TestHistoryDetectorFlags: --permutations and --min-segment that cannot
+// work are refused before the store is read (0 permutations was taken as
+// the default 199 and printed p = 0.0050; 9 can never reach p ≤ 0.05, so
+// no change was ever found; --min-segment 0 was taken as 5 while 1 failed
+// with exit 1); the smallest count that can reach the level, 19, finds the
+// example's change.
+func TestHistoryDetectorFlags(t *testing.T) {
+	db := "../../docs/examples/history.db"
+	perm := "--permutations %d can never find a change: the permutation test's p-value is (k + 1)/(n + 1) for k of n permutations, at least 1/(n + 1), so reaching p ≤ 0.05 takes n ≥ 1/0.05 − 1 = 19: give --permutations 19 or more"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--permutations", "0"}, fmt.Sprintf(perm, 0)},
+		{[]string{"check", "--permutations", "-5"}, fmt.Sprintf(perm, -5)},
+		{[]string{"check", "--permutations", "9"}, fmt.Sprintf(perm, 9)},
+		{[]string{"check", "--permutations", "18"}, fmt.Sprintf(perm, 18)},
+		{[]string{"trend", "gzip README.md", "--permutations", "0"}, fmt.Sprintf(perm, 0)},
+		{[]string{"check", "--min-segment", "0"}, "--min-segment 0 is below 2: a segment needs two runs or more to have a spread; give at least 2"},
+		{[]string{"check", "--min-segment", "1"}, "--min-segment 1 is below 2"},
+		{[]string{"trend", "gzip README.md", "--min-segment", "1"}, "--min-segment 1 is below 2"},
+		{[]string{"check", "--db", "/nonexistent/h.db", "--permutations", "9"}, fmt.Sprintf(perm, 9)}, // before the store is opened
+	} {
+		args := append([]string{"history", "--db", db}, tt.args...)
+		out, errOut, code := runChrono(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) || out != "" {
+			t.Errorf("%v: exit %d, %q, stdout %q; want exit 2 and %q", tt.args, code, errOut, out, tt.want)
+		}
+	}
+	out, errOut, code := runChrono(t, "", "history", "check", "--db", db, "--permutations", "19")
+	if code != 0 || !strings.Contains(out, "1 change\n") || !strings.Contains(out, "0.050  regression") || !strings.Contains(out, "19 permutations") {
+		t.Errorf("19 permutations: exit %d, %s%s", code, out, errOut)
+	}
+}
