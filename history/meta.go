@@ -30,6 +30,9 @@ type Meta struct {
 	// Source names where the document came from (a file name), for the
 	// record.
 	Source string
+	// AllowDuplicate stores the document even when the store holds one of
+	// the same content (see Store.Add); it is not stored itself.
+	AllowDuplicate bool
 }
 
 // Git is the state of a git working tree. Commit is empty when it was not

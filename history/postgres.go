@@ -84,6 +84,17 @@ func (postgresDialect) lockMigrations(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
+// lockContent takes a transaction-level advisory lock keyed by the hash's
+// first 60 bits (another key than migrationLock's but by chance).
+func (postgresDialect) lockContent(ctx context.Context, tx *sql.Tx, hash string) error {
+	key, err := strconv.ParseInt(hash[:15], 16, 64)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", key)
+	return err
+}
+
 func (postgresDialect) foreignTables(ctx context.Context, tx *sql.Tx) (int, error) {
 	var n int
 	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('runs', 'measurements')").Scan(&n)
@@ -118,5 +129,9 @@ func (postgresDialect) migrations() [][]string {
 		`CREATE INDEX measurements_name ON measurements(name, metric)`,
 		`CREATE INDEX measurements_run ON measurements(run_id)`,
 		`CREATE INDEX runs_time ON runs(time_ns)`,
+	}, {
+		// 2: see sqliteDialect.migrations.
+		`ALTER TABLE runs ADD COLUMN content_sha256 TEXT`,
+		`CREATE INDEX runs_content ON runs(content_sha256)`,
 	}}
 }

@@ -110,6 +110,8 @@ func (sqliteDialect) rebind(q string) string { return q }
 
 func (sqliteDialect) lockMigrations(context.Context, *sql.Tx) error { return nil } // BEGIN IMMEDIATE locks
 
+func (sqliteDialect) lockContent(context.Context, *sql.Tx, string) error { return nil } // BEGIN IMMEDIATE locks
+
 func (sqliteDialect) foreignTables(ctx context.Context, tx *sql.Tx) (int, error) {
 	var n int
 	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").Scan(&n)
@@ -144,5 +146,10 @@ func (sqliteDialect) migrations() [][]string {
 		`CREATE INDEX measurements_name ON measurements(name, metric)`,
 		`CREATE INDEX measurements_run ON measurements(run_id)`,
 		`CREATE INDEX runs_time ON runs(time_ns)`,
+	}, {
+		// 2: the content hash of each run's document (then filled in by
+		// fillContentHashes), to recognize a document added again.
+		`ALTER TABLE runs ADD COLUMN content_sha256 TEXT`,
+		`CREATE INDEX runs_content ON runs(content_sha256)`,
 	}}
 }

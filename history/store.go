@@ -2,7 +2,9 @@ package history
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,6 +59,9 @@ type dialect interface {
 	// foreignTables counts tables that are not ours (a database of some
 	// other program).
 	foreignTables(ctx context.Context, tx *sql.Tx) (int, error)
+	// lockContent serializes, inside tx, the appends of documents of one
+	// content hash among processes.
+	lockContent(ctx context.Context, tx *sql.Tx, hash string) error
 }
 
 // Open opens (creating it when needed) the store at dsn: a postgres:// or
@@ -153,7 +158,11 @@ func open(ctx context.Context, dsn string, create bool) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.migrate(ctx); err != nil {
+	check := s.migrate
+	if !create {
+		check = s.checkReadable
+	}
+	if err := check(ctx); err != nil {
 		s.db.Close()
 		return nil, err
 	}
@@ -180,6 +189,33 @@ type NewerSchemaError struct {
 
 func (e *NewerSchemaError) Error() string {
 	return fmt.Sprintf("history: %s has schema version %d, newer than the %d this chrono knows: it was written by a newer chrono; upgrade chrono (the store is left unchanged)", e.Where, e.Found, e.Known)
+}
+
+// readableSince is the oldest schema version that readers (List, Series,
+// Machines, Count) read: they use only the columns of version 1.
+const readableSince = 1
+
+// checkReadable checks, for OpenExisting, that the store holds a schema
+// that this program can read, without changing it: a reader never
+// migrates (a committed example store stays as it is).
+func (s *Store) checkReadable(ctx context.Context) error {
+	var exists int
+	if err := s.db.QueryRowContext(ctx, s.dialect.rebind(existsQuery(s.dialect))).Scan(&exists); err != nil {
+		return s.wrap("cannot read the schema", err)
+	}
+	version := 0
+	if exists > 0 {
+		if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&version); err != nil {
+			return s.wrap("cannot read the schema version", err)
+		}
+	}
+	switch known := len(s.dialect.migrations()); {
+	case version > known:
+		return &NewerSchemaError{Where: s.where, Found: version, Known: known}
+	case version < readableSince:
+		return fmt.Errorf("%w at %s: it holds no chrono history yet: add results first (chrono history add FILE, or --history on a measuring subcommand)", ErrNoStore, s.where)
+	}
+	return nil
 }
 
 // migrate creates the schema or upgrades it, in one transaction that
@@ -227,6 +263,11 @@ func (s *Store) migrate(ctx context.Context) error {
 				return s.wrap(fmt.Sprintf("migration to schema version %d failed", v), err)
 			}
 		}
+		if fill := dataMigrations[v]; fill != nil {
+			if err := fill(ctx, s, tx); err != nil {
+				return s.wrap(fmt.Sprintf("migration to schema version %d failed", v), err)
+			}
+		}
 		if _, err := tx.ExecContext(ctx, s.dialect.rebind("INSERT INTO schema_version (version) VALUES (?)"), v); err != nil {
 			return s.wrap("cannot record the schema version", err)
 		}
@@ -235,6 +276,60 @@ func (s *Store) migrate(ctx context.Context) error {
 		return s.wrap("cannot commit the schema", err)
 	}
 	return nil
+}
+
+// dataMigrations are the steps of a schema version that SQL alone cannot
+// do, run after its statements (in the same transaction).
+var dataMigrations = map[int]func(ctx context.Context, s *Store, tx *sql.Tx) error{
+	2: fillContentHashes,
+}
+
+// fillContentHashes stores the content hash of every run added before
+// schema version 2, so that adding one of those documents again is seen
+// to be a duplicate.
+func fillContentHashes(ctx context.Context, s *Store, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs WHERE content_sha256 IS NULL ORDER BY id")
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		var body string
+		if err := tx.QueryRowContext(ctx, s.dialect.rebind("SELECT document FROM runs WHERE id = ?"), id).Scan(&body); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.dialect.rebind("UPDATE runs SET content_sha256 = ? WHERE id = ?"), storedContentHash([]byte(body)), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storedContentHash is the hash by which Add recognizes a document
+// already stored, from the document's JSON: the SHA-256, in hex, of the
+// JSON as it reads back (decoded and encoded again, so that a document
+// and the file it was exported to hash alike), or of the bytes themselves
+// when they do not decode.
+func storedContentHash(body []byte) string {
+	if d, err := result.Unmarshal(body); err == nil {
+		if b, err := json.Marshal(d); err == nil {
+			body = b
+		}
+	}
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
 }
 
 func existsQuery(d dialect) string {
@@ -255,14 +350,28 @@ type Added struct {
 	Run     int64
 	Points  int
 	Skipped []string
+	// Duplicate is set when nothing was stored because the store already
+	// held a run of the same content (see Add): the first such run,
+	// and when it was added. Run and Points are then 0.
+	Duplicate *Duplicate
+}
+
+// Duplicate is a run of the store with the content of a document added
+// again.
+type Duplicate struct {
+	Run   int64
+	Added time.Time
 }
 
 // Add stores doc with meta in one transaction: either the run and every
 // measurement are stored, or (on any error, or a crash) nothing is. A
-// zero meta.Time takes the document's start, else now. Each metric is
-// stored with its raw values and their median; a binned metric (a
-// histogram, no raw values) with its median from the recorder's p50 or
-// its bins; a metric with neither is skipped and listed in Added.Skipped.
+// document whose content (the SHA-256 of its JSON as it reads back) the
+// store already holds is not stored again, unless meta.AllowDuplicate:
+// Added.Duplicate names the run that holds it. A zero meta.Time takes the
+// document's start, else now. Each metric is stored with its raw values
+// and their median; a binned metric (a histogram, no raw values) with its
+// median from the recorder's p50 or its bins; a metric with neither is
+// skipped and listed in Added.Skipped.
 func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added, error) {
 	if doc == nil {
 		return Added{}, errors.New("history: no document to add")
@@ -280,6 +389,7 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 	if err != nil {
 		return Added{}, fmt.Errorf("history: cannot encode the document: %w", err)
 	}
+	hash := storedContentHash(body)
 	tags, _ := json.Marshal(nonNilTags(meta.Tags))
 	parts, _ := json.Marshal(meta.Machine)
 	type row struct {
@@ -316,6 +426,22 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 		return Added{}, s.wrap("cannot start the append", err)
 	}
 	defer tx.Rollback()
+	if !meta.AllowDuplicate {
+		// Another process adding the same document waits here (SQLite:
+		// BEGIN IMMEDIATE; PostgreSQL: a lock on the hash) and then sees
+		// this one's run.
+		if err := s.dialect.lockContent(ctx, tx, hash); err != nil {
+			return Added{}, s.wrap("cannot lock the document's content", err)
+		}
+		var id, added int64
+		err := tx.QueryRowContext(ctx, s.dialect.rebind("SELECT id, added_ns FROM runs WHERE content_sha256 = ? ORDER BY id LIMIT 1"), hash).Scan(&id, &added)
+		switch {
+		case err == nil:
+			return Added{Skipped: a.Skipped, Duplicate: &Duplicate{Run: id, Added: time.Unix(0, added)}}, nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return Added{}, s.wrap("cannot look for the document in the store", err)
+		}
+	}
 	var dirty sql.NullInt64
 	if meta.Git.Dirty != nil {
 		dirty = sql.NullInt64{Valid: true}
@@ -324,11 +450,11 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 		}
 	}
 	err = tx.QueryRowContext(ctx, s.dialect.rebind(`INSERT INTO runs
-		(added_ns, time_ns, kind, source, git_commit, git_branch, git_dirty, git_note, machine, machine_parts, tags, document)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		(added_ns, time_ns, kind, source, git_commit, git_branch, git_dirty, git_note, machine, machine_parts, tags, document, content_sha256)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		time.Now().UnixNano(), meta.Time.UnixNano(), doc.Kind, meta.Source,
 		nullString(meta.Git.Commit), nullString(meta.Git.Branch), dirty, meta.Git.Note,
-		meta.Machine.Hash, string(parts), string(tags), string(body)).Scan(&a.Run)
+		meta.Machine.Hash, string(parts), string(tags), string(body), hash).Scan(&a.Run)
 	if err != nil {
 		return Added{}, s.wrap("cannot add the run", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -43,7 +44,7 @@ func child(mode string) int {
 	}
 	f := strings.Fields(mode)
 	switch f[0] {
-	case "append":
+	case "append": // "append N ID": N documents of measurement "child ID"
 		n, _ := strconv.Atoi(f[1])
 		for i := range n {
 			if _, err := s.Add(ctx, testDoc("child "+f[2], []float64{float64(i), 2, 3}, time.Unix(int64(i), 0)), Meta{}); err != nil {
@@ -205,6 +206,27 @@ func TestAddNothingToStore(t *testing.T) {
 	}
 }
 
+// appendInChildren runs procs child processes at once, child p in the
+// mode mode(p) (see child), on the store dsn, and waits for them all.
+func appendInChildren(t *testing.T, dsn string, procs int, mode func(p int) string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, procs)
+	for p := range procs {
+		wg.Go(func() {
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), childEnv+"="+mode(p), "CHRONO_HISTORY_TEST_DSN="+dsn)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[p] = fmt.Errorf("child %d: %v: %s", p, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestConcurrentAppends runs 10 processes appending at once and counts
 // every row.
 func TestConcurrentAppends(t *testing.T) {
@@ -213,22 +235,7 @@ func TestConcurrentAppends(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// Create the schema first in one process? No: let the children
 			// race on the migration too.
-			var wg sync.WaitGroup
-			errs := make([]error, procs)
-			for p := range procs {
-				wg.Go(func() {
-					cmd := exec.Command(os.Args[0])
-					cmd.Env = append(os.Environ(), childEnv+"=append "+strconv.Itoa(each)+" "+strconv.Itoa(p), "CHRONO_HISTORY_TEST_DSN="+dsn)
-					out, err := cmd.CombinedOutput()
-					if err != nil {
-						errs[p] = fmt.Errorf("child %d: %v: %s", p, err, out)
-					}
-				})
-			}
-			wg.Wait()
-			if err := errors.Join(errs...); err != nil {
-				t.Fatal(err)
-			}
+			appendInChildren(t, dsn, procs, func(p int) string { return "append " + strconv.Itoa(each) + " " + strconv.Itoa(p) })
 			s, err := Open(context.Background(), dsn)
 			if err != nil {
 				t.Fatal(err)
@@ -439,5 +446,181 @@ func TestReadGit(t *testing.T) {
 	g := ReadGit(context.Background(), dir)
 	if len(g.Commit) != 40 || g.Branch != "trunk" || g.Dirty == nil || *g.Dirty {
 		t.Fatalf("%+v", g)
+	}
+}
+
+// TestAddDuplicate: a document whose content the store already holds is
+// not stored again (history add of one file 8 times stored 8 runs), also
+// when it comes back from the file it was exported to; AllowDuplicate
+// stores it anyway; another document is stored.
+func TestAddDuplicate(t *testing.T) {
+	ctx := context.Background()
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			d := testDoc("dup", []float64{1, 2, 3}, time.Unix(50, 0))
+			first, err := s.Add(ctx, d, Meta{Source: "a.json"})
+			if err != nil || first.Duplicate != nil || first.Run == 0 {
+				t.Fatalf("first: %+v %v", first, err)
+			}
+			path := filepath.Join(t.TempDir(), "d.json")
+			if err := result.WriteFile(path, d); err != nil {
+				t.Fatal(err)
+			}
+			back, err := result.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, doc := range []*result.Document{d, back, back} {
+				a, err := s.Add(ctx, doc, Meta{Source: "again.json", Tags: map[string]string{"try": strconv.Itoa(i)}})
+				if err != nil || a.Duplicate == nil || a.Duplicate.Run != first.Run || a.Run != 0 || a.Points != 0 || a.Duplicate.Added.IsZero() {
+					t.Fatalf("again %d: %+v %v", i, a, err)
+				}
+			}
+			if runs, _, err := s.Count(ctx); err != nil || runs != 1 {
+				t.Fatalf("%d runs stored (%v), want 1", runs, err)
+			}
+			kept, err := s.Add(ctx, back, Meta{AllowDuplicate: true})
+			if err != nil || kept.Duplicate != nil || kept.Run == first.Run || kept.Points != 2 {
+				t.Fatalf("allowed duplicate: %+v %v", kept, err)
+			}
+			other, err := s.Add(ctx, testDoc("dup", []float64{1, 2, 4}, time.Unix(50, 0)), Meta{})
+			if err != nil || other.Duplicate != nil {
+				t.Fatalf("other content: %+v %v", other, err)
+			}
+			// The first run stands for the content, even beside the one
+			// stored with AllowDuplicate.
+			if a, err := s.Add(ctx, d, Meta{}); err != nil || a.Duplicate == nil || a.Duplicate.Run != first.Run {
+				t.Fatalf("after the allowed duplicate: %+v %v", a, err)
+			}
+			if runs, _, err := s.Count(ctx); err != nil || runs != 3 {
+				t.Fatalf("%d runs stored (%v), want 3", runs, err)
+			}
+		})
+	}
+}
+
+// TestConcurrentDuplicates: processes adding the same documents at once
+// store each once.
+func TestConcurrentDuplicates(t *testing.T) {
+	const procs, each = 4, 10
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			appendInChildren(t, dsn, procs, func(int) string { return "append " + strconv.Itoa(each) + " same" })
+			s, err := OpenExisting(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if runs, points, err := s.Count(context.Background()); err != nil || runs != each || points != 2*each {
+				t.Fatalf("got %d runs, %d points (%v); want %d, %d", runs, points, err, each, 2*each)
+			}
+		})
+	}
+}
+
+// v1Store makes dsn a store of schema version 1 (before content hashes)
+// holding docs, as a chrono of that version wrote it.
+func v1Store(t *testing.T, dsn string, docs ...*result.Document) {
+	t.Helper()
+	driver, d, source := "sqlite", dialect(sqliteDialect{}), dsn
+	if strings.HasPrefix(dsn, "postgres") {
+		driver, d = "pgx", postgresDialect{}
+	}
+	db, err := sql.Open(driver, source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if driver == "sqlite" {
+		if _, err := db.Exec("PRAGMA journal_mode=WAL"); err != nil { // as chrono keeps its stores
+			t.Fatal(err)
+		}
+	}
+	stmts := append([]string{"CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (1)"}, d.migrations()[0]...)
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for _, doc := range docs {
+		body, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(d.rebind(`INSERT INTO runs (added_ns, time_ns, kind, source, git_note, machine, machine_parts, tags, document)
+			VALUES (?, ?, ?, 'old.json', '', '', '{}', '{}', ?)`), int64(7), doc.Start.UnixNano(), doc.Kind, string(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestMigrateContentHashes: a store of schema version 1 is read as it is
+// (a reader never migrates: the file is unchanged), and migrated by the
+// first writer, which hashes the runs already stored: adding one of their
+// documents again is a duplicate.
+func TestMigrateContentHashes(t *testing.T) {
+	ctx := context.Background()
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			old := testDoc("old", []float64{5, 6, 7}, time.Unix(70, 0))
+			v1Store(t, dsn, old, testDoc("old", []float64{5, 6, 8}, time.Unix(71, 0)))
+			var before []byte
+			if name == "sqlite" {
+				before, _ = os.ReadFile(dsn)
+			}
+			r, err := OpenExisting(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if runs, _, err := r.Count(ctx); err != nil || runs != 2 {
+				t.Fatalf("reader: %d runs, %v", runs, err)
+			}
+			var v int
+			if err := r.db.QueryRow("SELECT MAX(version) FROM schema_version").Scan(&v); err != nil || v != 1 {
+				t.Fatalf("the reader migrated the store to version %d (%v)", v, err)
+			}
+			r.Close()
+			if name == "sqlite" {
+				if after, _ := os.ReadFile(dsn); !bytes.Equal(before, after) {
+					t.Error("the reader changed the file")
+				}
+			}
+			s, err := Open(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.db.QueryRow("SELECT MAX(version) FROM schema_version").Scan(&v); err != nil || v != s.SchemaVersion() || v < 2 {
+				t.Fatalf("schema version %d after Open (%v)", v, err)
+			}
+			var missing int
+			if err := s.db.QueryRow("SELECT COUNT(*) FROM runs WHERE content_sha256 IS NULL").Scan(&missing); err != nil || missing != 0 {
+				t.Fatalf("%d runs without a content hash (%v)", missing, err)
+			}
+			a, err := s.Add(ctx, old, Meta{})
+			if err != nil || a.Duplicate == nil || a.Duplicate.Run != 1 || a.Duplicate.Added != time.Unix(0, 7) {
+				t.Fatalf("old document again: %+v %v", a, err)
+			}
+			if a, err := s.Add(ctx, testDoc("old", []float64{5, 6, 9}, time.Unix(72, 0)), Meta{}); err != nil || a.Duplicate != nil {
+				t.Fatalf("new document: %+v %v", a, err)
+			}
+		})
+	}
+}
+
+// TestOpenExistingEmpty: a reader of a file or database without a chrono
+// schema says there is no history yet, and creates nothing.
+func TestOpenExistingEmpty(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenExisting(context.Background(), path); !errors.Is(err, ErrNoStore) || !strings.Contains(err.Error(), "holds no chrono history yet") {
+		t.Fatalf("got %v", err)
 	}
 }

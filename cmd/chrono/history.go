@@ -28,20 +28,21 @@ func init() { register(newHistoryCmd) }
 
 // historyFlags are the flags shared by chrono history's subcommands.
 type historyFlags struct {
-	db          string
-	metric      string
-	since       string
-	machine     string
-	anyMachine  bool
-	html        string
-	threshold   string
-	failOn      string
-	csv, json   string
-	tags        []string
-	allRows     bool
-	permutation int
-	minSegment  int
-	seed        uint64
+	db             string
+	metric         string
+	since          string
+	machine        string
+	anyMachine     bool
+	html           string
+	threshold      string
+	failOn         string
+	csv, json      string
+	tags           []string
+	allowDuplicate bool
+	allRows        bool
+	permutation    int
+	minSegment     int
+	seed           uint64
 }
 
 func newHistoryCmd() *cobra.Command {
@@ -125,7 +126,7 @@ func historyAddCmd(f *historyFlags) *cobra.Command {
 			defer s.Close()
 			g := history.ReadGit(ctx, ".")
 			for _, d := range docs {
-				if err := addToHistory(ctx, cmd, s, d.doc, history.Meta{Git: g, Tags: tags, Source: d.path}, d.path); err != nil {
+				if err := addToHistory(ctx, cmd, s, d.doc, history.Meta{Git: g, Tags: tags, Source: d.path, AllowDuplicate: f.allowDuplicate}, d.path); err != nil {
 					return err
 				}
 			}
@@ -133,6 +134,7 @@ func historyAddCmd(f *historyFlags) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringArrayVar(&f.tags, "tag", nil, "a key=value label stored with the documents (repeatable)")
+	cmd.Flags().BoolVar(&f.allowDuplicate, "allow-duplicate", false, "store a document even when the history holds one of the same content (by default it is skipped with a note)")
 	return cmd
 }
 
@@ -143,6 +145,11 @@ func addToHistory(ctx context.Context, cmd *cobra.Command, s *history.Store, d *
 		return err
 	}
 	w := cmd.ErrOrStderr()
+	if dup := a.Duplicate; dup != nil {
+		fmt.Fprintf(w, "history: not added: %s is already in %s as run %d (the same content, added %s); pass --allow-duplicate to store it again\n",
+			what, s.Where(), dup.Run, stamp(dup.Added))
+		return nil
+	}
 	git := meta.Git.Commit
 	if len(git) > 12 {
 		git = git[:12]

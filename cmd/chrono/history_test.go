@@ -14,6 +14,7 @@ import (
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/history"
+	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -301,6 +302,52 @@ func TestHistoryCLIPostgres(t *testing.T) {
 	out, _, code := runChrono(t, "", "history", "export", "q", "--csv", "-")
 	if code != 0 || strings.Count(out, "\n") != 21 {
 		t.Fatalf("export: %d\n%s", code, out)
+	}
+	checkAddTwice(t, "", "q", docs[0], 20)
+}
+
+// TestHistoryAddTwice: history add of a document already stored skips it
+// with a note (it stored the same document once per add), unless
+// --allow-duplicate.
+func TestHistoryAddTwice(t *testing.T) {
+	dir := t.TempDir()
+	doc := writeSeriesDocs(t, dir, "d", "CPU-D", 1, func(int) float64 { return 1e6 })[0]
+	db := filepath.Join(dir, "h.db")
+	if _, errOut, code := runChrono(t, "", "history", "add", "--db", db, doc); code != 0 || !strings.Contains(errOut, "as run 1:") {
+		t.Fatalf("first add: %d %s", code, errOut)
+	}
+	checkAddTwice(t, db, "d", doc, 1)
+}
+
+// checkAddTwice adds doc, of measurement name, which the store at db ("":
+// $CHRONO_HISTORY_DB) already holds among its runs runs, 8 more times,
+// then once with --allow-duplicate, and counts the runs in history show.
+func checkAddTwice(t *testing.T, db, name, doc string, runs int) {
+	t.Helper()
+	var dbArgs []string
+	if db != "" {
+		dbArgs = []string{"--db", db}
+	}
+	chrono := func(args ...string) (string, string, int) {
+		return runChrono(t, "", append(append(args[:2:2], dbArgs...), args[2:]...)...)
+	}
+	for range 8 {
+		_, errOut, code := chrono("history", "add", doc)
+		if code != 0 || !strings.Contains(errOut, "history: not added: "+doc+" is already in ") || !strings.Contains(errOut, "(the same content, added ") ||
+			!strings.Contains(errOut, "pass --allow-duplicate to store it again") || strings.Contains(errOut, "history: added") {
+			t.Fatalf("add again: exit %d, %s", code, errOut)
+		}
+	}
+	want := fmt.Sprintf("%s, wall (ns): %s\n", name, plural.Count(runs, "run"))
+	if out, errOut, code := chrono("history", "show", name); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("show after 8 adds of a stored document: want %q\n%s%s", want, out, errOut)
+	}
+	if _, errOut, code := chrono("history", "add", "--allow-duplicate", doc); code != 0 || !strings.Contains(errOut, "history: added") {
+		t.Fatalf("--allow-duplicate: %d %s", code, errOut)
+	}
+	want = fmt.Sprintf("%s, wall (ns): %s\n", name, plural.Count(runs+1, "run"))
+	if out, errOut, code := chrono("history", "show", name); code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("show after --allow-duplicate: want %q\n%s%s", want, out, errOut)
 	}
 }
 
