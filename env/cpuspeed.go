@@ -144,9 +144,9 @@ func speedClasses(cs []CPUSpeedOf) []speedClass {
 func classesText(cs []CPUSpeedOf) string {
 	var parts []string
 	for _, k := range speedClasses(cs) {
-		name := "CPU " + formatCPUList(k.cpus)
+		name := "CPU " + FormatCPUList(k.cpus)
 		if len(k.cpus) > 1 {
-			name = "CPUs " + formatCPUList(k.cpus)
+			name = "CPUs " + FormatCPUList(k.cpus)
 		}
 		rel := fmt.Sprintf("%.2f", k.hi)
 		if fmt.Sprintf("%.2f", k.lo) != rel {
@@ -173,7 +173,7 @@ func speedText(s *CPUSpeed) string {
 	case s.Differ:
 		fmt.Fprintf(&b, "differ: the slowest takes %.0f%% longer; relative speed %s", 100*s.Spread, classesText(s.CPUs))
 	default:
-		fmt.Fprintf(&b, "alike: CPUs %s within %.1f%%", formatCPUList(all), 100*s.Spread)
+		fmt.Fprintf(&b, "alike: CPUs %s within %.1f%%", FormatCPUList(all), 100*s.Spread)
 	}
 	fmt.Fprintf(&b, " (%s; %s)", s.Method, time.Duration(s.ElapsedNs).Round(100*time.Microsecond))
 	if n := len(s.Unmeasured); n > 0 {
@@ -190,7 +190,7 @@ func speedText(s *CPUSpeed) string {
 		}
 		slices.Sort(cpus)
 		slices.Sort(rs)
-		fmt.Fprintf(&b, "; not measured: CPUs %s (%s)", formatCPUList(cpus), strings.Join(rs, "; "))
+		fmt.Fprintf(&b, "; not measured: CPUs %s (%s)", FormatCPUList(cpus), strings.Join(rs, "; "))
 	}
 	return b.String()
 }

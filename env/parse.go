@@ -156,8 +156,9 @@ func quoteShort(s string) string {
 	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
-// formatCPUList writes sorted CPU numbers as a kernel CPU list ("0-3,8").
-func formatCPUList(cpus []int) string {
+// FormatCPUList writes sorted CPU numbers as a CPU list in the kernel's
+// format, as ParseCPUList reads it: "0-3,8".
+func FormatCPUList(cpus []int) string {
 	var b strings.Builder
 	for i := 0; i < len(cpus); {
 		j := i

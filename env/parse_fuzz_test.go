@@ -12,7 +12,7 @@ import (
 
 // FuzzParseCPUList: ParseCPUList never panics; an error is one short line
 // starting with "env: "; a list is sorted, distinct, within [0, maxCPU]
-// (so at most maxCPU+1 numbers, whatever the input), and formatCPUList
+// (so at most maxCPU+1 numbers, whatever the input), and FormatCPUList
 // writes it as a list that parses back to it.
 func FuzzParseCPUList(f *testing.F) {
 	for _, s := range []string{"", "(null)", "0", "0-3", "0-1,4,6-7\n", "3,1,2", "3-1", "a", "-1", "+3", "0-65535",
@@ -44,9 +44,9 @@ func FuzzParseCPUList(f *testing.F) {
 				t.Fatalf("ParseCPUList(%q) = %v: not sorted, distinct CPUs in [0, %d]", s, cpus, maxCPU)
 			}
 		}
-		back, err := ParseCPUList(formatCPUList(cpus))
+		back, err := ParseCPUList(FormatCPUList(cpus))
 		if err != nil || !reflect.DeepEqual(back, cpus) {
-			t.Fatalf("ParseCPUList(formatCPUList(%v)) = %v, %v (list %q)", cpus, back, err, formatCPUList(cpus))
+			t.Fatalf("ParseCPUList(FormatCPUList(%v)) = %v, %v (list %q)", cpus, back, err, FormatCPUList(cpus))
 		}
 	})
 }

@@ -28,8 +28,8 @@ func TestParseCPUList(t *testing.T) {
 			t.Errorf("ParseCPUList(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
 		if err == nil {
-			if f := formatCPUList(got); f != tt.format {
-				t.Errorf("formatCPUList(%v) = %q, want %q", got, f, tt.format)
+			if f := FormatCPUList(got); f != tt.format {
+				t.Errorf("FormatCPUList(%v) = %q, want %q", got, f, tt.format)
 			}
 		}
 	}

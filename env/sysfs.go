@@ -461,7 +461,7 @@ func captureProcess(h *Host, f fsys, p probes) {
 		if cpus, err := p.affinity(); err != nil {
 			h.setUnknown("process.affinity", err.Error())
 		} else {
-			h.Process.Affinity, h.Process.AffinityCount = formatCPUList(cpus), len(cpus)
+			h.Process.Affinity, h.Process.AffinityCount = FormatCPUList(cpus), len(cpus)
 		}
 	} else {
 		h.setUnknown("process.affinity", p.reason)

@@ -284,9 +284,9 @@ func groupFreqs(cpus []CPUFreq) []freqRow {
 			hi = max(hi, c.CurFreqKHz)
 		}
 		sort.Ints(ids)
-		label := "CPU " + formatCPUList(ids)
+		label := "CPU " + FormatCPUList(ids)
 		if len(ids) > 1 {
-			label = "CPUs " + formatCPUList(ids)
+			label = "CPUs " + FormatCPUList(ids)
 		}
 		var parts []string
 		if k.gov != "" {

@@ -122,7 +122,7 @@ func scalingGovernors(f Frequency) []string {
 	for _, g := range order {
 		s := "governor '" + g + "'"
 		if len(byGov[g]) < len(f.CPUs) {
-			s += " on CPUs " + formatCPUList(byGov[g])
+			s += " on CPUs " + FormatCPUList(byGov[g])
 		}
 		out = append(out, s)
 	}

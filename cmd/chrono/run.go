@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
-	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/outfile"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
@@ -47,6 +46,7 @@ type runFlags struct {
 	counters                          string
 	countersSet, minRunsSet           bool
 	runsSet, maxRunsSet, outputSet    bool
+	pinSet                            bool
 	shellSet, budgetSet, minBenchSet  bool
 }
 
@@ -192,7 +192,7 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			fl := cmd.Flags()
 			f.countersSet = fl.Changed("counters")
 			f.minRunsSet, f.maxRunsSet, f.runsSet = fl.Changed("min-runs"), fl.Changed("max-runs"), fl.Changed("runs")
-			f.outputSet = fl.Changed("output")
+			f.outputSet, f.pinSet = fl.Changed("output"), fl.Changed("pin")
 			f.shellSet, f.budgetSet, f.minBenchSet = fl.Changed("shell"), fl.Changed("time-budget"), fl.Changed("min-benchmarking-time")
 			// 0 means "not set" to the run package; given explicitly it
 			// is a mistake, not a request for an unbounded run.
@@ -373,12 +373,8 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		}
 		opts.Counters = evs
 	}
-	if f.pin != "" {
-		cpus, err := env.ParseCPUList(f.pin)
-		if err != nil || len(cpus) == 0 {
-			return usagef("--pin %q is not a CPU list: write CPUs like 2 or 0,2-3", f.pin)
-		}
-		opts.Pin = cpus
+	if opts.Pin, err = parsePin("--pin", f.pin, f.pinSet); err != nil {
+		return err
 	}
 	timeUnit := ""
 	if f.timeUnit != "" {

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chronograph/chronograph/delay"
-	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -267,19 +266,6 @@ func runSleep(cmd *cobra.Command, f *sleepFlags) error {
 		return exitError{code: interruptExitCode(ctx), err: fmt.Errorf("sleep: %v; the figures cover what was measured", context.Cause(ctx))}
 	}
 	return nil
-}
-
-// parsePin parses a CPU list flag (--pin, and latency's -a): the kernel's
-// format, never empty when given.
-func parsePin(flag, s string, given bool) ([]int, error) {
-	if !given {
-		return nil, nil
-	}
-	cpus, err := env.ParseCPUList(s)
-	if err != nil || len(cpus) == 0 {
-		return nil, usagef("%s %q is not a CPU list: write CPUs like 0,1 or 0-3", flag, s)
-	}
-	return cpus, nil
 }
 
 // bestEffortHint adds the other way out to a refused setting: measuring
