@@ -130,8 +130,8 @@ result document and read back by the other subcommands.`,
   seq 1 1000 | chrono stats     # summary, percentiles, outliers of numbers`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		// Before any subcommand runs: no path flag given as "".
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return checkPaths(cmd) },
+		// Every subcommand's empty flags and arguments are refused first.
+		PersistentPreRunE: checkEmpty,
 		// --version prints the first line of chrono version.
 		Version: readBuildInfo().Version,
 	}

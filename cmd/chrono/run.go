@@ -186,7 +186,7 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			if help, _ := cmd.Flags().GetBool("help"); help {
 				return cmd.Help()
 			}
-			if err := checkPaths(cmd); err != nil { // run parses its own flags, after the root's check
+			if err := checkEmpty(cmd, nil); err != nil { // its flags are parsed only now
 				return err
 			}
 			fl := cmd.Flags()

@@ -35,8 +35,9 @@ type statFlags struct {
 func newStatCmd() *cobra.Command {
 	var f statFlags
 	cmd := &cobra.Command{
-		Use:   "stat [-e LIST] [-r N] [--valgrind] [--json] -- COMMAND [ARGS...]",
-		Short: "Count hardware and software events of a command, like perf stat",
+		Use:         "stat [-e LIST] [-r N] [--valgrind] [--json] -- COMMAND [ARGS...]",
+		Annotations: map[string]string{commandArgs: ""},
+		Short:       "Count hardware and software events of a command, like perf stat",
 		Long: `Run COMMAND directly (no shell) N times and count events in it and in the
 processes it starts, with Linux perf_event_open: mean ± sample standard deviation
 per event, the standard error in percent as perf stat -r prints it, the running
