@@ -84,6 +84,14 @@ func TestRunZeroRuns(t *testing.T) {
 	if _, errs, code := runChrono(t, "", "run", "-N", "--timeout", "-1s", "true"); code != exitUsage || !strings.Contains(errs, "--timeout -1s is negative") {
 		t.Errorf("--timeout -1s: exit %d, stderr %q; want a usage error", code, errs)
 	}
+	// A zero timeout and seed were taken for none and for a seed from the
+	// clock, silently.
+	if _, errs, code := runChrono(t, "", "run", "-N", "--runs", "2", "--timeout", "0s", "true"); code != exitUsage || !strings.Contains(errs, "--timeout 0s would kill every run at once") {
+		t.Errorf("--timeout 0s: exit %d, stderr %q; want a usage error", code, errs)
+	}
+	if _, errs, code := runChrono(t, "", "run", "-N", "--runs", "2", "--seed", "0", "true"); code != exitUsage || !strings.Contains(errs, "--seed 0 is not a seed: 0 asks for one from the clock; give a seed of 1 or more") {
+		t.Errorf("--seed 0: exit %d, stderr %q; want a usage error", code, errs)
+	}
 }
 
 // With one run the sample standard deviation is undefined: the text says

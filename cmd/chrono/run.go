@@ -204,6 +204,14 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 			if f.timeout < 0 {
 				return usagef("--timeout %s is negative: give a positive duration such as 10s (or leave it out for no timeout)", f.timeout)
 			}
+			// Likewise a zero timeout and seed, which the run package
+			// takes for none and for a seed from the clock.
+			if f.timeout == 0 && fl.Changed("timeout") {
+				return usagef("--timeout 0s would kill every run at once: give a positive duration such as 10s (or leave it out for no timeout)")
+			}
+			if f.seed == 0 && fl.Changed("seed") {
+				return usagef("--seed 0 is not a seed: 0 asks for one from the clock; give a seed of 1 or more to repeat an order and a bootstrap (or leave it out)")
+			}
 			return runRun(cmd, cmd.Flags().Args(), f)
 		},
 	}
