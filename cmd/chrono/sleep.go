@@ -222,7 +222,7 @@ func runSleep(cmd *cobra.Command, f *sleepFlags) error {
 	if f.priority < 0 || f.priority > 99 {
 		return usagef("--priority %d out of range (1-99, SCHED_FIFO)", f.priority)
 	}
-	if f.dmaLatency < -1 {
+	if f.dmaLatency < -1 || f.dmaLatency == -1 && cmd.Flags().Changed("dma-latency") { // -1: not given
 		return usagef("--dma-latency must be at least 0 µs")
 	}
 	cpus, err := parsePin("--pin", f.pin, cmd.Flags().Changed("pin"))

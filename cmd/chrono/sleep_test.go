@@ -141,6 +141,7 @@ func TestSleepUsageErrors(t *testing.T) {
 		{[]string{"sleep", "--mechanisms", "time.Sleep,time.sleep"}, "time.Sleep is given twice"},
 		{[]string{"sleep", "--priority", "120"}, "out of range"},
 		{[]string{"sleep", "--budget", "0s"}, "--budget"},
+		{[]string{"sleep", "--dma-latency", "-1"}, "--dma-latency must be at least 0 µs"}, // -1 was taken for "not given"
 		{[]string{"sleep", "--pin", "x"}, "--pin \"x\" is not a CPU list"},
 		{[]string{"sleep", "--pin", ""}, "is not a CPU list"},
 		{[]string{"sleep", "--json", "sleep.json"}, "--json is a switch"},
