@@ -37,9 +37,20 @@ type Tick struct {
 // TickerStats summarizes a Ticker's lateness so far. Quantiles come from a
 // log-bucketed histogram (relative error ≤ 19 %, upper bucket edges).
 type TickerStats struct {
-	Ticks  int64 // ticks delivered
-	Missed int64 // deadlines skipped (Skip policy)
-	// Min, Max and Mean are exact; P50 and P99 are bucket upper edges.
+	// Ticks counts the ticks received from C. A tick counts once the
+	// ticker has seen it taken (C found empty: at its next tick, in Stats,
+	// or at Stop), so while the ticker runs a tick just received may count
+	// a moment later, never before it is received; once Stop has returned
+	// Ticks is exact.
+	Ticks int64
+	// Missed counts the deadlines skipped (Skip policy).
+	Missed int64
+	// Undelivered counts the ticks put on C that were never received: the
+	// one Stop found waiting in C and discarded (0 or 1). They are not in
+	// Ticks nor in the lateness figures.
+	Undelivered int64
+	// Min, Max and Mean are exact; P50 and P99 are bucket upper edges;
+	// all are over the ticks counted in Ticks.
 	Min, Max, Mean, P50, P99 time.Duration
 }
 
@@ -64,11 +75,16 @@ type Ticker struct {
 	mu   sync.Mutex
 	st   tickerAcc
 	hist estimator
+	// pending is the last tick put on C whose receipt the ticker has not
+	// seen yet: every tick sent before it was received (C holds one), so
+	// it is the only one that may still wait in C.
+	pending    bool
+	pendingLat int64
 }
 
 type tickerAcc struct {
-	ticks, missed int64
-	min, max, sum int64
+	ticks, missed, undelivered int64
+	min, max, sum              int64
 }
 
 // NewTicker starts a Ticker with the given period whose first deadline is
@@ -138,16 +154,23 @@ func (t *Ticker) run() {
 		next := nextK(k, t.start, t.period, woke, t.overrun)
 		missed := next - k - 1
 		if t.overrun == Skip {
+			// The attempt and its accounting under mu, so that Stats sees
+			// C and pending agree.
+			t.mu.Lock()
+			t.st.missed += missed
 			select {
 			case t.c <- tick:
-				t.record(tick.Lateness, missed)
+				t.sent(tick.Lateness)
 			default:
-				t.record(-1, missed+1) // consumer busy: this tick is missed too
+				t.st.missed++ // consumer busy: this tick is missed too
 			}
+			t.mu.Unlock()
 		} else {
 			select {
 			case t.c <- tick:
-				t.record(tick.Lateness, 0)
+				t.mu.Lock()
+				t.sent(tick.Lateness)
+				t.mu.Unlock()
 			case <-t.stop:
 				return
 			}
@@ -156,16 +179,21 @@ func (t *Ticker) run() {
 	}
 }
 
-// record accounts one delivered tick (lateness ≥ 0) or, with lateness < 0,
-// only missed deadlines.
-func (t *Ticker) record(lateness time.Duration, missed int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.st.missed += missed
-	if lateness < 0 {
+// sent accounts a tick just put on C: C had room, so the tick pending
+// before it was received. Called with mu held.
+func (t *Ticker) sent(lateness time.Duration) {
+	t.receivedLocked()
+	t.pending, t.pendingLat = true, int64(lateness)
+}
+
+// receivedLocked counts the pending tick as received. Called with mu
+// held, only once the tick is known to have left C.
+func (t *Ticker) receivedLocked() {
+	if !t.pending {
 		return
 	}
-	l := int64(lateness)
+	t.pending = false
+	l := t.pendingLat
 	t.st.ticks++
 	t.st.sum += l
 	t.st.min = min(t.st.min, l)
@@ -173,30 +201,39 @@ func (t *Ticker) record(lateness time.Duration, missed int64) {
 	t.hist.add(l)
 }
 
-// Stop stops the ticker and waits for its goroutine to finish; C is closed
-// afterwards. A tick already waiting in C can still be received. Stop may
-// be called more than once.
+// Stop stops the ticker and waits for its goroutine to finish (it ends
+// once the wait in progress does, within a period). A tick still waiting
+// in C then is discarded and counted in TickerStats.Undelivered; C is
+// closed, so a receive after Stop gets no tick. Stop may be called more
+// than once.
 func (t *Ticker) Stop() {
 	t.once.Do(func() { close(t.stop) })
-	// Drain so a CatchUp ticker blocked on a full C can see stop.
-	for {
-		select {
-		case <-t.done:
-			return
-		case _, ok := <-t.c:
-			if !ok {
-				<-t.done
-				return
-			}
-		}
+	<-t.done
+	// Only the consumer takes ticks from C while the goroutine runs; now
+	// that it has ended and closed C, what is left was never received.
+	var left int64
+	for range t.c {
+		left++
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if left > 0 {
+		t.pending = false
+		t.st.undelivered += left
+	}
+	t.receivedLocked()
 }
 
-// Stats returns the lateness statistics of the ticks delivered so far.
+// Stats returns the lateness statistics of the ticks received so far.
 func (t *Ticker) Stats() TickerStats {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := TickerStats{Ticks: t.st.ticks, Missed: t.st.missed}
+	if t.pending && len(t.c) == 0 {
+		// Only the consumer takes ticks from C while the ticker runs (Stop
+		// has accounted for what it found), so the pending tick was received.
+		t.receivedLocked()
+	}
+	s := TickerStats{Ticks: t.st.ticks, Missed: t.st.missed, Undelivered: t.st.undelivered}
 	if s.Ticks == 0 {
 		return s
 	}

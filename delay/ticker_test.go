@@ -218,3 +218,47 @@ func TestAt(t *testing.T) {
 	At(time.Now().Add(time.Millisecond), func() { close(realRan) })
 	<-realRan
 }
+
+// TestTickerCountsReceivedTicks: the consumer takes 5 ticks and lets the
+// sixth wait in C; after Stop, Stats counts the 5 received (their
+// lateness only) and the sixth as undelivered, with either policy. The
+// gated fake clock lets the ticker wake once per value sent on the gate.
+func TestTickerCountsReceivedTicks(t *testing.T) {
+	const period = int64(time.Millisecond)
+	for _, overrun := range []Overrun{Skip, CatchUp} {
+		t.Run(map[Overrun]string{Skip: "skip", CatchUp: "catch-up"}[overrun], func(t *testing.T) {
+			n := int64(0)
+			c := &fakeClock{t: 1e9, step: 1, gate: make(chan struct{})}
+			c.late = func() int64 { n++; return n * 1000 } // tick k is k µs late
+			tk, err := newTicker(time.Duration(period), overrun, newSleeper(Options{NoSpin: true}, c), 1e9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := int64(1); i <= 5; i++ {
+				c.gate <- struct{}{}
+				if tick := <-tk.C; tick.K != i {
+					t.Fatalf("tick %d has K=%d", i, tick.K)
+				}
+			}
+			c.gate <- struct{}{} // the ticker wakes for tick 6 and puts it on C ...
+			c.gate <- struct{}{} // ... and is waiting for tick 7: tick 6 is in C
+			if st := tk.Stats(); st.Ticks != 5 || st.Undelivered != 0 {
+				t.Errorf("while running, tick 6 in C: %d ticks, %d undelivered; want 5, 0", st.Ticks, st.Undelivered)
+			}
+			close(c.gate) // let the ticker run to its stop check
+			tk.Stop()
+			st := tk.Stats()
+			if st.Ticks != 5 || st.Undelivered != 1 {
+				t.Errorf("after Stop: %d ticks, %d undelivered; want 5 received, 1 undelivered", st.Ticks, st.Undelivered)
+			}
+			// The lateness figures are those of ticks 1..5 (k µs late, plus
+			// the 1 ns step of the clock read on waking), not of tick 6.
+			if st.Min != 1001*time.Nanosecond || st.Max != 5001*time.Nanosecond || st.Mean != 3001*time.Nanosecond {
+				t.Errorf("lateness min %v max %v mean %v; want 1.001µs, 5.001µs, 3.001µs (ticks 1 to 5)", st.Min, st.Max, st.Mean)
+			}
+			if _, ok := <-tk.C; ok {
+				t.Error("a tick was left in C after Stop")
+			}
+		})
+	}
+}
