@@ -197,42 +197,21 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 }
 
 // liveDisplay shows cyclictest's per-thread lines on w, redrawn every
-// 100 ms while the test runs and once more at its end, when on is set;
-// the returned function stops it.
+// 100 ms while the test runs, when on is set; the returned function stops
+// it and erases the lines (the summary that follows repeats them; a line
+// left behind would sit above it, after a Ctrl-C with the ^C in it).
 func liveDisplay(test *delay.LatencyTest, opts delay.LatencyOptions, on bool, w io.Writer) (stop func()) {
 	if !on {
 		return func() {}
 	}
-	done, stopped := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(stopped)
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		lines := 0
-		draw := func() {
-			if lines > 0 {
-				fmt.Fprintf(w, "\033[%dA", lines)
-			}
-			snap := test.Snapshot()
-			for _, s := range snap {
-				l := report.CyclictestLine{Thread: s.Thread, TID: s.TID, Priority: s.Priority, IntervalNs: int64(opts.Interval),
-					Count: s.Count, MinNs: int64(s.Min), ActNs: int64(s.Act), MaxNs: int64(s.Max), AvgNs: float64(s.Avg)}
-				fmt.Fprintf(w, "\033[K%s\n", l)
-			}
-			lines = len(snap)
+	live := liveText{w: w}
+	return live.redraw(100*time.Millisecond, func() []string {
+		var lines []string
+		for _, s := range test.Snapshot() {
+			l := report.CyclictestLine{Thread: s.Thread, TID: s.TID, Priority: s.Priority, IntervalNs: int64(opts.Interval),
+				Count: s.Count, MinNs: int64(s.Min), ActNs: int64(s.Act), MaxNs: int64(s.Max), AvgNs: float64(s.Avg)}
+			lines = append(lines, l.String())
 		}
-		for {
-			select {
-			case <-done:
-				draw() // the final state stays on the screen, as cyclictest's
-				return
-			case <-tick.C:
-				draw()
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-stopped
-	}
+		return lines
+	})
 }

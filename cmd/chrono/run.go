@@ -437,10 +437,9 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 	progress := f.style != "basic" && f.style != "none" && f.style != "color" &&
 		(f.style == "full" || isTerminalWriter(stderr))
-	var pl progressLine
+	pl := liveText{w: stderr}
 	if progress {
-		pl.w = stderr
-		opts.OnProgress = pl.show
+		opts.OnProgress = func(p run.Progress) { pl.show(p.String()) }
 	}
 
 	ctx, stop := interruptContext(cmd.Context())
@@ -587,23 +586,6 @@ func checkPerCommand(f runFlags, lines int) error {
 func isTerminalWriter(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && isTerminal(f)
-}
-
-// progressLine shows one self-overwriting status line on a terminal.
-type progressLine struct {
-	w     io.Writer
-	shown bool
-}
-
-func (p *progressLine) show(pr run.Progress) {
-	fmt.Fprintf(p.w, "\r\x1b[K%s", pr)
-	p.shown = true
-}
-
-func (p *progressLine) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
 }
 
 // defaultCounters is the value of a bare --counters.

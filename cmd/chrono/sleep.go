@@ -244,15 +244,14 @@ func runSleep(cmd *cobra.Command, f *sleepFlags) error {
 	ctx, stop := interruptContext(context.Background())
 	defer stop()
 	opts := delay.StudyOptions{Durations: durs, Mechanisms: mechs, Budget: f.budget, MaxSamples: f.maxSamples, Settings: held.Settings}
+	progress := liveText{w: errw}
 	if !f.quiet && errw == os.Stderr && isTerminal(os.Stderr) {
 		opts.Progress = func(m string, d time.Duration) {
-			fmt.Fprintf(errw, "\r\033[Kmeasuring %s for %v ...", m, d)
+			progress.show(fmt.Sprintf("measuring %s for %v ...", m, d))
 		}
 	}
 	res, err := delay.Study(ctx, opts)
-	if opts.Progress != nil {
-		fmt.Fprint(errw, "\r\033[K")
-	}
+	progress.clear()
 	if err != nil {
 		return err
 	}
