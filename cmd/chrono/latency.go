@@ -113,8 +113,8 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 		return usagef("--priority %d out of range (1-99 for SCHED_FIFO, 0 for normal scheduling)", f.priority)
 	case f.threads < 1 || f.threads > 1024:
 		return usagef("--threads %d out of range (1-1024)", f.threads)
-	case f.histogram < 0:
-		return usagef("--histogram must be a positive number of µs")
+	case f.histogram < 0 || (f.histogram == 0 && cmd.Flags().Changed("histogram")):
+		return usagef("--histogram %d: give the top of the per-µs histogram, at least 1 µs (e.g. -h 200), or leave -h out for the compact histogram", f.histogram)
 	case f.dmaLatency < -1:
 		return usagef("--dma-latency must be at least 0 µs")
 	case f.quiet && f.live:

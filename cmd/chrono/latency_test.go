@@ -126,6 +126,8 @@ func TestLatencyUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"latency", "-i", "0"}, "--interval"},
+		{[]string{"latency", "-h", "0", "-l", "1"}, "--histogram 0: give the top of the per-µs histogram, at least 1 µs (e.g. -h 200)"},
+		{[]string{"latency", "--histogram=-3", "-l", "1"}, "--histogram -3: give the top"},
 		{[]string{"latency", "-p", "100", "-l", "1"}, "out of range"},
 		{[]string{"latency", "-t", "0", "-l", "1"}, "--threads"},
 		{[]string{"latency", "-a", "x", "-l", "1"}, "--pin \"x\" is not a CPU list"},
