@@ -46,10 +46,14 @@ func (r *StudyResult) Document(tool result.Tool, held *Held) *result.Document {
 		v := int64(r.SpinMargin)
 		run.SpinMarginNs = &v
 	}
+	if r.ReadCost > 0 {
+		run.ReadCostNs = r.ReadCost
+	}
 	d.Run.Sleep = run
 	if held != nil {
 		d.Warnings = append(d.Warnings, held.Warnings...)
 	}
+	d.Warnings = append(d.Warnings, r.Warnings()...)
 	d.Measurements = []result.Measurement{}
 	for _, c := range r.Cells {
 		d.Measurements = append(d.Measurements, c.measurement(float64(r.Tick)))

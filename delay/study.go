@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/internal/thread"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // DefaultDurations are the requested durations of a Study when none are
@@ -104,7 +107,11 @@ type StudyResult struct {
 	// Tick is the observed tick of the clock the waits are timed with
 	// (the smallest non-zero step of back-to-back reads, bounded below by
 	// the read cost): the resolution of every achieved duration.
-	Tick       time.Duration
+	Tick time.Duration
+	// ReadCost is the cost of one read of that clock, in ns: the median
+	// over batches of back-to-back reads. With Tick it is the floor of a
+	// busy-spin's overshoot (see Warnings); 0 when not measured.
+	ReadCost   float64
 	Durations  []time.Duration
 	Mechanisms []string
 	Cells      []*Cell // durations outer, mechanisms inner
@@ -242,7 +249,7 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	if maxN <= 0 {
 		maxN = DefaultMaxSamples
 	}
-	res := &StudyResult{Durations: durs, Start: time.Now(), Tick: time.Duration(studyTick())}
+	res := &StudyResult{Durations: durs, Start: time.Now(), Tick: time.Duration(studyTick()), ReadCost: studyReadCost()}
 	for _, m := range mechs {
 		res.Mechanisms = append(res.Mechanisms, m.name)
 	}
@@ -285,6 +292,30 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 // studyTick returns the observed tick of nanotime in ns (tests replace
 // it: it reads the real clock).
 var studyTick = func() int64 { return observedTick(nanotime, 1000) }
+
+// studyReadCost returns the cost of one nanotime read in ns (tests
+// replace it: it reads the real clock).
+var studyReadCost = func() float64 { return readCost(nanotime, 15, 1000) }
+
+// readCost times batches of n back-to-back reads of a clock with the
+// clock itself and returns the median cost of one read (ns): the two
+// reads that time a batch add 2/n of a read to it.
+func readCost(read func() int64, batches, n int) float64 {
+	costs := make([]float64, batches)
+	for b := range costs {
+		var sink int64
+		t0 := read()
+		for range n {
+			sink ^= read()
+		}
+		costs[b] = float64(read()-t0) / float64(n)
+		readSink.Store(sink)
+	}
+	return stats.Summarize(costs).Median
+}
+
+// readSink keeps readCost's reads alive.
+var readSink atomic.Int64
 
 // observedTick reads a clock n times back to back and returns the
 // smallest non-zero step (ns), bounded below by the cost of a read; 0 when
@@ -622,4 +653,62 @@ func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
 		{name: "delay.Sleep(NoSpin)", setup: dsleep(true)},
 	}
 	return runtimeWaits, spinAndDelay
+}
+
+// WarnSpinPreempted is the code of the warning that busy-spin's
+// overshoot shows the machine preempting the measuring threads.
+const WarnSpinPreempted = "busy-spin-preempted"
+
+// PreemptionFactor is how far above its floor busy-spin's median
+// overshoot must be for a study to warn that the machine was preempting.
+//
+// A spin that keeps its CPU notices the deadline at its first clock read
+// at or after it, so it overshoots by at most one turn of its loop: one
+// read (ReadCost), or one step of the clock where the clock steps more
+// coarsely than a read (Tick). That is its floor, and an idle machine
+// spins within it: the median of such overshoots is about half a read.
+// A spin that lost its CPU across the deadline overshoots by at least a
+// switch away and back, microseconds: a hundred reads and more at 25 ns.
+// The median passes 10 floors only when more than half of the spins
+// were preempted (an interrupt, a few µs every few ms, reaches few
+// waits), while 10 leaves room for the clock's own jitter (a slower read
+// now and then: a cache miss, a retried vDSO read), which an idle
+// machine's median never reaches.
+const PreemptionFactor = 10
+
+// Warnings returns what the study's figures themselves say about the
+// conditions they were taken in: the busy-spin cells whose median
+// overshoot is above PreemptionFactor times busy-spin's floor
+// (max(ReadCost, Tick)), which means the spinning thread, and so every
+// other waiter, was being preempted (code WarnSpinPreempted). It is nil
+// without busy-spin samples or without a floor.
+func (r *StudyResult) Warnings() []warn.Warning {
+	floor := max(r.ReadCost, float64(r.Tick))
+	if !(floor > 0) {
+		return nil
+	}
+	var cells []string
+	for _, c := range r.Cells {
+		if c.Mechanism != "busy-spin" || len(c.Achieved) == 0 {
+			continue
+		}
+		over := make([]float64, len(c.Achieved))
+		for i, a := range c.Achieved {
+			over[i] = a - float64(c.Requested)
+		}
+		if med := stats.Summarize(over).Median; med > PreemptionFactor*floor {
+			cells = append(cells, fmt.Sprintf("%s at %v", unit.Duration(med, unit.Precision{Resolution: max(float64(r.Tick), 1)}), c.Requested))
+		}
+	}
+	if len(cells) == 0 {
+		return nil
+	}
+	what := fmt.Sprintf("a clock read costs %s", unit.Duration(r.ReadCost, unit.Precision{Resolution: 0.1}))
+	if float64(r.Tick) > r.ReadCost {
+		what = fmt.Sprintf("the clock steps by %s", unit.Duration(float64(r.Tick), unit.Precision{Resolution: 1}))
+	}
+	return []warn.Warning{warn.New(WarnSpinPreempted,
+		fmt.Sprintf("busy-spin overshot by a median of %s, more than %d times its floor (%s): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that",
+			strings.Join(cells, ", "), PreemptionFactor, what),
+		"measure on an idle machine (stop other work; uptime shows the load), or give the waits a CPU of their own: --pin and -p (SCHED_FIFO)")}
 }

@@ -241,3 +241,87 @@ func TestStudyDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestStudySpinPreemptedWarning: busy-spin's median overshoot against its
+// floor (the larger of a clock read and the clock's step), from injected
+// figures: a median above 10 floors warns, naming every such cell;
+// at or below, or without busy-spin samples or a floor, nothing.
+func TestStudySpinPreemptedWarning(t *testing.T) {
+	spin := func(req time.Duration, overshoots ...float64) *Cell {
+		c := &Cell{Mechanism: "busy-spin", Requested: req}
+		for _, o := range overshoots {
+			c.Achieved = append(c.Achieved, float64(req)+o)
+		}
+		return c
+	}
+	other := &Cell{Mechanism: "time.Sleep", Requested: time.Millisecond, Achieved: []float64{2e6, 2e6, 2e6}}
+	const next = "; measure on an idle machine (stop other work; uptime shows the load), or give the waits a CPU of their own: --pin and -p (SCHED_FIFO)"
+	tests := []struct {
+		name     string
+		tick     time.Duration
+		readCost float64
+		cells    []*Cell
+		want     string // "" for no warning
+	}{
+		{"idle: about half a read", 20, 25, []*Cell{spin(time.Microsecond, 10, 12, 30), spin(10*time.Millisecond, 8, 40, 13), other}, ""},
+		{"at 10 floors: no warning", 20, 25, []*Cell{spin(time.Millisecond, 250, 250, 250)}, ""},
+		{"loaded: the long waits were preempted", 20, 25,
+			[]*Cell{spin(time.Microsecond, 12, 13, 14), spin(10*time.Millisecond, 40, 314e3, 2e6), spin(time.Second, 12e3)},
+			"busy-spin overshot by a median of 314.0 µs at 10ms, 12.0 µs at 1s, more than 10 times its floor (a clock read costs 25.0 ns): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that" + next},
+		{"a clock coarser than a read: its step is the floor", 100, 25,
+			[]*Cell{spin(time.Millisecond, 700, 900, 950), spin(10*time.Millisecond, 1100, 1200, 1300)},
+			"busy-spin overshot by a median of 1.2 µs at 10ms, more than 10 times its floor (the clock steps by 100 ns): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that" + next},
+		{"no busy-spin samples", 20, 25, []*Cell{other, {Mechanism: "busy-spin", Requested: time.Second}}, ""},
+		{"no floor measured", 0, 0, []*Cell{spin(time.Millisecond, 1e6)}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &StudyResult{Tick: tt.tick, ReadCost: tt.readCost, Cells: tt.cells}
+			ws := r.Warnings()
+			d := r.Document(result.Tool{Name: "test"}, nil)
+			if tt.want == "" {
+				if len(ws) != 0 || len(d.Warnings) != 0 {
+					t.Errorf("warnings %q, document's %q; want none", ws, d.Warnings)
+				}
+				return
+			}
+			if len(ws) != 1 || ws[0].String() != tt.want || ws[0].Code != WarnSpinPreempted || ws[0].Severity != "warning" {
+				t.Fatalf("warnings %+v\nwant one %s warning: %s", ws, WarnSpinPreempted, tt.want)
+			}
+			if len(d.Warnings) != 1 || d.Warnings[0] != ws[0] {
+				t.Errorf("the document's warnings %+v, want the study's", d.Warnings)
+			}
+			if tt.readCost > 0 && d.Run.Sleep.ReadCostNs != tt.readCost {
+				t.Errorf("document read cost %v, want %v", d.Run.Sleep.ReadCostNs, tt.readCost)
+			}
+		})
+	}
+}
+
+// TestStudyMeasuresReadCost: a study records the clock's read cost (here
+// injected) for its busy-spin floor.
+func TestStudyMeasuresReadCost(t *testing.T) {
+	old := studyReadCost
+	studyReadCost = func() float64 { return 23.5 }
+	t.Cleanup(func() { studyReadCost = old })
+	f := &fakeMechanism{achieved: func(int) int64 { return 1000 }}
+	withMechanisms(t, f.mechanism("fake"))
+	res, err := Study(context.Background(), StudyOptions{Durations: []time.Duration{time.Microsecond}, MaxSamples: 2, Budget: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ReadCost != 23.5 {
+		t.Errorf("read cost %v, want the 23.5 ns measured", res.ReadCost)
+	}
+}
+
+// TestReadCost: readCost is the median per-read cost of the batches, from
+// a fake clock that advances 3 ns per read (a batch of n reads spans n+1
+// steps between its two timing reads).
+func TestReadCost(t *testing.T) {
+	var now int64
+	read := func() int64 { now += 3; return now }
+	if got := readCost(read, 5, 100); got != 3.03 {
+		t.Errorf("readCost = %v, want 3.03 (101 steps of 3 ns over 100 reads)", got)
+	}
+}

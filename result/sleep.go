@@ -24,6 +24,11 @@ type SleepRun struct {
 	// SpinMarginNs is delay.Sleep's learned spin margin at the end of the
 	// study, in ns; absent when no delay.Sleep wait was measured.
 	SpinMarginNs *int64 `json:"spin_margin_ns,omitempty"`
+	// ReadCostNs is the cost of one read of the clock the waits were
+	// timed with, in ns (the median over batches of back-to-back reads);
+	// with the metrics' resolution it is busy-spin's floor. Absent when
+	// not measured.
+	ReadCostNs float64 `json:"read_cost_ns,omitempty"`
 }
 
 // SleepDetail holds the details of one measurement of a sleep document:
