@@ -17,6 +17,11 @@ type Conditions struct {
 	MLock bool
 	// DMALatency ≥ 0 holds /dev/cpu_dma_latency at that many µs; -1 not.
 	DMALatency int
+	// DMALatencyOptional makes a DMALatency request that cannot be held
+	// (refused, or no such device) a warning rather than an error, even
+	// without BestEffort: cyclictest holds 0 µs by default and, when it
+	// cannot open the device, says so and measures without it.
+	DMALatencyOptional bool
 	// Settings are checked (on throwaway threads) before measuring: the
 	// priority, and pinning to each CPU of Settings.CPUs on its own.
 	Settings ThreadSettings
@@ -36,9 +41,11 @@ type Held struct {
 	DMALatency int
 	// BestEffort repeats Conditions.BestEffort.
 	BestEffort bool
-	// Refused names the settings refused and dropped under BestEffort
-	// ("SCHED_FIFO priority 80", "mlockall", ...); Warnings holds one
-	// warning for each (code "setting-refused"), saying how to get it.
+	// Refused names the settings refused and dropped under BestEffort,
+	// or an optional DMA latency request that could not be held
+	// ("SCHED_FIFO priority 80", "mlockall", "/dev/cpu_dma_latency 0 µs",
+	// ...); Warnings holds one warning for each (code "setting-refused"),
+	// saying how to get it.
 	Refused  []string
 	Warnings []warn.Warning
 	release  []func()
@@ -63,7 +70,7 @@ func Acquire(c Conditions) (*Held, error) {
 		var pe *PermissionError
 		if c.BestEffort && (errors.As(err, &pe) || errors.Is(err, ErrUnsupported)) {
 			h.Refused = append(h.Refused, setting)
-			h.Warnings = append(h.Warnings, refusedWarning(setting, err))
+			h.Warnings = append(h.Warnings, refusedWarning(setting, err, "best effort"))
 			return nil
 		}
 		h.Release()
@@ -85,11 +92,16 @@ func Acquire(c Conditions) (*Held, error) {
 	}
 	if c.DMALatency >= 0 {
 		rel, err := HoldDMALatency(c.DMALatency)
-		if err != nil {
-			if err := drop(fmt.Sprintf("/dev/cpu_dma_latency %d µs", c.DMALatency), err); err != nil {
+		setting := fmt.Sprintf("/dev/cpu_dma_latency %d µs", c.DMALatency)
+		switch {
+		case err != nil && c.DMALatencyOptional:
+			h.Refused = append(h.Refused, setting)
+			h.Warnings = append(h.Warnings, refusedWarning(setting, err, "the CPUs may enter deep idle states and wake later"))
+		case err != nil:
+			if err := drop(setting, err); err != nil {
 				return nil, err
 			}
-		} else {
+		default:
 			h.DMALatency = c.DMALatency
 			h.release = append(h.release, func() { _ = rel() })
 		}
@@ -118,17 +130,23 @@ func Acquire(c Conditions) (*Held, error) {
 	return h, nil
 }
 
-// refusedWarning says that setting was refused (err) and measured
-// without, with the way to get it as the next step.
-func refusedWarning(setting string, err error) warn.Warning {
+// refusedWarning says that setting was refused or failed (err) and was
+// measured without (why, in parentheses), with the way to get it as the
+// next step.
+func refusedWarning(setting string, err error, why string) warn.Warning {
 	var pe *PermissionError
-	if errors.As(err, &pe) {
+	switch {
+	case errors.As(err, &pe):
 		return warn.New("setting-refused",
-			fmt.Sprintf("%s refused (%v): measured without it (best effort)", setting, pe.Err), pe.Fix)
+			fmt.Sprintf("%s refused (%v): measured without it (%s)", setting, pe.Err, why), pe.Fix)
+	case errors.Is(err, ErrUnsupported):
+		return warn.New("setting-refused",
+			fmt.Sprintf("%s not available (%v): measured without it (%s)", setting, err, why),
+			"measure on Linux for this setting")
 	}
 	return warn.New("setting-refused",
-		fmt.Sprintf("%s not available (%v): measured without it (best effort)", setting, err),
-		"measure on Linux for this setting")
+		fmt.Sprintf("%s failed (%v): measured without it (%s)", setting, err, why),
+		"the error says what failed")
 }
 
 // cpuWords names a list of CPUs for people: "CPU 3", "CPUs 0,2,5".

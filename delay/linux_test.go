@@ -431,3 +431,52 @@ func TestRawSleepAbs(t *testing.T) {
 		t.Errorf("err = %v, want EINVAL", err)
 	}
 }
+
+// TestOptionalDMALatency: a DMA latency request marked optional (chrono
+// latency's default, as cyclictest's) that cannot be held is dropped with
+// a warning saying why and what it costs, even without BestEffort, for a
+// refusal as for a missing device; one that can be held is held.
+func TestOptionalDMALatency(t *testing.T) {
+	old := openDMALatency
+	t.Cleanup(func() { openDMALatency = old })
+	tests := []struct {
+		name string
+		open func() (*os.File, error)
+		want string // the warning, "" when held
+	}{
+		{"refused", func() (*os.File, error) {
+			return nil, &fs.PathError{Op: "open", Path: "/dev/cpu_dma_latency", Err: fs.ErrPermission}
+		}, "/dev/cpu_dma_latency 0 µs refused (open /dev/cpu_dma_latency: permission denied): measured without it (the CPUs may enter deep idle states and wake later); " +
+			"run as root (the device is root-only by default) or give the user write access to /dev/cpu_dma_latency"},
+		{"no such device", func() (*os.File, error) {
+			return nil, &fs.PathError{Op: "open", Path: "/dev/cpu_dma_latency", Err: fs.ErrNotExist}
+		}, "/dev/cpu_dma_latency 0 µs failed (delay: opening /dev/cpu_dma_latency: open /dev/cpu_dma_latency: file does not exist (is the kernel built with PM-QoS?)): measured without it (the CPUs may enter deep idle states and wake later); the error says what failed"},
+		{"held", func() (*os.File, error) { return os.CreateTemp(t.TempDir(), "dma") }, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			openDMALatency = tt.open
+			h, err := Acquire(Conditions{DMALatency: 0, DMALatencyOptional: true})
+			if err != nil {
+				t.Fatalf("Acquire: %v", err)
+			}
+			defer h.Release()
+			if tt.want == "" {
+				if h.DMALatency != 0 || len(h.Warnings) != 0 || len(h.Refused) != 0 {
+					t.Errorf("held %d, warnings %q, refused %q; want 0 µs held", h.DMALatency, h.Warnings, h.Refused)
+				}
+				return
+			}
+			if h.DMALatency != -1 || len(h.Refused) != 1 || h.Refused[0] != "/dev/cpu_dma_latency 0 µs" || h.BestEffort {
+				t.Errorf("held %+v; want no request held, one refused, no best effort", h)
+			}
+			if len(h.Warnings) != 1 || h.Warnings[0].String() != tt.want || h.Warnings[0].Code != "setting-refused" {
+				t.Errorf("warnings %q\nwant %q", h.Warnings, tt.want)
+			}
+			// Without DMALatencyOptional, the same refusal is an error.
+			if _, err := Acquire(Conditions{DMALatency: 0}); err == nil {
+				t.Error("a request asked for was dropped without BestEffort")
+			}
+		})
+	}
+}
