@@ -88,12 +88,9 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 	if run == nil || len(threads) == 0 {
 		return genericView(d, o) // a document of another writer (or version 1)
 	}
-	conds := conditionsText(run.Conditions, "")
-	if run.Conditions.Priority == 0 {
-		conds = strings.TrimSuffix("SCHED_OTHER, "+conds, ", ")
-	}
-	v := &View{Title: fmt.Sprintf("Wake-up latency: %s, interval %s, %s; %s", plural.Count(run.Threads, "thread"),
-		time.Duration(run.IntervalNs), run.Wait, conds)}
+	v := &View{Title: fmt.Sprintf("Wake-up latency: %s, interval %s (every thread), %s", plural.Count(run.Threads, "thread"),
+		time.Duration(run.IntervalNs), run.Wait)}
+	v.Blocks = append(v.Blocks, Block{Lines: []string{"settings: " + latencySettings(run.Conditions, threads)}})
 	var lines []string
 	for _, r := range threads {
 		l := CyclictestLine{Thread: *r.det.Thread, TID: r.det.TID, Priority: r.det.Priority, IntervalNs: run.IntervalNs}
@@ -189,6 +186,63 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
+}
+
+// latencySettings names every setting the measuring threads ran with,
+// as the document records it, held or not: the scheduling policy, the
+// pinning, memory locking, the PM-QoS request (and its refusal) and the
+// threads' timer slack.
+func latencySettings(c result.WaitConditions, threads []latencyRow) string {
+	policy := "SCHED_OTHER"
+	if c.Priority > 0 {
+		policy = "SCHED_FIFO " + strconv.Itoa(c.Priority)
+	}
+	parts := []string{policy, "not pinned", "memory not locked", "/dev/cpu_dma_latency not held"}
+	if len(c.Pin) > 0 {
+		parts[1] = "pinned to " + pinnedCPUs(c.Pin)
+		if len(c.Pin) > 1 {
+			parts[1] += " (thread i on the i-th in turn)"
+		}
+	}
+	if c.MLocked {
+		parts[2] = "mlockall"
+	}
+	if c.DMALatencyUs != nil {
+		parts[3] = "/dev/cpu_dma_latency " + strconv.Itoa(*c.DMALatencyUs) + " µs"
+	} else {
+		for _, r := range c.Refused {
+			if strings.HasPrefix(r, "/dev/cpu_dma_latency") {
+				parts[3] = r + " not held (see the warnings)"
+			}
+		}
+	}
+	return strings.Join(append(parts, timerSlackText(threads, c.Priority > 0)), ", ")
+}
+
+// timerSlackText says the threads' timer slack: one figure when they
+// share it, else each thread's; fifo notes that the kernel applies none
+// to SCHED_FIFO threads.
+func timerSlackText(threads []latencyRow, fifo bool) string {
+	var each []string
+	seen := map[int64]bool{}
+	for _, r := range threads {
+		v := "unknown"
+		if ns := r.det.TimerSlackNs; ns != nil {
+			v = time.Duration(*ns).String() // a setting, exact
+			seen[*ns] = true
+		} else {
+			seen[-1] = true
+		}
+		each = append(each, fmt.Sprintf("%s (thread %d)", v, *r.det.Thread))
+	}
+	s := "timer slack " + strings.Join(each, ", ")
+	if len(seen) == 1 {
+		s = "timer slack " + strings.TrimSuffix(each[0], fmt.Sprintf(" (thread %d)", *threads[0].det.Thread))
+	}
+	if fifo {
+		s += " (not applied to SCHED_FIFO threads)"
+	}
+	return s
 }
 
 // perCPUBlock splits the latencies of each thread that was not pinned

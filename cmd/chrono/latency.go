@@ -31,6 +31,10 @@ type latencyFlags struct {
 	live       bool
 	bestEffort bool
 	out        output
+
+	// defaultSystem holds no /dev/cpu_dma_latency request (cyclictest's
+	// --default-system).
+	defaultSystem bool
 }
 
 func newLatencyCmd() *cobra.Command {
@@ -64,13 +68,18 @@ current interval; what was measured is printed and exported (marked
 incomplete), and chrono exits with 130 (SIGINT) or 143 (SIGTERM). A thread
 whose sleep fails stops; the report says why, and chrono exits with 1.
 
-SCHED_FIFO (-p), mlockall (-m) and /dev/cpu_dma_latency need privileges. When
-one is refused chrono stops before measuring and says how to get it; with
---best-effort it measures without it and says so. Note that cyclictest
-holds /dev/cpu_dma_latency at 0 µs by default; use --dma-latency 0 to compare
-like with like. Flags follow cyclictest's names (-a is --pin here, as in every
-chrono subcommand; --affinity is accepted too); --help is the help (-h is the
-histogram, as in cyclictest).`,
+As cyclictest does, chrono holds /dev/cpu_dma_latency at 0 µs while it
+measures (the CPUs stay out of deep idle states); --dma-latency N (or
+cyclictest's --latency N) holds N µs instead, --default-system none. When
+that default request cannot be held (the device is root-only), chrono says
+so in a warning and in the header and measures without it, as cyclictest
+does. SCHED_FIFO (-p), mlockall (-m) and an explicit --dma-latency need
+privileges too: when one is refused chrono stops before measuring and says
+how to get it; with --best-effort it measures without it and says so. The
+header names every setting the threads ran with. Flags follow cyclictest's
+names (-a is --pin here, as in every chrono subcommand; --affinity is
+accepted too); --help is the help (-h is the histogram, as in cyclictest).
+The README's "Coming from cyclictest" lists every difference.`,
 		Example: `  chrono latency -i 1000 -l 10000
   chrono latency -m -p 80 -i 200 -D 10m -q --export-json latency.json
   chrono latency -t 2 -a 0,1 -h 200 -l 100000`,
@@ -87,7 +96,10 @@ histogram, as in cyclictest).`,
 	fl.StringVar(&f.pin, "affinity", "", "cyclictest's name of --pin")
 	_ = fl.MarkHidden("affinity")
 	fl.BoolVarP(&f.mlockall, "mlockall", "m", false, "lock current and future memory (mlockall)")
-	fl.IntVar(&f.dmaLatency, "dma-latency", -1, "hold /dev/cpu_dma_latency at this many µs during the run")
+	fl.IntVar(&f.dmaLatency, "dma-latency", 0, "hold /dev/cpu_dma_latency at this many µs while measuring (0, as cyclictest: no deep idle states)")
+	fl.IntVar(&f.dmaLatency, "latency", 0, "cyclictest's name of --dma-latency")
+	_ = fl.MarkHidden("latency")
+	fl.BoolVar(&f.defaultSystem, "default-system", false, "hold no /dev/cpu_dma_latency request (cyclictest's --default-system)")
 	fl.IntVarP(&f.histogram, "histogram", "h", 0, "print a per-µs histogram up to MAXUS; latencies of MAXUS µs or more count as overflows")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no live display or notes on standard error, only the summary at the end")
 	fl.BoolVar(&f.live, "live", false, "show the live display even when standard error is not a terminal")
@@ -104,6 +116,7 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 	if err := f.out.check(); err != nil {
 		return err
 	}
+	explicitDMA := cmd.Flags().Changed("dma-latency") || cmd.Flags().Changed("latency")
 	switch {
 	case f.interval < 1:
 		return usagef("--interval must be at least 1 µs")
@@ -115,8 +128,14 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 		return usagef("--threads %d out of range (1-1024)", f.threads)
 	case f.histogram < 0 || (f.histogram == 0 && cmd.Flags().Changed("histogram")):
 		return usagef("--histogram %d: give the top of the per-µs histogram, at least 1 µs (e.g. -h 200), or leave -h out for the compact histogram", f.histogram)
-	case f.dmaLatency < -1:
-		return usagef("--dma-latency must be at least 0 µs")
+	case f.dmaLatency < 0:
+		name := "--dma-latency"
+		if cmd.Flags().Changed("latency") {
+			name = "--latency"
+		}
+		return usagef("%s %d: give at least 0 µs, or --default-system to hold no request", name, f.dmaLatency)
+	case f.defaultSystem && explicitDMA:
+		return usagef("--default-system holds no /dev/cpu_dma_latency request and --dma-latency asks for one: drop one")
 	case f.quiet && f.live:
 		return usagef("--quiet and --live contradict each other: drop one")
 	}
@@ -147,7 +166,13 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 		// script they are almost always a mistake.
 		fmt.Fprintln(errw, "chrono: note: no --loops or --duration: measuring until interrupted")
 	}
-	held, err := delay.Acquire(delay.Conditions{MLock: f.mlockall, DMALatency: f.dmaLatency,
+	// cyclictest's default request is held when it can be; one asked for
+	// is a setting like the others (refused: stop, unless --best-effort).
+	dma := f.dmaLatency
+	if f.defaultSystem {
+		dma = -1
+	}
+	held, err := delay.Acquire(delay.Conditions{MLock: f.mlockall, DMALatency: dma, DMALatencyOptional: !explicitDMA,
 		Settings: delay.ThreadSettings{Priority: f.priority, CPUs: cpus}, BestEffort: f.bestEffort})
 	if err != nil {
 		return bestEffortHint(err)

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -126,6 +128,9 @@ func TestLatencyUsageErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"latency", "-i", "0"}, "--interval"},
+		{[]string{"latency", "--dma-latency", "-1", "-l", "1"}, "--dma-latency -1: give at least 0 µs, or --default-system to hold no request"},
+		{[]string{"latency", "--latency=-2", "-l", "1"}, "--latency -2: give at least 0 µs"},
+		{[]string{"latency", "--default-system", "--dma-latency", "0", "-l", "1"}, "--default-system holds no /dev/cpu_dma_latency request and --dma-latency asks for one: drop one"},
 		{[]string{"latency", "-h", "0", "-l", "1"}, "--histogram 0: give the top of the per-µs histogram, at least 1 µs (e.g. -h 200)"},
 		{[]string{"latency", "--histogram=-3", "-l", "1"}, "--histogram -3: give the top"},
 		{[]string{"latency", "-p", "100", "-l", "1"}, "out of range"},
@@ -156,4 +161,46 @@ func TestLatencyHelperProcess(t *testing.T) {
 	}
 	args := strings.Split(os.Getenv("CHRONO_ARGS"), " ")
 	os.Exit(execute(args, os.Stdout, os.Stderr))
+}
+
+// TestLatencyHoldsDMALatencyByDefault: as cyclictest, chrono latency holds
+// /dev/cpu_dma_latency at 0 µs unless told otherwise: the document says it
+// was held, or (without the privilege) that it was refused, with a
+// warning, and the run measured anyway; --default-system holds none,
+// --dma-latency N (or cyclictest's --latency N) holds N.
+func TestLatencyHoldsDMALatencyByDefault(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the latency test is Linux-only")
+	}
+	tests := []struct {
+		args []string
+		want int // the request: µs, or -1 for none
+	}{
+		{nil, 0},
+		{[]string{"--default-system"}, -1},
+		{[]string{"--dma-latency", "5"}, 5},
+		{[]string{"--latency", "7"}, 7},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(append([]string{"latency"}, tt.args...), " "), func(t *testing.T) {
+			args := append([]string{"latency", "-i", "200", "-l", "5", "--json", "--best-effort"}, tt.args...)
+			out, errb, code := runChrono(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errb)
+			}
+			d := delayStrictDecode(t, []byte(out))
+			c := d.Run.Latency.Conditions
+			setting := fmt.Sprintf("/dev/cpu_dma_latency %d µs", tt.want)
+			held := c.DMALatencyUs != nil && *c.DMALatencyUs == tt.want
+			refused := slices.Contains(c.Refused, setting)
+			switch {
+			case tt.want < 0 && (c.DMALatencyUs != nil || len(c.Refused) != 0):
+				t.Errorf("conditions %+v; want no request", c)
+			case tt.want >= 0 && held == refused:
+				t.Errorf("conditions %+v; want %s held or refused", c, setting)
+			case refused && !strings.Contains(fmt.Sprint(d.Warnings), setting+" refused"):
+				t.Errorf("refused without a warning: %v", d.Warnings)
+			}
+		})
+	}
 }
