@@ -88,7 +88,7 @@ func (r Result) measurement() result.Measurement {
 		}
 		return m
 	}
-	cd.Steps = &result.ClockSteps{Reads: r.Reads, Changes: r.Changes, TickNs: r.TickNs,
+	cd.Steps = &result.ClockSteps{Reads: r.Reads, Changes: r.Changes, TickChanges: r.TickChanges, TickNs: r.TickNs, TickBasis: r.TickBasis,
 		BackwardSteps: r.BackwardSteps, MaxBackwardNs: r.MaxBackwardNs}
 	cd.BatchReads = r.BatchSize
 	if c := r.Cross; c != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -19,11 +20,14 @@ import (
 // ProbeOptions configure Probe. Zero fields take the defaults.
 type ProbeOptions struct {
 	// Reads is the number of back-to-back reads per source for the
-	// observed tick and the monotonicity check (default 20000). Reading
+	// observed tick and the monotonicity check (default 20000; at least
+	// MinReads, since fewer cannot show MinTickChanges changes). Reading
 	// continues past it, up to CoarseWait, until the value has changed
-	// three times, so that coarse clocks show their real tick.
+	// MinTickChanges times, so that coarse clocks show their real tick.
 	Reads int
-	// CoarseWait bounds that continuation (default 50 ms).
+	// CoarseWait bounds that continuation (default 250 ms: a 10 ms tick
+	// (HZ=100) changes 5 times in 50 ms, with room for a loaded machine
+	// to preempt the reader).
 	CoarseWait time.Duration
 	// Batches is the number of timed batches for the read cost (default 200).
 	Batches int
@@ -41,7 +45,7 @@ func (o *ProbeOptions) defaults() {
 		o.Reads = 20000
 	}
 	if o.CoarseWait <= 0 {
-		o.CoarseWait = 50 * time.Millisecond
+		o.CoarseWait = 250 * time.Millisecond
 	}
 	if o.Batches <= 0 {
 		o.Batches = 200
@@ -63,13 +67,21 @@ type Result struct {
 	// 1/frequency for counters; NominalFrom says which (empty if unknown).
 	NominalNs   float64 `json:"nominal_ns,omitempty"`
 	NominalFrom string  `json:"nominal_from,omitempty"`
-	// TickNs is the observed tick: the smallest non-zero difference
-	// between two back-to-back reads (bounded below by the read cost for
-	// fine clocks; the real tick for coarse ones). Changes counts the
-	// reads that differed from the one before, out of Reads.
-	TickNs  float64 `json:"tick_ns"`
-	Changes int     `json:"changes"`
-	Reads   int     `json:"reads"`
+	// TickNs is the observed tick: the smallest step between changes of
+	// back-to-back reads, and TickBasis what it is (see probeTick):
+	// result.TickObserved, the clock's tick (it held its value between
+	// changes, or stepped by its unit); result.TickUpperBound, it changed
+	// at every read, so its tick is finer than a read and TickNs only
+	// bounds it; result.TickUncertain, fewer than MinTickChanges changes were
+	// seen and TickNs is 0. Changes counts the reads greater than the one
+	// before, out of Reads, and TickChanges those the tick was taken from
+	// (see probeTick: past ProbeOptions.Reads, only the changes no
+	// preemption can have lengthened).
+	TickNs      float64 `json:"tick_ns"`
+	TickBasis   string  `json:"tick_basis"`
+	Changes     int     `json:"changes"`
+	TickChanges int     `json:"tick_changes"`
+	Reads       int     `json:"reads"`
 	// BackwardSteps counts reads smaller than the one before on one
 	// thread, and MaxBackwardNs is the largest such step.
 	BackwardSteps int     `json:"backward_steps"`
@@ -257,7 +269,7 @@ func probeSource(src Source, info *Info, opts ProbeOptions) Result {
 		// Go's clocks count in whole nanoseconds.
 		r.NominalNs, r.NominalFrom = 1, "unit (time.Duration)"
 	}
-	probeTick(src, &r, ns, opts)
+	probeTick(src, &r, ns, opts, Mono)
 	probeCost(src, &r, opts)
 	if p.Kind != Wall {
 		r.Cross = probeCross(src, p, ns, opts.CrossThread)
@@ -265,37 +277,111 @@ func probeSource(src Source, info *Info, opts ProbeOptions) Result {
 	return r
 }
 
-// probeTick reads src back to back: the smallest non-zero difference is
-// the observed tick, and any negative difference a backward step. It reads
-// at least opts.Reads times, and keeps reading (up to opts.CoarseWait)
-// until the value has changed three times: a coarse clock (4 ms ticks at
-// HZ=250) may not change at all during 20000 fast reads.
-func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOptions) {
+// MinTickChanges is how many changes of a clock's value the probe reads
+// for before it takes the tick from the steps between them; with fewer
+// (the time bound passed first) the tick is uncertain.
+const MinTickChanges = 5
+
+// MinReads is the smallest ProbeOptions.Reads that can show
+// MinTickChanges changes.
+const MinReads = MinTickChanges + 1
+
+// probeTick reads src back to back, at least opts.Reads times and then,
+// up to opts.CoarseWait on now, until MinTickChanges changes of its value
+// were counted: a coarse clock (4 ms ticks at HZ=250) may not change at
+// all during 20000 fast reads. Any negative step is a backward step.
+//
+// The tick is the smallest of the steps between changes. A reader that
+// keeps its CPU sees a coarse clock step by one tick; one preempted
+// across a tick sees it step by several (36 ms for a 4 ms tick, on a
+// loaded machine): preemption can only lengthen a step, never shorten
+// it, so the smallest step is right once one change was seen without a
+// preemption, while a low quantile would take in the preempted steps
+// whenever they are more than its share. (A tick interrupt served late
+// shortens the next step by its delay, microseconds, below the digits a
+// millisecond tick is shown with.) But on a machine loaded enough, every
+// change can come after a preemption (the reader runs for less than a
+// tick at a time), and the smallest step is then several ticks. So past
+// opts.Reads, where only clocks that change rarely are still read, each
+// read is bracketed by reads of now, and a change counts only when the
+// reads on both sides of it were less than half its step apart: they
+// cannot then straddle two ticks. (The first opts.Reads reads are not
+// bracketed, so that a fine clock is read back to back; it changes
+// thousands of times in them, and no preemption reaches them all.) With
+// fewer than MinTickChanges changes counted the tick is uncertain rather
+// than a step seen once or twice.
+//
+// What the smallest step is depends on the clock: when some reads saw no
+// change, the clock held its value longer than a read and the step is
+// its tick; when it stepped by one unit of its own (1 ns, one counter
+// tick), that unit is its tick, whatever the read cost (unordered
+// counter reads overlap in the pipeline and can be a tick apart); when
+// every read changed by more, the clock ticks faster than it can be read
+// and the smallest step, about one read, only bounds its tick from
+// above.
+func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOptions, now func() time.Duration) {
 	// "On one thread" literally: an unlocked goroutine may move to another
 	// OS thread between reads, and a per-thread clock would then appear to
 	// step back.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	deadline := Mono() + opts.CoarseWait
+	deadline := now() + opts.CoarseWait
 	minStep := int64(math.MaxInt64)
+	held := false // a read saw the value of the one before
 	prev := src.Now()
-	n := 0
-	for ; n < opts.Reads || (r.Changes < 3 && Mono() < deadline); n++ {
+	// read reads src once and returns its step from the read before.
+	read := func() int64 {
 		v := src.Now()
 		d := v - prev
 		prev = v
+		r.Reads++
 		switch {
 		case d > 0:
 			r.Changes++
-			minStep = min(minStep, d)
 		case d < 0:
 			r.BackwardSteps++
 			r.MaxBackwardNs = max(r.MaxBackwardNs, ns(float64(-d)))
+		default:
+			held = true
+		}
+		return d
+	}
+	count := func(d int64) {
+		r.TickChanges++
+		minStep = min(minStep, d)
+	}
+	for r.Reads < opts.Reads {
+		if d := read(); d > 0 {
+			count(d)
 		}
 	}
-	r.Reads = n
-	if r.Changes > 0 {
-		r.TickNs = ns(float64(minStep))
+	// after is a time before the last read (none yet: the first change
+	// here cannot be bracketed); a change is pending until the next now
+	// bounds the time of the read that saw it.
+	after, bracketed := time.Duration(0), false
+	var pending int64
+	var pendingFrom time.Duration
+	for r.TickChanges < MinTickChanges {
+		t := now()
+		if pending > 0 && float64(t-pendingFrom) < ns(float64(pending))/2 {
+			count(pending)
+		}
+		pending = 0
+		if r.TickChanges >= MinTickChanges || t >= deadline {
+			break
+		}
+		if d := read(); d > 0 && bracketed {
+			pending, pendingFrom = d, after
+		}
+		after, bracketed = t, true
+	}
+	switch {
+	case r.TickChanges < MinTickChanges:
+		r.TickBasis = result.TickUncertain
+	case held || minStep == 1:
+		r.TickBasis, r.TickNs = result.TickObserved, ns(float64(minStep))
+	default:
+		r.TickBasis, r.TickNs = result.TickUpperBound, ns(float64(minStep))
 	}
 }
 
@@ -544,7 +630,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 		}
 	}
 	var why strings.Builder
-	fmt.Fprintf(&why, "%s: %s/read (median), observed tick %s, %s, never stepped back", best.Props.Name, nsText(best.CostMedianNs), nsText(best.TickNs), best.Props.Path)
+	fmt.Fprintf(&why, "%s: %s/read (median), observed tick %s, %s, never stepped back", best.Props.Name, nsText(best.CostMedianNs), best.tickText(), best.Props.Path)
 	if f := readerFuncs[best.Props.Name]; f != "" {
 		fmt.Fprintf(&why, "; read it with %s", f)
 	}
@@ -585,6 +671,18 @@ func recommend(rs []Result, info *Info) Recommendation {
 			ctr.Props.Name, nsText(ctr.CostMedianNs), inv, fmtHz(float64(info.Hz)), info.Source)
 	}
 	return rec
+}
+
+// tickText says the observed tick in prose: its figure, "≤ figure" for
+// an upper bound, or "uncertain (N changes seen)".
+func (r Result) tickText() string {
+	switch r.TickBasis {
+	case result.TickUncertain:
+		return result.TickUncertainText(r.TickChanges)
+	case result.TickUpperBound:
+		return "≤ " + nsText(r.TickNs)
+	}
+	return nsText(r.TickNs)
 }
 
 func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }

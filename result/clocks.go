@@ -1,5 +1,7 @@
 package result
 
+import "fmt"
+
 // ClocksRun holds what a clocks document (chrono clocks,
 // clock.Report.Document) says of the host as a whole: the timestamp
 // counter, the kernel's figure for its frequency and their agreement, the
@@ -173,15 +175,49 @@ type ClockDetail struct {
 	Cross *ClockCross `json:"cross_thread,omitempty"`
 }
 
+// Values of ClockSteps.TickBasis.
+const (
+	// TickObserved: the clock held its value between changes (or stepped
+	// by one unit of its own), so the smallest step is its tick.
+	TickObserved = "observed"
+	// TickUpperBound: the clock changed at every read by more than its
+	// unit: its tick is finer than a read, and the smallest step (about
+	// one read) bounds it from above.
+	TickUpperBound = "upper-bound"
+	// TickUncertain: too few changes were seen to take a tick from (a
+	// loaded machine preempting the reader of a coarse clock).
+	TickUncertain = "uncertain"
+)
+
+// TickUncertainText is what is shown instead of a tick taken from too
+// few changes: "uncertain (1 change seen)".
+func TickUncertainText(changes int) string {
+	s := "s"
+	if changes == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("uncertain (%d change%s seen)", changes, s)
+}
+
 // ClockSteps is what back-to-back reads of a clock showed.
 type ClockSteps struct {
-	// Reads is the number of reads; Changes how many differed from the
-	// read before.
+	// Reads is the number of reads; Changes how many were greater than
+	// the read before.
 	Reads   int `json:"reads"`
 	Changes int `json:"changes"`
-	// TickNs is the smallest non-zero step seen, in ns (bounded below by
-	// the read cost); absent when the value never changed.
-	TickNs float64 `json:"tick_ns,omitempty"`
+	// TickChanges counts the changes the tick was taken from: on a
+	// coarse clock read past the first reads, only those that no
+	// preemption can have lengthened (the reads around them were less
+	// than half their step apart). Absent in documents written before
+	// chrono said it.
+	TickChanges int `json:"tick_changes,omitempty"`
+	// TickNs is the smallest step between changes, in ns, and TickBasis
+	// what it is: TickObserved, TickUpperBound or TickUncertain (then
+	// TickNs is absent). TickBasis is absent in documents written before
+	// chrono said it (their TickNs is the smallest step, from however
+	// many changes).
+	TickNs    float64 `json:"tick_ns,omitempty"`
+	TickBasis string  `json:"tick_basis,omitempty"`
 	// BackwardSteps counts reads smaller than the one before, and
 	// MaxBackwardNs is the largest such step in ns (absent when none).
 	BackwardSteps int     `json:"backward_steps"`
