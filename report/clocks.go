@@ -57,10 +57,7 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 		}
 		back := Missing
 		if st := cd.Steps; st != nil {
-			tick = Cell{Text: "none seen"}
-			if st.TickNs > 0 {
-				tick = FigureCell(st.TickNs, result.UnitNs, unit.Precision{Resolution: cd.NominalNs}, o.Unit)
-			}
+			tick = tickCell(st, cd.NominalNs, o)
 			back = TextCell(strconv.Itoa(st.BackwardSteps))
 		}
 		cross := Missing
@@ -82,7 +79,9 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 		}
 	}
 	v.Blocks = append(v.Blocks, Block{Table: t, In: AllFormats | InCSV, Notes: []string{
-		"tick: smallest non-zero step of back-to-back reads (bounded below by the read cost)",
+		"tick: smallest step between changes of back-to-back reads: the clock's tick where it held its value",
+		"between reads or stepped by its unit; ≤: it changed at every read, so its tick is finer than a read",
+		"and the step (about one read) only bounds it; uncertain: too few changes seen free of preemption",
 		"cost: per read, median and p99 (linear) over timed batches of back-to-back reads",
 		"back: backward steps on one thread; path: vdso = a user-space read through the kernel's vDSO,",
 		"syscall = a system call per read, instruction = a CPU instruction",
@@ -120,6 +119,25 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 	}
 	v.Warnings = documentWarnings(d)
 	return v, nil
+}
+
+// tickCell shows a clock's observed tick as its basis says: the figure,
+// "≤ figure" for an upper bound (the number alone in CSV), or
+// "uncertain (N changes seen)"; a document without a basis (written
+// before chrono gave one) shows its smallest step, or "none seen".
+func tickCell(st *result.ClockSteps, nominalNs float64, o Options) Cell {
+	p := unit.Precision{Resolution: nominalNs}
+	switch {
+	case st.TickBasis == result.TickUncertain:
+		return TextCell(result.TickUncertainText(st.TickChanges))
+	case st.TickNs <= 0:
+		return Cell{Text: "none seen"}
+	case st.TickBasis == result.TickUpperBound:
+		c := FigureCell(st.TickNs, result.UnitNs, p, o.Unit)
+		c.Text = "≤ " + c.Text
+		return c
+	}
+	return FigureCell(st.TickNs, result.UnitNs, p, o.Unit)
 }
 
 // tscBlock lays out the timestamp counter: its frequency and where it came

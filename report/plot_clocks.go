@@ -49,6 +49,7 @@ func tickPlot(d *result.Document, name string, o Options) (*Plot, error) {
 	type row struct {
 		name          string
 		tick, nominal float64
+		bound         string // "≤ " when the tick is an upper bound
 	}
 	var rows []row
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -58,6 +59,9 @@ func tickPlot(d *result.Document, name string, o Options) (*Plot, error) {
 			continue
 		}
 		r := row{name: m.Name, tick: cd.Steps.TickNs, nominal: cd.NominalNs}
+		if cd.Steps.TickBasis == result.TickUpperBound {
+			r.bound = "≤ "
+		}
 		for _, v := range []float64{r.tick, r.nominal} {
 			if v > 0 {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -78,7 +82,7 @@ func tickPlot(d *result.Document, name string, o Options) (*Plot, error) {
 		names = append(names, "")
 		if r.tick > 0 {
 			ticks = append(ticks, plotter.XY{X: r.tick, Y: y})
-			hover = append(hover, hoverPoint{X: r.tick, Y: y, Text: fmt.Sprintf("%s: observed tick %s", r.name, Figure(r.tick, result.UnitNs, unit.Precision{}, o.Unit))})
+			hover = append(hover, hoverPoint{X: r.tick, Y: y, Text: fmt.Sprintf("%s: observed tick %s%s", r.name, r.bound, Figure(r.tick, result.UnitNs, unit.Precision{}, o.Unit))})
 		}
 		if r.nominal > 0 {
 			noms = append(noms, plotter.XY{X: r.nominal, Y: y})
@@ -104,7 +108,7 @@ func tickPlot(d *result.Document, name string, o Options) (*Plot, error) {
 	p.X.Min, p.X.Max = lo/2, hi*2
 	h := vg.Length(len(rows))*0.32*vg.Inch + 1.1*vg.Inch
 	return render(p, plotW, h, name, "observed tick per clock",
-		"the smallest non-zero step between back-to-back reads (bounded below by the read cost) beside the resolution the system states; log axis", "ns", "", hover)
+		"the smallest step between changes of back-to-back reads (for a clock that changed at every read, an upper bound on its tick; none when too few changes were seen) beside the resolution the system states; log axis", "ns", "", hover)
 }
 
 // calibrationPlot draws the timestamp counter's calibration segments: the
