@@ -33,8 +33,11 @@ time.Now, each POSIX clock (through the kernel's vDSO where it serves the
 clock, as C's clock_gettime reads it; the CPU-time clocks with the system
 call), and the CPU timestamp counter (RDTSC, LFENCE;RDTSC, RDTSCP on amd64;
 CNTVCT_EL0 on arm64). For each it shows the nominal resolution (clock_getres
-or 1/frequency), the observed tick (smallest non-zero step between
-back-to-back reads), the read cost per read (median and p99 over batches of
+or 1/frequency), the observed tick (the smallest step between changes
+of back-to-back reads, read until the value changed 5 times or 250 ms
+passed: "≤" when the clock changed at every read, so that its tick is
+finer than a read; "uncertain" when too few changes were seen), the read
+cost per read (median and p99 over batches of
 reads, numpy 'linear' percentiles), backward steps on one thread and across
 threads, and whether a read goes through the vDSO, a system call or an
 instruction. A vDSO read is checked: where the vDSO cannot read the
@@ -54,8 +57,9 @@ the kernel clocksource, and which clock to use for elapsed time, and why.
   chrono clocks --json --redact > clocks.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if reads <= 0 {
-				return usagef("--reads must be positive, got %d", reads)
+			if reads < clock.MinReads {
+				return usagef("--reads %d: give at least %d (the tick is taken from %d changes of the value, which need %d reads)",
+					reads, clock.MinReads, clock.MinTickChanges, clock.MinReads)
 			}
 			if cmd.Flags().Changed("calibrate") && calibrate < 10*time.Millisecond {
 				return usagef("--calibrate must be at least 10ms, got %v", calibrate)

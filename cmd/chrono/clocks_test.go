@@ -95,7 +95,9 @@ func TestClocksUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"clocks", "extra"}, "unknown command"},
-		{[]string{"clocks", "--reads", "0"}, "--reads must be positive"},
+		{[]string{"clocks", "--reads", "0"}, "--reads 0: give at least 6"},
+		{[]string{"clocks", "--reads", "1"}, "--reads 1: give at least 6 (the tick is taken from 5 changes of the value, which need 6 reads)"},
+		{[]string{"clocks", "--reads", "5"}, "--reads 5: give at least 6"},
 		{[]string{"clocks", "-n", "100"}, "unknown shorthand flag: 'n'"},
 		{[]string{"clocks", "--calibrate", "1ms"}, "--calibrate must be at least 10ms"},
 		{[]string{"clocks", "--calibrate", "soon"}, "invalid argument"},
@@ -120,15 +122,20 @@ func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost 
 	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Result {
 		costs := []float64{cost, cost * 1.01, cost * 0.99, cost * 1.02, cost, cost * 2, cost * 1.01, cost * 0.98, cost, cost * 1.03}
 		return clock.Result{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
-			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, Changes: 100, Reads: 100, BatchSize: 800,
+			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, TickBasis: result.TickUpperBound, Changes: 100, TickChanges: 100, Reads: 100, BatchSize: 800,
 			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost * 0.98, CostNs: costs,
 			Cross: &clock.Cross{Mode: clock.CrossShared, Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
 	}
 	wall := res("CLOCK_REALTIME", clock.Wall, clock.PathVDSO, "clock_gettime(CLOCK_REALTIME) through the vDSO", monoCost)
 	wall.Cross = nil
 	ctr := res("rdtsc", clock.Counter, clock.PathInstruction, "RDTSC", 9.5)
-	ctr.Props.Unit, ctr.NominalNs, ctr.NominalFrom, ctr.TickNs = "ticks", 0.385, "1/frequency", 0.385
+	ctr.Props.Unit, ctr.NominalNs, ctr.NominalFrom, ctr.TickNs, ctr.TickBasis = "ticks", 0.385, "1/frequency", 0.385, result.TickObserved
 	ctr.Cross.BackwardSteps, ctr.Cross.MaxBackwardNs = 12, 80.4
+	// A coarse clock read on a loaded machine: one change counted in the
+	// time bound, so its tick is uncertain.
+	coarse := res("CLOCK_MONOTONIC_COARSE", clock.Elapsed, clock.PathVDSO, "clock_gettime(CLOCK_MONOTONIC_COARSE) through the vDSO", 6.6)
+	coarse.Props.Coarse, coarse.NominalNs, coarse.NominalFrom = true, 4e6, "clock_getres"
+	coarse.TickNs, coarse.TickBasis, coarse.Changes, coarse.TickChanges, coarse.Reads = 0, result.TickUncertain, 3, 1, 812345
 	missing := clock.Result{Props: clock.Props{Name: "CLOCK_TAI", Kind: clock.Wall, Unit: "ns", Path: clock.PathVDSO,
 		Unavailable: "clock: CLOCK_TAI is not available on this platform", Err: clock.ErrUnavailable}}
 	rep := clock.Report{
@@ -136,6 +143,7 @@ func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost 
 			res("go-monotonic", clock.Elapsed, monoPath, "time.Since(base)", monoCost),
 			wall, missing,
 			res("CLOCK_MONOTONIC", clock.Elapsed, monoPath, monoDesc, monoCost),
+			coarse,
 			res("CLOCK_THREAD_CPUTIME_ID", clock.CPUTime, clock.PathSyscall, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) system call", 1500),
 			ctr,
 		},
