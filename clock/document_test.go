@@ -14,7 +14,7 @@ import (
 // why (never a zero cost); unknown facts are absent.
 func TestDocument(t *testing.T) {
 	read := Result{Props: Props{Name: "CLOCK_MONOTONIC", Kind: Elapsed, Unit: "ns", Path: PathVDSO, PathBasis: "inferred from cost: fake"},
-		NominalNs: 1, NominalFrom: "clock_getres", TickNs: 30, Changes: 90, Reads: 100, BatchSize: 500,
+		NominalNs: 1, NominalFrom: "clock_getres", TickNs: 30, TickBasis: result.TickUpperBound, Changes: 90, TickChanges: 90, Reads: 100, BatchSize: 500,
 		CostNs: []float64{25, 24, 26}, CostMedianNs: 25, CostP99Ns: 25.98, CostMinNs: 24}
 	gone := Result{Props: Props{Name: "CLOCK_TAI", Kind: Wall, Unit: "ns", Err: errors.New("clock: no TAI"), Unavailable: "clock: no TAI"}}
 	rep := Report{Results: []Result{read, gone}, TSC: &Info{Hz: 1e9, Source: FromCPUID15h}, KernelError: "no kernel log",
@@ -30,8 +30,16 @@ func TestDocument(t *testing.T) {
 		cost.PercentileMethod != "linear" || cost.Percentiles["p99"] != 25.98 {
 		t.Errorf("read cost %+v", cost)
 	}
-	if cd := m.Detail.Clock; cd == nil || cd.Steps == nil || cd.Steps.TickNs != 30 || cd.BatchReads != 500 || cd.Cross != nil || cd.Unavailable != "" {
+	if cd := m.Detail.Clock; cd == nil || cd.Steps == nil || cd.Steps.TickNs != 30 || cd.Steps.TickBasis != result.TickUpperBound || cd.Steps.TickChanges != 90 ||
+		cd.BatchReads != 500 || cd.Cross != nil || cd.Unavailable != "" {
 		t.Errorf("detail %+v", cd)
+	}
+	// An uncertain tick: the document says so, with the changes counted,
+	// and holds no tick figure.
+	unsure := read
+	unsure.TickNs, unsure.TickBasis, unsure.Changes, unsure.TickChanges = 0, result.TickUncertain, 3, 1
+	if st := unsure.measurement().Detail.Clock.Steps; st.TickBasis != result.TickUncertain || st.TickNs != 0 || st.TickChanges != 1 || st.Changes != 3 {
+		t.Errorf("uncertain tick in the document: %+v", st)
 	}
 	u := d.Measurements[1]
 	if cd := u.Detail.Clock; len(u.Metrics) != 0 || u.Primary != "" || cd == nil || cd.Unavailable != "clock: no TAI" || cd.Steps != nil || cd.BatchReads != 0 {
