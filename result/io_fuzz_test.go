@@ -138,14 +138,15 @@ func kindDocuments(t testing.TB) []*Document {
 				Latency:             &FunctionLatencyMode{Ops: 7, OpsPerSample: 7, SignificantDigits: 3},
 				Parallel:            &FunctionParallelMode{Workers: 2, Iterations: 100}}
 		case KindSleep:
-			d.Run.Sleep = &SleepRun{}
+			d.Run.Sleep = &SleepRun{ReadCostNs: 24.5}
 			d.Measurements[0].Detail.Sleep = &SleepDetail{}
 		case KindLatency:
 			d.Run.Latency = &LatencyRun{}
 			d.Measurements[0].Detail.Latency = &LatencyDetail{}
 		case KindClocks:
 			d.Run.Clocks = &ClocksRun{}
-			d.Measurements[0].Detail.Clock = &ClockDetail{}
+			// A coarse clock whose tick was uncertain (too few changes).
+			d.Measurements[0].Detail.Clock = &ClockDetail{Steps: &ClockSteps{Reads: 812345, Changes: 3, TickChanges: 1, TickBasis: TickUncertain}}
 		case KindNumbers:
 			d.Run.Numbers = &NumbersRun{}
 			d.Measurements[0].Detail.Numbers = &NumbersDetail{}
