@@ -26,8 +26,12 @@ func WelchT(a, b []float64) (WelchResult, error) {
 	if slices.ContainsFunc(a, math.IsNaN) || slices.ContainsFunc(b, math.IsNaN) {
 		return WelchResult{}, errors.New("stats: Welch's t-test got NaN values: remove them first")
 	}
-	ma, va := meanVar(a)
-	mb, vb := meanVar(b)
+	// t and df do not change when both samples are scaled alike: scaled
+	// by a power of two, the variances of values near 1e-170 do not
+	// underflow, nor those near 1e300 overflow.
+	e := scaleExp(a, b)
+	ma, va := meanVar(a, e)
+	mb, vb := meanVar(b, e)
 	vna, vnb := va/float64(na), vb/float64(nb)
 	if vna+vnb == 0 {
 		return WelchResult{}, errors.New("stats: Welch's t-test is undefined when both samples are constant")
@@ -37,15 +41,10 @@ func WelchT(a, b []float64) (WelchResult, error) {
 	return WelchResult{T: t, DF: df, P: 2 * studentTSF(math.Abs(t), df)}, nil
 }
 
-// meanVar returns the mean and the sample variance (divisor n-1) of xs,
-// by two passes as numpy does.
-func meanVar(xs []float64) (mean, variance float64) {
-	mean = kahanSum(xs) / float64(len(xs))
-	var ss float64
-	for _, x := range xs {
-		d := x - mean
-		ss += d * d
-	}
+// meanVar returns the mean and the sample variance (divisor n-1) of
+// xs·2^-e, by two passes as numpy does (scaledMoments).
+func meanVar(xs []float64, e int) (mean, variance float64) {
+	mean, ss := scaledMoments(xs, e)
 	return mean, ss / float64(len(xs)-1)
 }
 

@@ -196,11 +196,9 @@ func perCPU(xs []float64, blocks, cpus []int, confidence float64) []CPUMedian {
 func tInterval(xs []float64, confidence float64) Interval {
 	n := float64(len(xs))
 	m := Mean(xs)
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	sd := math.Sqrt(ss / (n - 1))
+	e := scaleExp(xs)
+	_, ss := scaledMoments(xs, e)
+	sd := math.Ldexp(math.Sqrt(ss/(n-1)), e)
 	h := tQuantile(1-(1-confidence)/2, n-1) * sd / math.Sqrt(n)
 	return Interval{Lo: m - h, Hi: m + h, Confidence: confidence, Method: "student-t"}
 }

@@ -135,6 +135,34 @@ func FuzzSummarize(f *testing.F) {
 				}
 			}
 		}
+		if len(finite) == s.N && s.Min < s.Max {
+			// Different values have a spread, whatever their scale (the
+			// squares of values near 1e-170 underflow unscaled), unless
+			// it is below the smallest float64: the population stddev
+			// is at least range/√(2n).
+			if floor := (s.Max - s.Min) / math.Sqrt(2*float64(s.N)); floor > 1e-323 && (!(s.StdDevPopulation > 0) || s.Mean != 0 && !(s.CV > 0)) {
+				t.Fatalf("values %g of different magnitudes have stddev %g, CV %g", xs, s.StdDevPopulation, s.CV)
+			}
+			// Scaled by a power of two that keeps every value a normal
+			// float64, the standard deviations scale exactly.
+			for _, k := range []int{-500, 500} {
+				scaled, ok := make([]float64, 0, len(finite)), true
+				for _, x := range finite {
+					y := math.Ldexp(x, k)
+					ok = ok && !math.IsInf(y, 0) && (x == 0 || math.Abs(x) >= minNormal && math.Abs(y) >= minNormal)
+					scaled = append(scaled, y)
+				}
+				if !ok {
+					continue
+				}
+				ss := Summarize(scaled)
+				for _, f := range [][2]float64{{s.StdDevPopulation, ss.StdDevPopulation}, {s.StdDevSample, ss.StdDevSample}} {
+					if want := math.Ldexp(f[0], k); f[0] >= minNormal && !math.IsInf(want, 0) && math.Abs(want) >= minNormal && f[1] != want {
+						t.Fatalf("values %g scaled by 2^%d: stddev %g, want %g", finite, k, f[1], want)
+					}
+				}
+			}
+		}
 		o := Tukey(xs)
 		for _, idx := range [][]int{o.LowSevere, o.LowMild, o.HighMild, o.HighSevere} {
 			for _, i := range idx {
@@ -148,6 +176,9 @@ func FuzzSummarize(f *testing.F) {
 		}
 	})
 }
+
+// minNormal is the smallest positive normal float64.
+const minNormal = 0x1p-1022
 
 // sameSummary compares two summaries, NaN equal to NaN.
 func sameSummary(a, b Summary) bool {

@@ -81,25 +81,15 @@ func summarizeSorted(sorted []float64) Summary {
 	}
 	s := Summary{N: n, Min: sorted[0], Max: sorted[n-1]}
 	// Mean by compensated (Kahan-Babuska) summation (Mean rescales a sum
-	// that overflows). Values near the top of the float64 range would
-	// also overflow the squared deviations: compute those on x/scale.
+	// that overflows). The squared deviations are summed on the values
+	// scaled to below 1 by a power of two (exact): unscaled, those of
+	// values near 1e-170 underflow to 0 and those near 1e300 overflow.
 	s.Mean = Mean(sorted)
-	scale := 1.0
-	if a := max(math.Abs(s.Min), math.Abs(s.Max)); a > 1e150 && !math.IsInf(a, 0) {
-		scale = a
-	}
-	mean := s.Mean / scale
-	var ss, c float64
-	for _, x := range sorted {
-		d := x/scale - mean
-		y := d*d - c
-		t := ss + y
-		c = (t - ss) - y
-		ss = t
-	}
-	s.StdDevPopulation = math.Sqrt(ss/float64(n)) * scale
+	e := scaleExp(sorted)
+	_, ss := scaledMoments(sorted, e)
+	s.StdDevPopulation = math.Ldexp(math.Sqrt(ss/float64(n)), e)
 	if n > 1 {
-		s.StdDevSample = math.Sqrt(ss/float64(n-1)) * scale
+		s.StdDevSample = math.Ldexp(math.Sqrt(ss/float64(n-1)), e)
 	}
 	s.Median = linearQuantile(sorted, 0.5)
 	s.Q1 = linearQuantile(sorted, 0.25)
@@ -113,6 +103,62 @@ func summarizeSorted(sorted []float64) Summary {
 	s.addWarnings(sorted)
 	s.checkOverflow()
 	return s
+}
+
+// scaleExp returns the exponent e of a power of two 2^e just above the
+// largest magnitude in the samples (x·2^-e is below 1 in magnitude for
+// every x), or 0 when that magnitude is 0, infinite or NaN. Scaling by a
+// power of two is exact (but for values that fall among the subnormals,
+// far below the largest, whose squares do not count then).
+func scaleExp(samples ...[]float64) int {
+	a := 0.0
+	for _, xs := range samples {
+		for _, x := range xs {
+			a = max(a, math.Abs(x))
+		}
+	}
+	if a == 0 || math.IsInf(a, 0) || math.IsNaN(a) {
+		return 0
+	}
+	_, e := math.Frexp(a)
+	return e
+}
+
+// scaledMoments returns the mean of xs·2^-e and the sum of their squared
+// deviations from it, by two passes with compensated sums (Neumaier's),
+// so that the spread of values that are all near 1e-170 (squares 1e-340,
+// which underflow to 0 in float64) or near 1e300 (squares that overflow)
+// is right when e is scaleExp's. The mean is clamped to the values' range,
+// so that equal values have no spread. The standard deviation of xs is
+// math.Ldexp(math.Sqrt(ss/k), e) for divisor k. xs must be non-empty.
+func scaledMoments(xs []float64, e int) (mean, ss float64) {
+	// A product with 2^-e is as exact as math.Ldexp and much faster;
+	// 2^-e is a normal float64 but for the largest magnitudes among the
+	// subnormals (e below -1021).
+	f, sub := math.Ldexp(1, -e), e < -1021
+	scale := func(x float64) float64 {
+		if sub {
+			return math.Ldexp(x, -e)
+		}
+		return x * f
+	}
+	var sum neumaier
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		x = scale(x)
+		lo, hi = min(lo, x), max(hi, x)
+		sum.add(x)
+	}
+	mean = sum.total() / float64(len(xs))
+	if !math.IsNaN(mean) && !math.IsNaN(lo) {
+		mean = min(max(mean, lo), hi)
+	}
+	var squares neumaier
+	for _, x := range xs {
+		d := scale(x) - mean
+		squares.add(d * d)
+	}
+	return mean, squares.total()
 }
 
 // checkOverflow warns about figures that exceed the float64 range although
@@ -191,18 +237,28 @@ func madSorted(sorted []float64, med float64) float64 {
 
 // kahanSum adds xs with Neumaier's compensated summation.
 func kahanSum(xs []float64) float64 {
-	var sum, c float64
+	var sum neumaier
 	for _, x := range xs {
-		t := sum + x
-		if math.Abs(sum) >= math.Abs(x) {
-			c += (sum - t) + x
-		} else {
-			c += (x - t) + sum
-		}
-		sum = t
+		sum.add(x)
 	}
-	return sum + c
+	return sum.total()
 }
+
+// neumaier is a compensated sum (Neumaier's variant of Kahan's): the
+// running sum and the low-order parts its additions lost.
+type neumaier struct{ sum, c float64 }
+
+func (n *neumaier) add(x float64) {
+	t := n.sum + x
+	if math.Abs(n.sum) >= math.Abs(x) {
+		n.c += (n.sum - t) + x
+	} else {
+		n.c += (x - t) + n.sum
+	}
+	n.sum = t
+}
+
+func (n neumaier) total() float64 { return n.sum + n.c }
 
 // linearQuantile is the linear (Hyndman-Fan type 7) quantile of a sorted,
 // non-empty sample, q in [0, 1].

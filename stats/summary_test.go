@@ -185,3 +185,94 @@ func TestSummaryNearFloat64Range(t *testing.T) {
 		t.Errorf("one-sign summary %+v", s)
 	}
 }
+
+// TestSpreadAtExtremeScales: the figures of a sample scaled by 1e-170,
+// 1e-300, 1e300 or a power of two are those of the sample at normal
+// scale, scaled back. Squared deviations of values near 1e-170 underflow
+// to 0 in float64 (the standard deviation of 1e-170 … 6e-170 was 0, and
+// its CV 0 %), those near 1e300 overflow; a power of two changes no digit
+// of the standard deviations at all.
+func TestSpreadAtExtremeScales(t *testing.T) {
+	bases := [][]float64{
+		{1, 2, 3, 4, 5, 6},
+		{-3, 1, 2, 2.5, 10, 10, 11.25},
+		{7, 7, 7, 7, 7.5},
+	}
+	for _, base := range bases {
+		want := Summarize(base)
+		wantCI, err := MedianCI(base, 0.9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name   string
+			scale  func(float64) float64
+			factor float64 // the figures' factor (0: given by scale(1) in exponent form)
+			exact  bool
+		}{
+			{"1e-170", func(x float64) float64 { return x * 1e-170 }, 1e-170, false},
+			{"1e-300", func(x float64) float64 { return x * 1e-300 }, 1e-300, false},
+			{"1e300", func(x float64) float64 { return x * 1e300 }, 1e300, false},
+			{"2^-1000", func(x float64) float64 { return math.Ldexp(x, -1000) }, math.Ldexp(1, -1000), true},
+			{"2^1000", func(x float64) float64 { return math.Ldexp(x, 1000) }, math.Ldexp(1, 1000), true},
+		} {
+			xs := make([]float64, len(base))
+			for i, x := range base {
+				xs[i] = c.scale(x)
+			}
+			s := Summarize(xs)
+			tol := 1e-14
+			if c.exact {
+				tol = 0
+			}
+			for _, f := range []struct {
+				what      string
+				got, want float64
+			}{
+				{"mean", s.Mean, want.Mean * c.factor}, {"median", s.Median, want.Median * c.factor},
+				{"stddev (population)", s.StdDevPopulation, want.StdDevPopulation * c.factor},
+				{"stddev (sample)", s.StdDevSample, want.StdDevSample * c.factor},
+				{"MAD", s.MAD, want.MAD * c.factor}, {"scaled MAD", s.MADScaled, want.MADScaled * c.factor},
+				{"Q1", s.Q1, want.Q1 * c.factor}, {"Q3", s.Q3, want.Q3 * c.factor}, {"IQR", s.IQR, want.IQR * c.factor},
+				{"CV", s.CV, want.CV},
+			} {
+				if !close(f.got, f.want, tol) {
+					t.Errorf("%g × %s: %s = %g, want %g", base, c.name, f.what, f.got, f.want)
+				}
+			}
+			if want.StdDevSample > 0 && !(s.StdDevSample > 0 && s.CV > 0) {
+				t.Errorf("%g × %s: a sample of different values has stddev %g, CV %g", base, c.name, s.StdDevSample, s.CV)
+			}
+			if ci, err := MedianCI(xs, 0.9); err != nil || ci.Lo != c.scale(wantCI.Lo) || ci.Hi != c.scale(wantCI.Hi) {
+				t.Errorf("%g × %s: MedianCI = %+v, %v; want [%g, %g]", base, c.name, ci, err, c.scale(wantCI.Lo), c.scale(wantCI.Hi))
+			}
+			if ti, wt := tInterval(xs, 0.95), tInterval(base, 0.95); !close(ti.Lo, wt.Lo*c.factor, 1e-12) || !close(ti.Hi, wt.Hi*c.factor, 1e-12) {
+				t.Errorf("%g × %s: t interval [%g, %g], want [%g, %g]", base, c.name, ti.Lo, ti.Hi, wt.Lo*c.factor, wt.Hi*c.factor)
+			}
+		}
+	}
+}
+
+// TestWelchAtExtremeScales: Welch's t and its degrees of freedom do not
+// change when both samples are scaled alike; at 1e-170 the variances
+// underflowed to 0 and the test called two different samples constant.
+func TestWelchAtExtremeScales(t *testing.T) {
+	a, b := []float64{1, 2, 3, 4, 5, 6}, []float64{2, 3, 3.5, 5, 7, 8, 9}
+	want, err := WelchT(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []float64{1e-170, 1e-300, 1e300} {
+		as, bs := make([]float64, len(a)), make([]float64, len(b))
+		for i, x := range a {
+			as[i] = x * k
+		}
+		for i, x := range b {
+			bs[i] = x * k
+		}
+		got, err := WelchT(as, bs)
+		if err != nil || !close(got.T, want.T, 1e-12) || !close(got.DF, want.DF, 1e-12) || !close(got.P, want.P, 1e-12) {
+			t.Errorf("×%g: WelchT = %+v, %v; want %+v", k, got, err, want)
+		}
+	}
+}
