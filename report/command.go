@@ -470,6 +470,17 @@ func inUnit(ns float64, u unit.Unit, p unit.Precision) string {
 	return unit.DurationIn(ns, u, p)
 }
 
+// nearUnit formats ns with precision p in u, the unit of the figures
+// around it (taken from a median), or in the unit that suits ns when u
+// would show digits it does not know (unit.DurationNear); a zero is "0",
+// as in inUnit.
+func nearUnit(ns float64, u unit.Unit, p unit.Precision) string {
+	if ns == 0 {
+		return "0 " + u.Name
+	}
+	return unit.DurationNear(ns, u, p)
+}
+
 // numIn is inUnit without the unit's name, for table cells.
 func numIn(ns float64, u unit.Unit, p unit.Precision) string {
 	if ns == 0 {
@@ -577,14 +588,16 @@ func commandLines(d *result.Document, c *cmdInfo, u unit.Unit, pcts []float64) [
 	if s := c.wall; s != nil {
 		sum := s.Summary
 		raw := c.metricSeries("wall_raw")
+		in := inUnit // the unit the user chose
 		if u.Nanos == 0 {
 			xs := []float64{sum.Median, sum.Mean, sum.Max}
 			if raw != nil {
 				xs = append(xs, raw.Summary.Median)
 			}
 			u = firstPositive(xs...) // every run clamped to 0: the raw median's unit
+			in = nearUnit
 		}
-		f := func(v float64, p unit.Precision) string { return inUnit(v, u, p) }
+		f := func(v float64, p unit.Precision) string { return in(v, u, p) }
 		ci := "   " + noCI
 		if c.clamped == sum.N {
 			ci = "" // every run clamped to 0: an interval of zeros says nothing
@@ -672,11 +685,11 @@ func probeLines(c *cmdInfo, u unit.Unit, noCI string) []string {
 		s, sum := r.s, r.s.Summary
 		f := func(v float64, p unit.Precision) string { return countText(v, p) }
 		if s.Unit == result.UnitNs {
-			mu := u
+			mu, in := u, inUnit
 			if mu.Nanos == 0 {
-				mu = firstPositive(sum.Median, sum.Mean, sum.Max)
+				mu, in = firstPositive(sum.Median, sum.Mean, sum.Max), nearUnit
 			}
-			f = func(v float64, p unit.Precision) string { return inUnit(v, mu, p) }
+			f = func(v float64, p unit.Precision) string { return in(v, mu, p) }
 		}
 		ci := "[" + noCI + "]"
 		if iv, err := s.MedianCI(stats.Confidence); err == nil {

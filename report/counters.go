@@ -66,16 +66,6 @@ func countersTitle(m *result.Measurement, run *result.CountersRun) string {
 // is not imported here).
 const counterSourceCachegrind = "simulated (valgrind cachegrind)"
 
-// meanPrecision is the precision of a mean of s: the mean's uncertainty,
-// or the instrument's resolution when it is an observed value (a single
-// run, or runs that all gave the same figure).
-func meanPrecision(s *Series) unit.Precision {
-	if s.N() < 2 || s.Summary.StdDevSample == 0 {
-		return s.Observed()
-	}
-	return s.OfMean()
-}
-
 // exactIf marks p exact when the counts are deterministic (a simulator's).
 func exactIf(p unit.Precision, deterministic bool) unit.Precision {
 	p.Exact = p.Exact || deterministic
@@ -201,7 +191,7 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 		if e.Description != "" {
 			notes = append(notes, "("+e.Description+")")
 		}
-		events.Rows = append(events.Rows, []Cell{TextCell(counterValue(s, sum.Mean, exactIf(meanPrecision(s), run.Source == counterSourceCachegrind), o.Unit)), TextCell(sd), TextCell(e.Name), TextCell(strings.Join(notes, "  "))})
+		events.Rows = append(events.Rows, []Cell{TextCell(counterValue(s, sum.Mean, exactIf(s.OfMean(), run.Source == counterSourceCachegrind), o.Unit)), TextCell(sd), TextCell(e.Name), TextCell(strings.Join(notes, "  "))})
 	}
 	times := &Table{Headless: true, Columns: cols}
 	elapsed := "time elapsed"
@@ -220,7 +210,7 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 			sd = "± " + durIn(s.Summary.StdDevSample, o.Unit, s.OfStdDev())
 			se = stdErrText(s)
 		}
-		times.Rows = append(times.Rows, []Cell{TextCell(durIn(s.Summary.Mean, o.Unit, meanPrecision(s))), TextCell(sd), TextCell(t.label), TextCell(se)})
+		times.Rows = append(times.Rows, []Cell{TextCell(durIn(s.Summary.Mean, o.Unit, s.OfMean())), TextCell(sd), TextCell(t.label), TextCell(se)})
 	}
 	var lines []string
 	if n > 1 {

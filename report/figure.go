@@ -74,10 +74,15 @@ func (s *Series) N() int { return s.Summary.N }
 func (s *Series) Binned() bool { return s.hist != nil }
 
 // Observed is the precision of one observed value (a sample, the minimum,
-// the maximum): the instrument's resolution, exact when every sample
-// agreed on it.
+// the maximum): the instrument's resolution. When every sample agreed,
+// the value is known exactly, and its own digits say it: "1.234 s" for
+// ten runs of exactly 1.234 s on a 1 ns clock, not "1.234000000 s"; "5"
+// for six 5s.
 func (s *Series) Observed() unit.Precision {
-	return unit.Precision{Resolution: s.Resolution, Exact: s.agreed()}
+	if !s.agreed() {
+		return unit.Precision{Resolution: s.Resolution}
+	}
+	return unit.Exactly(s.Summary.Min, s.Resolution)
 }
 
 // agreed reports whether at least two samples were taken and all were
@@ -87,8 +92,11 @@ func (s *Series) agreed() bool { return s.N() >= 2 && s.Summary.Min == s.Summary
 // AtQuantile is the precision of the linear q-quantile (0..1): its order
 // statistics' spread (for bins: the values at the ranks that bound it,
 // and the width of its bin) and the resolution when it is an observed
-// value.
+// value; that of an observed value when all the values agreed.
 func (s *Series) AtQuantile(q float64) unit.Precision {
+	if s.agreed() {
+		return s.Observed() // every quantile of equal values is that value
+	}
 	if s.hist == nil {
 		p := unit.Precision{Resolution: s.Resolution, Uncertainty: stats.QuantileUncertainty(s.Sorted, q)}
 		// The linear quantile between two different observations weighs
@@ -117,8 +125,14 @@ func (s *Series) AtQuantile(q float64) unit.Precision {
 	return unit.Precision{Resolution: s.Resolution, Uncertainty: unc}
 }
 
-// OfMean is the precision of the mean.
+// OfMean is the precision of the mean: its uncertainty (a mean of n
+// values is finer than their resolution). The mean of one value, or of
+// values that all agreed, is that value, with its precision: the mean of
+// a single 5 is "5", not "5.000".
 func (s *Series) OfMean() unit.Precision {
+	if s.N() < 2 || s.agreed() {
+		return s.Observed()
+	}
 	return unit.Precision{Uncertainty: stats.MeanUncertainty(s.Summary)}
 }
 

@@ -108,7 +108,7 @@ func TestLatencyViewHistogram(t *testing.T) {
 		"# Histogram Overflows: 00120 00050",
 		"overflows: latencies of 50 µs or more (-h)",
 		"T: 0 (  4523) P: 0 I:1000 C:     200 Min:     40 Act:     43 Avg:     68 Max:    3067",
-		"Go runtime yields (after a measurement, or at once when the deadline was far): thread 0: 3, longest 77.1 µs",
+		"Go runtime yields (after a measurement, or at once when the deadline was far): thread 0: 3, longest 77.05 µs", // 20 ns tick: digits to 10 ns
 		"per CPU (threads not pinned, by the CPU each wake-up ran on):",
 		"thread 1: the thread stopped after 50 latencies",
 	} {

@@ -99,17 +99,26 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 		}
 		return s.Cell(x, p, du)
 	}
-	// An interpolated quantile (the linear median, quartiles) weighs two
-	// observations, so it is finer than their resolution (the median of
-	// 1 and 2 is 1.5): its uncertainty alone decides its digits. A spread
-	// read from such quantiles (MAD, IQR) is known as well as they are.
-	interp := func(qs ...float64) unit.Precision {
-		var u float64
-		for _, q := range qs {
-			u = max(u, s.AtQuantile(q).Uncertainty)
+	// A linear quantile (the median, the quartiles) weighs the two
+	// observations around its rank: it is finer than their resolution
+	// when they differ (the median of 1 and 2 is 1.5), on their grid when
+	// they are equal (the median of six 5s is 5): Series.AtQuantile says
+	// which. A spread read from such quantiles (IQR) is known as well as
+	// they are, on their grid when all of them are.
+	linear := func(qs ...float64) unit.Precision {
+		p := s.AtQuantile(qs[0])
+		for _, q := range qs[1:] {
+			a := s.AtQuantile(q)
+			p.Uncertainty = max(p.Uncertainty, a.Uncertainty)
+			if a.Resolution == 0 {
+				p.Resolution = 0
+			}
 		}
-		return unit.Precision{Uncertainty: u}
+		return p
 	}
+	// The MAD, a median of distances from the median, and a quantile of
+	// the other interpolating definitions have their uncertainty alone.
+	interp := func(qs ...float64) unit.Precision { return unit.Precision{Uncertainty: linear(qs...).Uncertainty} }
 	kind := "plain numbers"
 	if met.Unit == result.UnitNs {
 		kind = "durations"
@@ -121,7 +130,7 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 	row := func(k, v string) { t.Rows = append(t.Rows, []Cell{TextCell(k), TextCell(v)}) }
 	row("n", fmt.Sprintf("%d %s from %s", sum.N, kind, m.Name))
 	mn, mx := cell(sum.Min, s.Observed()), cell(sum.Max, s.Observed())
-	med := cell(sum.Median, interp(0.5))
+	med := cell(sum.Median, linear(0.5))
 	row("min", mn.Text)
 	ci, ciErr := s.MedianCI(run.Confidence)
 	lo, hi, conf := Missing, Missing, Missing
@@ -144,7 +153,7 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 	}
 	mad, madS := cell(sum.MAD, interp(0.5)), cell(sum.MADScaled, interp(0.5))
 	row("MAD", fmt.Sprintf("%s (raw)   %s (scaled ×%s)", mad.Text, madS.Text, strconv.FormatFloat(stats.MADScale, 'f', -1, 64)))
-	q1, q3, iqr := cell(sum.Q1, interp(0.25)), cell(sum.Q3, interp(0.75)), cell(sum.IQR, interp(0.25, 0.75))
+	q1, q3, iqr := cell(sum.Q1, linear(0.25)), cell(sum.Q3, linear(0.75)), cell(sum.IQR, linear(0.25, 0.75))
 	row("IQR", fmt.Sprintf("%s (Q1 %s, Q3 %s, linear)", iqr.Text, q1.Text, q3.Text))
 	cv := Missing
 	if sum.Mean != 0 && sum.N >= 2 && !math.IsInf(sum.CV, 0) {
@@ -178,7 +187,10 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 		mad, madS, q1, q3, iqr, cv, tukeyN, modZN}
 	for _, p := range run.Percentiles {
 		prec := interp(p / 100)
-		if method == stats.InvertedCDF || method == stats.ClosestObservation {
+		switch method {
+		case stats.Linear:
+			prec = linear(p / 100)
+		case stats.InvertedCDF, stats.ClosestObservation:
 			prec = unit.Precision{Resolution: s.Resolution, Uncertainty: s.AtQuantile(p / 100).Uncertainty} // an observation: its resolution holds
 		}
 		c := cell(stats.Quantile(s.Sorted, p/100, method), prec)

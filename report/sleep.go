@@ -105,7 +105,7 @@ func sleepView(d *result.Document, o Options) (*View, error) {
 		"over p99: linear percentile of the overshoot; CPU/wait: median, thread CPU (own-thread mechanisms) or process CPU",
 	}
 	if run.SpinMarginNs != nil {
-		notes = append(notes, "delay.Sleep spin margin at the end: "+unit.Duration(float64(*run.SpinMarginNs), exactly(*run.SpinMarginNs)))
+		notes = append(notes, "delay.Sleep spin margin at the end: "+unit.Duration(float64(*run.SpinMarginNs), unit.Exactly(float64(*run.SpinMarginNs), 1)))
 	}
 	if d.Incomplete {
 		notes = append(notes, "interrupted: some cells have fewer samples than the budget allowed, or are missing")
@@ -194,17 +194,6 @@ func sleepRow(c *sleepCell, req float64, o Options) (text, raw []Cell) {
 	text = []Cell{TextCell(mark), TextCell(name), n, med, overMed, overP99, overMax, errCell, cpu}
 	raw = append(head, n, med, overMed, overP99, overMax, errCell, cpu)
 	return text, append(raw, tail...)
-}
-
-// exactly is the precision of a whole number of ns known exactly (a
-// setting, not a measurement): every digit down to its last non-zero
-// one, so that 500000 ns prints as "500 µs" and 37123 ns as "37.123 µs".
-func exactly(ns int64) unit.Precision {
-	step := 1.0
-	for n := ns; n != 0 && n%10 == 0 && step < 1e9; n /= 10 {
-		step *= 10
-	}
-	return unit.Precision{Resolution: step, Exact: true}
 }
 
 // conditionsText says in a few words under which conditions a sleep or

@@ -313,10 +313,14 @@ func (r *Report) analyze(res *Result) *analysis {
 }
 
 // medianPrecision is the precision of the median of xs (ns) measured with
-// resolution res: the digits rule of the renderers (report.Series).
+// resolution res: the digits rule of the renderers (report.Series), for
+// which the median of runs that all agreed is their value, exactly.
 func medianPrecision(xs []float64, res float64) unit.Precision {
 	s := slices.Clone(xs)
 	slices.Sort(s)
+	if len(s) >= 2 && s[0] == s[len(s)-1] {
+		return unit.Exactly(s[0], res)
+	}
 	return unit.Precision{Resolution: res, Uncertainty: stats.QuantileUncertainty(s, 0.5)}
 }
 

@@ -2,9 +2,14 @@
 // durations with automatically chosen units and no more digits than the
 // measurement justifies, byte sizes, and counts.
 //
-// A displayed unit is not a resolution: FormatDuration never prints more
-// decimals than the resolution allows, and never truncates a non-zero value
-// to zero (0.8 ms prints as "800 µs", not "0 ms").
+// A displayed unit is not a resolution: a figure (Precision: Duration,
+// DurationIn, DurationNear, NumberIn, Plain) never prints more digits than
+// its resolution, uncertainty and MaxSignificant allow, an observed value
+// on its resolution's steps prints as itself (2 min on a 60 s quantum is
+// "120 s"), no figure shows zeros it does not know (26.75 ms known to four
+// digits is "26.75 ms" or "2.675e+04 µs", never "26750 µs"), and a
+// non-zero value is never truncated to zero (0.8 ms prints as "800 µs",
+// not "0 ms").
 package unit
 
 import (
@@ -74,49 +79,43 @@ func For(ns float64) Unit {
 }
 
 // Decimals returns how many decimals to print in unit u for figures
-// whose resolution is resolution nanoseconds: the last printed digit is
-// never finer than the resolution. A resolution <= 0 means "unknown" and
-// allows 3 decimals. The result is between 0 and 3.
+// whose resolution is resolution nanoseconds: down to the place of the
+// resolution's leading digit (a 4 ms tick gives whole milliseconds, 0.1
+// h tenths of an hour's 360 s: hundreds, which Duration refines for a
+// value on the steps: see Grid), between 0 and 3. A resolution <= 0
+// means "unknown" and allows 3 decimals.
 func Decimals(u Unit, resolution float64) int {
-	if resolution <= 0 || math.IsNaN(resolution) || math.IsInf(resolution, 0) {
+	if !finitePositive(resolution) {
 		return 3
 	}
-	// 10^-d * u.Nanos >= resolution  <=>  d <= log10(u.Nanos/resolution)
-	d := int(math.Floor(math.Log10(u.Nanos/resolution) + 1e-9))
-	return max(0, min(3, d))
+	return max(0, min(3, decimals(pow10(magnitude(resolution)), u.Nanos)))
 }
 
-// FormatDuration formats ns nanoseconds in the largest unit that keeps the
-// value at or above 1, with no more decimals than resolution (in ns)
-// justifies: FormatDuration(812345, 1000) is "812 µs",
-// FormatDuration(812345, 1) is "812.345 µs".
+// FormatDuration formats ns nanoseconds as Duration does for a figure
+// known exactly at resolution ns (every digit of the resolution's grid:
+// FormatDuration(812345, 1000) is "812 µs", FormatDuration(812345, 1) is
+// "812.345 µs"); an unknown resolution (<= 0) gives the digits of
+// Precision{}.
 func FormatDuration(ns, resolution float64) string {
-	u := For(ns)
-	// Rounding can carry a value into the next unit: 999.6 ns at a 1 ns
-	// resolution is "1.000 µs", not "1000 ns".
-	for i, c := range timeUnits[:len(timeUnits)-1] {
-		if c == u {
-			d := Decimals(u, resolution)
-			if r, err := strconv.ParseFloat(strconv.FormatFloat(math.Abs(ns)/u.Nanos, 'f', d, 64), 64); err == nil && r >= 1000 {
-				u = timeUnits[i+1]
-			}
-			break
-		}
-	}
-	return Number(ns/u.Nanos, Decimals(u, resolution)) + " " + u.Name
+	return Duration(ns, exactAt(resolution))
 }
 
 // FormatIn formats ns nanoseconds in the fixed unit u (one the user chose)
-// with the decimals resolution justifies, up to 9 (so 850 µs with a 1 µs
-// resolution is "0.000850 s" in seconds, not a rounded "0.0008 s"; an
-// unknown resolution gets 3), and a non-zero value is never printed as
-// zero: it gets the decimals it needs to show its first significant digit.
+// as DurationIn does for a figure known exactly at resolution ns (so 850
+// µs with a 1 µs resolution is "0.000850 s" in seconds, not a rounded
+// "0.0008 s"); an unknown resolution (<= 0) gives the digits of
+// Precision{}. A non-zero value is never printed as zero.
 func FormatIn(ns float64, u Unit, resolution float64) string {
-	d := 3
-	if resolution > 0 && !math.IsInf(resolution, 0) {
-		d = max(0, min(9, int(math.Floor(math.Log10(u.Nanos/resolution)+1e-9))))
+	return DurationIn(ns, u, exactAt(resolution))
+}
+
+// exactAt is the precision of a figure known exactly at resolution, or
+// nothing known when resolution is not positive.
+func exactAt(resolution float64) Precision {
+	if !finitePositive(resolution) {
+		return Precision{}
 	}
-	return Number(ns/u.Nanos, d) + " " + u.Name
+	return Precision{Resolution: resolution, Exact: true}
 }
 
 // Number formats v with d decimals, adding decimals (up to 9) when a

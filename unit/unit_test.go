@@ -14,7 +14,7 @@ func TestFormatDuration(t *testing.T) {
 		{812345, 1, "812.345 µs"},
 		{812345, 10, "812.35 µs"},
 		{1.5e9, 1e6, "1.500 s"},
-		{1.5e9, 4e6, "1.50 s"},
+		{1.5e9, 4e6, "1.500 s"}, // a 4 ms tick writes whole ms: 1.504 s is not "1.50 s"
 		{25.4, 1, "25 ns"},
 		{25.4, 0.1, "25.4 ns"},
 		{0.4, 1, "0.4 ns"}, // never truncated to zero
@@ -23,7 +23,7 @@ func TestFormatDuration(t *testing.T) {
 		{3e12, 1e6, "3000.000 s"},
 		{999.6, 1, "1.000 µs"}, // rounding carries into the next unit
 		{999.4, 1, "999 ns"},
-		{999999.7, 1, "1.000 ms"},
+		{999999.7, 1, "1.000000 ms"},
 	}
 	for _, tt := range tests {
 		if got := FormatDuration(tt.ns, tt.res); got != tt.want {

@@ -340,7 +340,9 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, usagef("--since %q: give a date (2026-11-30), an RFC 3339 time or an age (72h, 30d)", s)
 }
 
-// formatValue formats v in unit u with about 4 significant digits.
+// formatValue formats v, a run's median in unit u, by the digits rule
+// with nothing known of its precision (at most unit.MaxSignificant
+// digits, none it does not know).
 func formatValue(v float64, u string) string {
 	base, per, _ := strings.Cut(u, "/")
 	suffix := ""
@@ -349,15 +351,14 @@ func formatValue(v float64, u string) string {
 	}
 	switch base {
 	case result.UnitNs:
-		tu := unit.For(v)
-		return unit.Sig(v/tu.Nanos, 4) + " " + tu.Name + suffix
+		return unit.Duration(v, unit.Precision{}) + suffix
 	case result.UnitBytes:
 		return unit.FormatBytes(v) + suffix
 	}
 	if u == "" || u == "1" {
-		return unit.Sig(v, 4)
+		return unit.Plain(v, unit.Precision{})
 	}
-	return unit.Sig(v, 4) + " " + u
+	return unit.Plain(v, unit.Precision{}) + " " + u
 }
 
 // significance is the level of the permutation test of each change.

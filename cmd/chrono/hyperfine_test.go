@@ -129,7 +129,7 @@ func TestHyperfineIntegrationScenarios(t *testing.T) {
 		// hyperfine prints its fixed decimals (123.0 ms, 1234000.0 µs);
 		// chrono prints the digits its rule allows, in the unit asked for.
 		{hyperfine: "returns_mean_time_in_correct_unit", args: with(dbg, "sleep 1.234"), out: []string{"mean ± σ:      1.234 s ± 0 s"}},
-		{hyperfine: "returns_mean_time_in_correct_unit", args: with(dbg, "sleep 0.123"), out: []string{"mean ± σ:      123.0 ms ± 0 ms"}},
+		{hyperfine: "returns_mean_time_in_correct_unit", args: with(dbg, "sleep 0.123"), out: []string{"mean ± σ:      123 ms ± 0 ms"}}, // every run took exactly 123 ms
 		{hyperfine: "returns_mean_time_in_correct_unit", args: with(dbg, "--time-unit=millisecond", "sleep 1.234"), out: []string{"mean ± σ:      1234 ms ± 0 ms"}},
 		{hyperfine: "returns_mean_time_in_correct_unit", args: with(dbg, "--time-unit=microsecond", "sleep 1.234"), out: []string{"mean ± σ:      1234000 µs ± 0 µs"}},
 		{hyperfine: "performs_ten_runs_for_slow_commands", args: with(dbg, "sleep 0.5"), check: runsIs("10")},

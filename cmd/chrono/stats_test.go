@@ -33,6 +33,19 @@ func TestStatsGolden(t *testing.T) {
 		{"stats-near-max.golden", "1e308\n1.5e308\n1.2e308\n1.7e308\n1.1e308\n1.3e308\n", []string{"stats", "--histogram", "--bins", "3"}},
 		{"stats-bom.golden", "\uFEFF1\n2\n3\n", []string{"stats", "--percentiles", "50"}},
 		{"stats-confidence.golden", seq(1, 10), []string{"stats", "--confidence", "0.000001", "--percentiles", "50"}},
+		// Issue 18: exact inputs print as themselves (2 min at a 60 s
+		// quantum was "100 s", 1.5 h "5000 s"), estimates show no zeros
+		// they do not know (1900 s of two runs known to ±1 ks: 1.9e+03 s),
+		// an integer is no finer than it was written (5, not 5.000), and
+		// tiny values have a spread (1e-170 … 6e-170 had stddev 0).
+		{"stats-minutes.golden", "2m\n3m\n4m\n5m\n7m\n", []string{"stats"}},
+		{"stats-hours.golden", "1h 2m\n", []string{"stats", "--percentiles", "50,99"}},
+		{"stats-tenths-of-hours.golden", "1.5h 2.5h 1.1h\n", []string{"stats", "--percentiles", "50"}},
+		{"stats-one-integer.golden", "5\n", []string{"stats", "--percentiles", "50"}},
+		{"stats-equal-integers.golden", "5 5 5 5 5 5\n", []string{"stats", "--percentiles", "50"}},
+		{"stats-tiny.golden", "1e-170 2e-170 3e-170 4e-170 5e-170 6e-170\n", []string{"stats", "--percentiles", "50"}},
+		{"stats-near-zero.golden", "1e-300 2e-300 3e-300 4e-300 5e-300 6e-300\n", []string{"stats", "--percentiles", "50"}},
+		{"stats-negative.golden", "-2m -3m -7m\n", []string{"stats", "--percentiles", "50"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -276,16 +276,16 @@ func quantum(num string) float64 {
 	if i := strings.IndexByte(num, '.'); i >= 0 {
 		exp -= len(num) - i - 1
 	}
-	if exp >= 0 && exp < len(pow10) {
-		return pow10[exp]
+	// 10^exp as "1e<exp>" reads: the float64 nearest to it, as the
+	// values themselves are read (math.Pow(10, -170) is one unit of the
+	// last place below 1e-170, and the value 1e-170 would not be a
+	// whole number of its quantum).
+	q, err := strconv.ParseFloat("1e"+strconv.Itoa(exp), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0
 	}
-	if exp < 0 && -exp < len(pow10) {
-		return 1 / pow10[-exp]
-	}
-	return math.Pow(10, float64(exp))
+	return q // (0 below the subnormals, +Inf above the largest float64)
 }
-
-var pow10 = [...]float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12}
 
 // ErrEmpty is returned by callers when the input held no numbers.
 var ErrEmpty = errors.New("no numbers in the input: give a file with numbers (one or more per line) or pipe them in")

@@ -25,7 +25,8 @@ import (
 // back (result.Unmarshal validates its histogram) and renders. Seeds: the
 // README's example input, chrono stats' golden inputs, and the extremes
 // of the issue (-1e308/1e308, ±1.7e308, subnormals, NUL bytes, a BOM,
-// 1e400, huge counts of one value).
+// 1e400, huge counts of one value), issue 18's whole minutes and hours
+// and values near 1e-170, 1e-300 and 1e300.
 func FuzzRead(f *testing.F) {
 	for _, path := range []string{"../../docs/example-latencies.txt", "../../cmd/chrono/testdata/stats-durations.txt"} {
 		b, err := os.ReadFile(path)
@@ -36,7 +37,11 @@ func FuzzRead(f *testing.F) {
 	}
 	for _, s := range []string{"-1e308\n1e308\n", "1.7e308 -1.7e308 1.7976931348623157e308", "5e-324 1e-320 0 -5e-324", "\x00\x00\x00",
 		"\uFEFF1 2 3", "1e400", "1e308h", "12.5ms,800us 3s\r\n42", "1 2ms", "0x1p-2", "NaN inf -Inf", strings.Repeat("7 ", 5000),
-		strings.Repeat("9", 300), "1,,2,\n\n3", "1.000 1.00 1.0"} {
+		strings.Repeat("9", 300), "1,,2,\n\n3", "1.000 1.00 1.0",
+		// Issue 18: exact inputs the digits rule rounded (2 min printed
+		// as 100 s) and tiny values whose spread underflowed to 0.
+		"2m\n3m\n4m\n5m\n7m\n", "1h 2m", "1.5h 2.5h 1.1h", "5", "5 5 5 5 5 5", "1e-170 2e-170 3e-170 4e-170 5e-170 6e-170",
+		"1e-300 2e-300 3e-300 4e-300 5e-300 6e-300", "1e300 2e300 3e300 4e300 5e300 6e300"} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(0xff))
 	}
