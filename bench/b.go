@@ -67,6 +67,11 @@ type B struct {
 	latN           uint64
 	latT0          uint64
 	metricsSamples []metrics.Sample
+	// shared is set for a sample that runs beside other workers'
+	// (parallel mode): readMem must not stop the world then. memStats is
+	// readMem's buffer otherwise (one, so that reading allocates nothing).
+	shared   bool
+	memStats *runtime.MemStats
 
 	// Counters (Options.Counters): the group, enabled once, and the
 	// readings bounding the current sample.
@@ -94,15 +99,32 @@ func (m memSnap) add(o memSnap) memSnap {
 	return memSnap{m.allocs + o.allocs, m.bytes + o.bytes, m.gcs + o.gcs}
 }
 
-// The runtime/metrics names read around each sample. Unlike
-// runtime.ReadMemStats they do not stop the world.
+// The runtime/metrics names read around a parallel worker's samples.
 var memMetricNames = []string{
 	"/gc/heap/allocs:objects",
 	"/gc/heap/allocs:bytes",
 	"/gc/cycles/total:gc-cycles",
 }
 
+// readMem reads the process's cumulative allocation counters, outside the
+// timed region. As testing.B does, it reads them exactly, with
+// runtime.ReadMemStats, which stops the world for a few microseconds to
+// flush every P's allocation cache: runtime/metrics, which does not,
+// counts a cached span's objects only when the span is swapped out, so
+// a sample's count was off by up to a span of objects (a function that
+// allocates once per call gave 0.9999 allocations per call, and medians
+// of such figures truncated to "0 allocs/op"). A parallel worker's sample
+// (shared) reads runtime/metrics instead: a stopped world would stall the
+// other workers inside their timed regions, and the process's counts
+// cannot tell the workers apart anyway.
 func (b *B) readMem() memSnap {
+	if !b.shared {
+		if b.memStats == nil {
+			b.memStats = new(runtime.MemStats)
+		}
+		runtime.ReadMemStats(b.memStats)
+		return memSnap{b.memStats.Mallocs, b.memStats.TotalAlloc, uint64(b.memStats.NumGC)}
+	}
 	if b.metricsSamples == nil {
 		b.metricsSamples = make([]metrics.Sample, len(memMetricNames))
 		for i, n := range memMetricNames {
@@ -154,9 +176,10 @@ func (b *B) Keep(v any) {
 
 // StopTimer stops timing; StartTimer resumes it. Use them for work inside
 // the loop that must not count. They are expensive: each pair reads the
-// clock, the thread's CPU clock (a system call) and the runtime's allocation
-// counters twice, which costs a few microseconds (2-4 µs on the VMs here;
-// measured on the benchmark's thread and reported as
+// clock, the thread's CPU clock (a system call) and, as testing.B's pair
+// does, the runtime's allocation counters twice (runtime.ReadMemStats,
+// which stops the world), which costs tens of microseconds (20-80 µs on
+// the loaded VMs here; measured on the benchmark's thread and reported as
 // Result.Overhead.TimerPairNs). A small part of it (the clock reads' own
 // halves, Result.Overhead.TimerPairInsideNs) falls inside the timed
 // region and is not subtracted from the wall time. The CPU time that the
@@ -482,6 +505,7 @@ func (b *B) beginSample(c command) {
 		b.latN = c.n
 	}
 	b.ru0, b.ruOK = threadUsage()
+	b.shared = c.gate != nil
 	if c.gate != nil {
 		<-c.gate
 	}

@@ -64,7 +64,10 @@ type Result struct {
 	// CPU time net of the CPU clock's own reads (Overhead.CPUReadNs); -1
 	// when CPU time is unavailable.
 	CPUPerWall float64
-	// AllocsPerOp and BytesPerOp are the medians over samples.
+	// AllocsPerOp and BytesPerOp are the allocations and bytes of all the
+	// measured samples over all their iterations (testing.B's figures
+	// before its integer division: benchtest reports them divided as
+	// testing divides them).
 	AllocsPerOp float64
 	BytesPerOp  float64
 	// Overhead is the cost of measuring, measured in the same run, and
@@ -592,7 +595,7 @@ func (r *Result) analyze(s *setup) {
 	}
 	var wall, cpu, cpuSub float64
 	cpuOK := true
-	var allocs, bytes []float64
+	var allocs, bytes, iters uint64
 	gcSamples, involSamples := 0, 0
 	for _, smp := range r.Samples {
 		wall += smp.WallNs
@@ -601,8 +604,7 @@ func (r *Result) analyze(s *setup) {
 		}
 		cpu += smp.CPUNs
 		cpuSub += smp.CPUReadNs
-		allocs = append(allocs, smp.AllocsPerOp())
-		bytes = append(bytes, smp.BytesPerOp())
+		allocs, bytes, iters = allocs+smp.Allocs, bytes+smp.Bytes, iters+smp.Iterations
 		if smp.GCs > 0 {
 			gcSamples++
 		}
@@ -614,8 +616,9 @@ func (r *Result) analyze(s *setup) {
 	if cpuOK && wall > 0 {
 		r.CPUPerWall = cpu / wall
 	}
-	r.AllocsPerOp = stats.Median(allocs)
-	r.BytesPerOp = stats.Median(bytes)
+	if iters > 0 {
+		r.AllocsPerOp, r.BytesPerOp = float64(allocs)/float64(iters), float64(bytes)/float64(iters)
+	}
 
 	// Figures in messages: a per-op duration to the clock's resolution,
 	// the median to its interval, a percentage to the unit.

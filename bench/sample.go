@@ -26,11 +26,12 @@ type Sample struct {
 	CPUEnd int
 	Block  int
 	// Allocs and Bytes count the heap allocations of the whole process in
-	// the timed region (runtime/metrics /gc/heap/allocs, which does not
-	// stop the world; the runtime publishes these counts when a thread's
-	// allocation cache is flushed, so a sample may be off by up to one
-	// span's worth of small objects: ~0.1 % at a million allocations).
-	// GCs counts the garbage collection cycles that completed in it.
+	// the timed region, exactly, as testing.B counts them
+	// (runtime.MemStats Mallocs and TotalAlloc, read outside the timed
+	// region; in parallel mode runtime/metrics, which lags by up to a
+	// span of objects per reading, as a stopped world would stall the
+	// other workers). GCs counts the garbage collection cycles that
+	// completed in it.
 	Allocs uint64
 	Bytes  uint64
 	GCs    uint64

@@ -38,8 +38,10 @@ var adapterCache sync.Map // *testing.B -> *bench.Result
 // It reports the median ns/op of the samples as "ns/op" (overriding
 // testing's mean), "p50-ns/op" and "p99-ns/op" (of single operations when
 // Options.Latency is set, else of the per-sample means), "cv-%" (the
-// samples' coefficient of variation), and "allocs/op" and "B/op" (medians,
-// shown as testing shows them: truncated to integers). With
+// samples' coefficient of variation), and "allocs/op" and "B/op" as
+// testing.B reports them: the allocations and bytes of every measured
+// iteration, divided by their count as testing.BenchmarkResult divides
+// them (an integer division). With
 // Options.Counters it adds the median net count per operation of every
 // counted event ("instructions/op", "cycles/op", "branch-misses/op",
 // "task-clock-ns/op", ...; see bench.Counter.PerOpName) and "IPC" when
@@ -130,11 +132,11 @@ func logWarnings(tb interface{ Log(args ...any) }, r *bench.Result, once *sync.O
 }
 
 func report(tb *testing.B, r *bench.Result, setN bool) {
+	var iters, allocs, bytes uint64
+	for _, s := range r.Samples {
+		iters, allocs, bytes = iters+s.Iterations, allocs+s.Allocs, bytes+s.Bytes
+	}
 	if setN {
-		var iters uint64
-		for _, s := range r.Samples {
-			iters += s.Iterations
-		}
 		//lint:ignore SA3001 the adapter reports bench's own iterations, so benchfmt's N is the count it measured
 		tb.N = int(min(iters, uint64(maxInt)))
 	}
@@ -146,8 +148,10 @@ func report(tb *testing.B, r *bench.Result, setN bool) {
 	tb.ReportMetric(p50, "p50-ns/op")
 	tb.ReportMetric(p99, "p99-ns/op")
 	tb.ReportMetric(100*r.NsPerOp.CV, "cv-%")
-	tb.ReportMetric(r.AllocsPerOp, "allocs/op")
-	tb.ReportMetric(r.BytesPerOp, "B/op")
+	if iters > 0 { // as testing.BenchmarkResult.AllocsPerOp and AllocedBytesPerOp divide
+		tb.ReportMetric(float64(allocs/iters), "allocs/op")
+		tb.ReportMetric(float64(bytes/iters), "B/op")
+	}
 	for _, c := range r.Counters {
 		tb.ReportMetric(c.PerOp.Median, c.PerOpName())
 	}
