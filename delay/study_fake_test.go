@@ -267,7 +267,7 @@ func TestStudySpinPreemptedWarning(t *testing.T) {
 		{"at 10 floors: no warning", 20, 25, []*Cell{spin(time.Millisecond, 250, 250, 250)}, ""},
 		{"loaded: the long waits were preempted", 20, 25,
 			[]*Cell{spin(time.Microsecond, 12, 13, 14), spin(10*time.Millisecond, 40, 314e3, 2e6), spin(time.Second, 12e3)},
-			"busy-spin overshot by a median of 314.0 µs at 10ms, 12.0 µs at 1s, more than 10 times its floor (a clock read costs 25.0 ns): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that" + next},
+			"busy-spin overshot by a median of 314.0 µs at 10ms, 12.00 µs at 1s, more than 10 times its floor (a clock read costs 25.0 ns): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that" + next},
 		{"a clock coarser than a read: its step is the floor", 100, 25,
 			[]*Cell{spin(time.Millisecond, 700, 900, 950), spin(10*time.Millisecond, 1100, 1200, 1300)},
 			"busy-spin overshot by a median of 1.2 µs at 10ms, more than 10 times its floor (the clock steps by 100 ns): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that" + next},
