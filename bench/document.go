@@ -3,32 +3,36 @@ package bench
 import (
 	"io"
 	"math"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/stats"
 )
 
-// WriteText writes the results as text: their document (Document)
-// rendered by package report, exactly as `chrono report` prints the saved
-// document. Per benchmark: the median time per operation with its 95 %
-// interval, the 99th percentile of the per-sample means, the spread,
-// allocations and bytes per operation, the thread's CPU time over wall
-// time; then the cost of measuring, where the samples ran, the counters
-// and modes; then every warning. For other formats, render the document
-// with report.Render (Markdown, CSV, the Go benchmark format).
+// WriteText writes the results as text: their document (Document, with
+// the environment captured now) rendered by package report, exactly as
+// `chrono report` prints the saved document. Per benchmark: the median
+// time per operation with its 95 % interval, the 99th percentile of the
+// per-sample means, the spread, allocations and bytes per operation, the
+// thread's CPU time over wall time; then the cost of measuring, where the
+// samples ran, the counters and modes; then every warning. For other
+// formats, render the document with report.Render (Markdown, CSV, the Go
+// benchmark format).
 func WriteText(w io.Writer, results ...*Result) error {
-	return writeText(w, Document(results...))
+	return writeText(w, Document(textMeta(), results...))
 }
 
 // WriteText writes the comparison's document (Comparison.Document) as
 // text, as WriteText does: its results, then one verdict per pair.
 func (c *Comparison) WriteText(w io.Writer) error {
-	return writeText(w, c.Document())
+	return writeText(w, c.Document(textMeta()))
+}
+
+// textMeta is what WriteText's documents record: bench and the
+// environment, captured now.
+func textMeta() result.Meta {
+	return result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}
 }
 
 // writeText renders d as text with the options of `chrono report`'s
@@ -37,30 +41,17 @@ func writeText(w io.Writer, d *result.Document) error {
 	return report.Render(w, d, report.Text, report.Options{})
 }
 
-func tool() result.Tool {
-	t := result.Tool{Name: "chronograph/bench", GoVersion: runtime.Version()}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		t.Version = bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				t.Revision = s.Value
-			}
-		}
-	}
-	return t
-}
-
 // Document returns the chronograph result document (kind "function") of
-// the results, with the environment (env.Capture, taken now) and, per
-// result, one measurement of its samples (named as the result) and one
-// per mode it ran ("NAME/latency", "NAME/cold", "NAME/parallel"): every
-// sample's figures as metrics, the calibration, warm-up, overhead,
-// placement, counters and modes in result.FunctionDetail. The schema is
-// in docs/result-schema.md. Write it with result.WriteFile, render it
-// with package report.
-func Document(results ...*Result) *result.Document {
-	d := result.New(result.KindFunction, tool())
-	d.Environment = env.Capture()
+// the results with m's tool, arguments and environment (bench's is
+// result.ToolFromBuild("chronograph/bench"), the environment
+// env.Capture) and, per result, one measurement of its samples (named as
+// the result) and one per mode it ran ("NAME/latency", "NAME/cold",
+// "NAME/parallel"): every sample's figures as metrics, the calibration,
+// warm-up, overhead, placement, counters and modes in
+// result.FunctionDetail. The schema is in docs/result-schema.md. Write it
+// with result.WriteFile, render it with package report.
+func Document(m result.Meta, results ...*Result) *result.Document {
+	d := result.New(result.KindFunction, m)
 	for i, r := range results {
 		if i == 0 || r.Start.Before(d.Start) {
 			d.Start = r.Start
@@ -74,11 +65,12 @@ func Document(results ...*Result) *result.Document {
 	return d
 }
 
-// Document returns the result document of the comparison: its results'
-// measurements, the rounds (result.FunctionRun) and one result.Comparison
-// per pair that has an interval and a test.
-func (c *Comparison) Document() *result.Document {
-	d := Document(c.Results...)
+// Document returns the result document of the comparison with m's tool,
+// arguments and environment (see Document): its results' measurements,
+// the rounds (result.FunctionRun) and one result.Comparison per pair that
+// has an interval and a test.
+func (c *Comparison) Document(m result.Meta) *result.Document {
+	d := Document(m, c.Results...)
 	fc := &result.FunctionCompare{Iterations: c.Iterations, Order: c.Order}
 	for _, r := range c.Results {
 		fc.Cases = append(fc.Cases, r.Name)
@@ -100,16 +92,7 @@ func (c *Comparison) Document() *result.Document {
 // metric returns a metric of the values, with their summary and p50 and
 // p99 (linear definition).
 func metric(name, unitName string, resolution float64, xs []float64) result.Metric {
-	s := stats.Summarize(xs)
-	m := result.Metric{Name: name, Unit: unitName, Values: xs, Resolution: resolution, Summary: &s}
-	if len(xs) > 0 {
-		m.Percentiles = map[string]float64{
-			"p50": stats.Percentile(xs, 50, stats.Linear),
-			"p99": stats.Percentile(xs, 99, stats.Linear),
-		}
-		m.PercentileMethod = string(stats.Linear)
-	}
-	return m
+	return result.SampleMetric(name, unitName, resolution, xs, 50, 99)
 }
 
 // column returns f of every sample.

@@ -11,8 +11,15 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 )
+
+// benchMeta is what bench's documents record: bench and the
+// environment, captured now.
+func benchMeta() result.Meta {
+	return result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}
+}
 
 // realDocument measures a small function with every mode (latency, cold,
 // parallel, software counters where they work) on the real clocks and
@@ -30,7 +37,7 @@ var realDocument = sync.OnceValues(func() (*result.Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Document(r), nil
+	return Document(benchMeta(), r), nil
 })
 
 // fakeCompareDocument is the document of a comparison on the fake clock:
@@ -45,7 +52,7 @@ func fakeCompareDocument(t *testing.T) *result.Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.Document()
+	return c.Document(benchMeta())
 }
 
 // TestDocumentStrict: a function document decodes into result.Document
@@ -116,7 +123,7 @@ func TestDocumentUnmeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Document(r).Measurements[0]
+	m := Document(result.Meta{}, r).Measurements[0]
 	for _, name := range []string{"cpu_time", "cpu_read_subtracted"} {
 		if m.Metric(name) != nil {
 			t.Errorf("metric %s present without a CPU clock", name)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chronograph/chronograph/bench"
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -192,7 +193,7 @@ func ExampleComparison_Document() {
 		}},
 	}, quick)
 	if err == nil {
-		result.WriteFile(os.DevNull, c.Document())
+		result.WriteFile(os.DevNull, c.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}))
 	}
 }
 
@@ -216,7 +217,7 @@ func ExampleDocument() {
 	if err != nil {
 		return
 	}
-	d := bench.Document(r)
+	d := bench.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}, r)
 	m := d.Measurements[0]
 	fmt.Println(d.Kind, m.Primary, m.Metric("wall").Unit, len(m.Metric("wall").Values), m.Metric("allocs").Unit)
 	// Save it for chrono report, or render it here in another format:

@@ -20,11 +20,11 @@ const MetricReadCost = "read_cost"
 // 1 ns unit of the timing clock spread over the batch); the counter, the
 // kernel's figures, the recommendation and the probe's options in
 // Run.Clocks; the warnings and notes of the probe as the document's.
-// opts are the options the probe was given (for the document's record).
-// Callers set Environment and Args.
-func (rep Report) Document(opts ProbeOptions, tool result.Tool) *result.Document {
+// opts are the options the probe was given (for the document's record);
+// m gives the tool, arguments and environment.
+func (rep Report) Document(opts ProbeOptions, m result.Meta) *result.Document {
 	opts.defaults()
-	d := result.New(result.KindClocks, tool)
+	d := result.New(result.KindClocks, m)
 	d.End = d.Start
 	d.Start = d.End.Add(-rep.Elapsed)
 	d.Measurements = []result.Measurement{}

@@ -20,7 +20,7 @@ func TestDocument(t *testing.T) {
 	rep := Report{Results: []Result{read, gone}, TSC: &Info{Hz: 1e9, Source: FromCPUID15h}, KernelError: "no kernel log",
 		ClocksourceError: "no sysfs", Elapsed: 2 * time.Second}
 	rep.Assess()
-	d := rep.Document(ProbeOptions{Reads: 100}, result.Tool{Name: "test"})
+	d := rep.Document(ProbeOptions{Reads: 100}, result.Meta{Tool: result.Tool{Name: "test"}})
 	if d.Kind != result.KindClocks || d.End.Sub(d.Start) != 2*time.Second || len(d.Measurements) != 2 {
 		t.Fatalf("document %+v", d)
 	}
@@ -58,7 +58,7 @@ func TestDocument(t *testing.T) {
 		}
 	}
 	// Defaults are recorded as the probe used them.
-	if d := rep.Document(ProbeOptions{}, result.Tool{}); d.Run.Clocks.Reads != 20000 {
+	if d := rep.Document(ProbeOptions{}, result.Meta{}); d.Run.Clocks.Reads != 20000 {
 		t.Errorf("default reads %d", d.Run.Clocks.Reads)
 	}
 }

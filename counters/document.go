@@ -8,7 +8,6 @@ import (
 
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -52,14 +51,14 @@ func QuoteArgs(argv []string) string {
 	return strings.Join(q, " ")
 }
 
-// Document returns the result document of s: one measurement, the
-// command, with a metric per event counted in every run (and its running
-// fractions when the kernel multiplexed it), the elapsed and CPU times and
-// exit codes of the runs, what became of every event asked for, the
-// derived figures and the warnings. The caller adds the environment and
-// the arguments.
-func (s *Stat) Document(tool result.Tool) *result.Document {
-	d := result.New(result.KindCounters, tool)
+// Document returns the result document of s, with m's tool, arguments
+// and environment: one measurement, the command, with a metric per event
+// counted in every run (and its running fractions when the kernel
+// multiplexed it), the elapsed and CPU times and exit codes of the runs,
+// what became of every event asked for, the derived figures and the
+// warnings.
+func (s *Stat) Document(m result.Meta) *result.Document {
+	d := result.New(result.KindCounters, m)
 	d.Start, d.End = s.Start, s.End
 	d.Incomplete = s.Interrupted || len(s.Runs) < s.Asked
 	run := &result.CountersRun{Source: s.Source, Events: s.Events, Runs: s.Asked, Interrupted: s.Interrupted}
@@ -73,7 +72,7 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 			fmt.Sprintf("interrupted after %d of %s: the figures are of the runs that finished", len(s.Runs), plural.Count(s.Asked, "run")),
 			"run again without interrupting for all the runs"))
 	}
-	m := result.Measurement{Name: QuoteArgs(s.Argv), Incomplete: d.Incomplete}
+	ms := result.Measurement{Name: QuoteArgs(s.Argv), Incomplete: d.Incomplete}
 	detail := &result.CountersDetail{Argv: s.Argv}
 	sum := SummarizeRuns(s.Runs)
 	readings := make([]Reading, len(s.Runs))
@@ -90,7 +89,7 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 			ev.State = result.CounterCounted
 		case e.Counted > 0:
 			ev.State = result.CounterPartly
-			m.Warnings = append(m.Warnings, warn.New("counter-partly-counted",
+			ms.Warnings = append(ms.Warnings, warn.New("counter-partly-counted",
 				fmt.Sprintf("%s was counted in %d of %s and is left out", e.Event.Name, e.Counted, plural.Count(e.Runs, "run")),
 				"count fewer events at once, so that the kernel need not multiplex them"))
 		case e.State == NotCounted:
@@ -102,25 +101,23 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 		if !e.AllCounted() {
 			continue
 		}
-		sm := e.Summary
-		m.Metrics = append(m.Metrics, result.Metric{Name: e.Event.Name, Unit: e.Event.Unit, Values: e.Values, Resolution: 1, Summary: &sm})
-		if m.Primary == "" {
-			m.Primary = e.Event.Name
+		ms.Metrics = append(ms.Metrics, result.SampleMetric(e.Event.Name, e.Event.Unit, 1, e.Values))
+		if ms.Primary == "" {
+			ms.Primary = e.Event.Name
 		}
 		if e.Scaled {
 			fr := make([]float64, len(readings))
 			for j, r := range readings {
 				fr[j] = r.Counts[i].RunningFraction()
 			}
-			frs := stats.Summarize(fr)
-			m.Metrics = append(m.Metrics, result.Metric{Name: e.Event.Name + "_running", Unit: result.UnitOne, Values: fr, Summary: &frs})
-			m.Warnings = append(m.Warnings, warn.New("counter-multiplexed",
+			ms.Metrics = append(ms.Metrics, result.SampleMetric(e.Event.Name+"_running", result.UnitOne, 0, fr))
+			ms.Warnings = append(ms.Warnings, warn.New("counter-multiplexed",
 				fmt.Sprintf("%s was multiplexed: counted %s%% of each run on average, and scaled up to the whole run", e.Event.Name,
 					unit.Plain(100*e.MeanRunningFraction, unit.Precision{Resolution: 0.1})),
 				"count fewer events at once for exact counts"))
 		}
 		if e.Note != "" {
-			m.Warnings = append(m.Warnings, noteWarning(e))
+			ms.Warnings = append(ms.Warnings, noteWarning(e))
 		}
 	}
 	cpuRes := float64(s.CPUTimeResolution.Nanoseconds())
@@ -129,27 +126,26 @@ func (s *Stat) Document(tool result.Tool) *result.Document {
 		values []float64
 		res    float64
 	}{{"wall", sum.WallNs, 1}, {"user", sum.UserNs, cpuRes}, {"sys", sum.SysNs, cpuRes}} {
-		sm := stats.Summarize(t.values)
-		m.Metrics = append(m.Metrics, result.Metric{Name: t.name, Unit: result.UnitNs, Values: nonNil(t.values), Resolution: t.res, Summary: &sm})
+		ms.Metrics = append(ms.Metrics, result.SampleMetric(t.name, result.UnitNs, t.res, t.values))
 	}
 	codes := make([]float64, len(s.Runs))
 	for i, r := range s.Runs {
 		codes[i] = float64(r.ExitCode)
 	}
-	m.Metrics = append(m.Metrics, result.Metric{Name: "exit_code", Unit: result.UnitOne, Values: codes, Resolution: 1})
-	if m.Primary == "" {
-		m.Primary = "wall"
+	ms.Metrics = append(ms.Metrics, result.Metric{Name: "exit_code", Unit: result.UnitOne, Values: codes, Resolution: 1})
+	if ms.Primary == "" {
+		ms.Primary = "wall"
 	}
 	for _, x := range sum.Derived {
 		detail.Derived = append(detail.Derived, result.Derived{Name: x.Name, Value: x.Value, Unit: x.Unit, Uncertainty: x.Uncertainty, Label: x.Label, Of: x.Of})
 	}
 	if sum.Failed > 0 {
-		m.Warnings = append(m.Warnings, warn.New("failed-runs",
+		ms.Warnings = append(ms.Warnings, warn.New("failed-runs",
 			fmt.Sprintf("the command exited non-zero or was killed in %d of %s", sum.Failed, plural.Count(sum.Runs, "run")),
 			"check that the command runs cleanly on its own (its output: --show-output)"))
 	}
-	m.Detail.Counters = detail
-	d.Measurements = []result.Measurement{m}
+	ms.Detail.Counters = detail
+	d.Measurements = []result.Measurement{ms}
 	return d
 }
 
@@ -165,11 +161,4 @@ func noteWarning(e EventSummary) warn.Warning {
 		code = "counter-user-only"
 	}
 	return warn.New(code, e.Event.Name+": "+msg, "run "+fix)
-}
-
-func nonNil(xs []float64) []float64 {
-	if xs == nil {
-		return []float64{}
-	}
-	return xs
 }

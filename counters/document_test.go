@@ -59,7 +59,7 @@ func fixedStat(t *testing.T) *Stat {
 // renders byte for byte as the one written: chrono report FILE prints
 // what chrono stat printed.
 func TestStatDocumentGolden(t *testing.T) {
-	d := fixedStat(t).Document(result.Tool{Name: "chrono", Version: "test"})
+	d := fixedStat(t).Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	var js bytes.Buffer
 	if err := result.Encode(&js, d); err != nil {
 		t.Fatal(err)

@@ -26,14 +26,15 @@ var LatencyPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 const LatencyWait = "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)"
 
 // Document returns the study as a result document of kind "sleep"
-// (docs/result-schema.md): the options, conditions and delay.Sleep's spin
-// margin in Run.Sleep, and one measurement per cell, named
-// MECHANISM@DURATION (e.g. "delay.Sleep@100µs"), whose metrics
-// "achieved" (primary), "overshoot" and "cpu" hold every wait in ns. held
-// gives the conditions in force and the warnings of refused settings (nil
-// when Acquire was not used). Callers set Environment and Args.
-func (r *StudyResult) Document(tool result.Tool, held *Held) *result.Document {
-	d := result.New(result.KindSleep, tool)
+// (docs/result-schema.md) with m's tool, arguments and environment: the
+// options, the conditions in force (with r.Held's) and delay.Sleep's
+// spin margin in Run.Sleep, the warnings of refused settings, and one
+// measurement per cell, named MECHANISM@DURATION (e.g.
+// "delay.Sleep@100µs"), whose metrics "achieved" (primary), "overshoot"
+// and "cpu" hold every wait in ns.
+func (r *StudyResult) Document(m result.Meta) *result.Document {
+	held := r.Held
+	d := result.New(result.KindSleep, m)
 	d.Start, d.End = r.Start, r.End
 	d.Incomplete = r.Interrupted
 	run := &result.SleepRun{Mechanisms: append([]string{}, r.Mechanisms...),
@@ -122,15 +123,7 @@ func unavailableWarning(err error) warn.Warning {
 // sampleMetric is a series of raw samples in ns with its summary and
 // linear percentiles; resolution is the step of one sample (0: unknown).
 func sampleMetric(name string, xs []float64, resolution float64) result.Metric {
-	m := result.Metric{Name: name, Unit: result.UnitNs, Values: xs, Resolution: resolution}
-	s := stats.Summarize(xs)
-	m.Summary = &s
-	m.Percentiles = map[string]float64{}
-	for _, p := range studyPercentiles {
-		m.Percentiles[stats.PercentileLabel(p)] = stats.Percentile(xs, p, stats.Linear)
-	}
-	m.PercentileMethod = string(stats.Linear)
-	return m
+	return result.SampleMetric(name, result.UnitNs, resolution, xs, studyPercentiles...)
 }
 
 // waitConditions are the conditions of a run with thread settings set
@@ -150,15 +143,16 @@ func waitConditions(set ThreadSettings, held *Held) result.WaitConditions {
 }
 
 // Document returns the test as a result document of kind "latency"
-// (docs/result-schema.md): the options and conditions in Run.Latency, one
-// measurement per thread ("thread N") and, with several threads, one for
-// all of them ("all threads"), whose metric "latency" holds every latency
-// binned as the HDR histogram kept them (ns), with the exact min, max,
-// mean and standard deviation and the histogram's percentiles. held gives
-// the conditions in force and the warnings of refused settings (nil when
-// Acquire was not used). Callers set Environment and Args.
-func (r *LatencyResult) Document(tool result.Tool, held *Held) *result.Document {
-	d := result.New(result.KindLatency, tool)
+// (docs/result-schema.md) with m's tool, arguments and environment: the
+// options and the conditions in force (with r.Held's) in Run.Latency,
+// the warnings of refused settings, one measurement per thread ("thread
+// N") and, with several threads, one for all of them ("all threads"),
+// whose metric "latency" holds every latency binned as the HDR histogram
+// kept them (ns), with the exact min, max, mean and standard deviation
+// and the histogram's percentiles.
+func (r *LatencyResult) Document(m result.Meta) *result.Document {
+	held := r.Held
+	d := result.New(result.KindLatency, m)
 	d.Start, d.End = r.Start, r.End
 	d.Incomplete = r.Interrupted
 	o := r.Options

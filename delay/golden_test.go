@@ -92,10 +92,13 @@ func fixedLatency(t *testing.T) *LatencyResult {
 func TestDocumentGolden(t *testing.T) {
 	held := &Held{Settings: ThreadSettings{Priority: 10, CPUs: []int{1}}, MLocked: true, DMALatency: 0, BestEffort: true,
 		Refused: []string{"SCHED_FIFO priority 80"}, Warnings: []warn.Warning{warn.New("setting-refused", "SCHED_FIFO priority 80 refused", "run as root")}}
+	m := result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}}
+	study, nothing, lat := fixedStudy(), fixedStudy(), fixedLatency(t)
+	study.Held, lat.Held = held, held
 	for name, d := range map[string]*result.Document{
-		"sleep.json":         fixedStudy().Document(result.Tool{Name: "chrono", Version: "test"}, held),
-		"sleep-nothing.json": fixedStudy().Document(result.Tool{Name: "chrono", Version: "test"}, nil),
-		"latency.json":       fixedLatency(t).Document(result.Tool{Name: "chrono", Version: "test"}, held),
+		"sleep.json":         study.Document(m),
+		"sleep-nothing.json": nothing.Document(m),
+		"latency.json":       lat.Document(m),
 	} {
 		var b bytes.Buffer
 		if err := result.Encode(&b, d); err != nil {

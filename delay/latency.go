@@ -128,6 +128,10 @@ type LatencyResult struct {
 	// with (the smallest non-zero step of back-to-back reads, bounded
 	// below by the read cost): their resolution.
 	Tick time.Duration
+	// Held is what Acquire put in place for the test, set by the caller
+	// (nil when Acquire was not used): Document records its conditions
+	// and the warnings of the settings it refused.
+	Held *Held
 	// moments holds each thread's running count, mean and sum of squared
 	// deviations, for StdDev.
 	moments []moments

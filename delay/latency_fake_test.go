@@ -284,7 +284,7 @@ func TestLatencySleepFails(t *testing.T) {
 	if res == nil || res.All.Count() != 3 || !errors.Is(res.Threads[0].Err, unix.EINVAL) {
 		t.Fatalf("result %+v, want the 3 latencies before the failure and the thread's error", res)
 	}
-	d := res.Document(result.Tool{Name: "test"}, nil)
+	d := res.Document(result.Meta{Tool: result.Tool{Name: "test"}})
 	ms := d.Measurements
 	if !d.Incomplete || !ms[0].Incomplete || len(ms[0].Warnings) != 1 || !strings.Contains(ms[0].Warnings[0].Message, "invalid argument") ||
 		ms[0].Detail.Latency == nil || !strings.Contains(ms[0].Detail.Latency.Error, "invalid argument") {
@@ -307,7 +307,7 @@ func TestLatencyDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.Document(result.Tool{Name: "test"}, nil)
+	d := res.Document(result.Meta{Tool: result.Tool{Name: "test"}})
 	var b bytes.Buffer
 	if err := result.Encode(&b, d); err != nil {
 		t.Fatal(err)

@@ -332,7 +332,7 @@ func TestLatencyTest(t *testing.T) {
 			t.Errorf("thread %+v inconsistent (per-CPU counts add up to %d)", th, perCPU)
 		}
 	}
-	if d := res.Document(result.Tool{Name: "test"}, nil); len(d.Measurements) != 3 {
+	if d := res.Document(result.Meta{Tool: result.Tool{Name: "test"}}); len(d.Measurements) != 3 {
 		t.Errorf("%d measurements, want 2 threads + all", len(d.Measurements))
 	}
 	for _, th := range res.Threads {

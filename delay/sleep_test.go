@@ -238,7 +238,7 @@ func TestLatencyOverflowLimitDoesNotClip(t *testing.T) {
 	if got, want := res.Mean(), (50e3+99_999+100e3+6e6)/5.0; got != want {
 		t.Errorf("mean %v, want exact %v", got, want)
 	}
-	m := res.Document(result.Tool{Name: "test"}, nil).Measurements[0]
+	m := res.Document(result.Meta{Tool: result.Tool{Name: "test"}}).Measurements[0]
 	if got := m.Detail.Latency.Overflows; got != 3 {
 		t.Errorf("exported overflows %d, want 3", got)
 	}

@@ -120,6 +120,10 @@ type StudyResult struct {
 	SpinMargin time.Duration
 	// Interrupted is set when the context ended the study early.
 	Interrupted bool
+	// Held is what Acquire put in place for the study, set by the caller
+	// (nil when Acquire was not used): Document records its conditions
+	// and the warnings of the settings it refused.
+	Held *Held
 }
 
 // Mechanisms returns the names of the waiting mechanisms a Study can

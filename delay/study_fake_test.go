@@ -195,7 +195,8 @@ func TestStudyDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := res.Document(result.Tool{Name: "test"}, &Held{DMALatency: 0, MLocked: true, BestEffort: true, Refused: []string{"SCHED_FIFO priority 80"}})
+	res.Held = &Held{DMALatency: 0, MLocked: true, BestEffort: true, Refused: []string{"SCHED_FIFO priority 80"}}
+	d := res.Document(result.Meta{Tool: result.Tool{Name: "test"}})
 	var b bytes.Buffer
 	if err := result.Encode(&b, d); err != nil {
 		t.Fatal(err)
@@ -278,7 +279,7 @@ func TestStudySpinPreemptedWarning(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &StudyResult{Tick: tt.tick, ReadCost: tt.readCost, Cells: tt.cells}
 			ws := r.Warnings()
-			d := r.Document(result.Tool{Name: "test"}, nil)
+			d := r.Document(result.Meta{Tool: result.Tool{Name: "test"}})
 			if tt.want == "" {
 				if len(ws) != 0 || len(d.Warnings) != 0 {
 					t.Errorf("warnings %q, document's %q; want none", ws, d.Warnings)

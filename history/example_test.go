@@ -23,7 +23,7 @@ func Example() {
 		return
 	}
 	defer s.Close()
-	d := result.New("numbers", result.Tool{Name: "mybench"})
+	d := result.New("numbers", result.Meta{Tool: result.Tool{Name: "mybench"}})
 	d.Measurements = []result.Measurement{{Name: "parse", Primary: "wall",
 		Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: []float64{1200, 1180, 1230}}}}}
 	meta := history.Meta{Git: history.ReadGit(ctx, "."), Tags: map[string]string{"ci": "example"}}

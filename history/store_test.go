@@ -67,7 +67,7 @@ func child(mode string) int {
 }
 
 func testDoc(name string, vals []float64, start time.Time) *result.Document {
-	d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+	d := result.New("command", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Start = start
 	d.Environment = &env.Host{CPU: env.CPU{Model: "Test CPU"}, Go: env.Go{Version: "go1.26", GOMAXPROCS: 2}}
 	d.Measurements = []result.Measurement{{Name: name, Primary: "wall", Metrics: []result.Metric{

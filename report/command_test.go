@@ -12,7 +12,7 @@ import (
 // smallDoc is a command document of two commands with n runs each, the
 // second 1.75 times as slow as the first, the runs not overlapping.
 func smallDoc(n int) *result.Document {
-	d := result.New(result.KindCommand, result.Tool{Name: "chrono", Version: "test"})
+	d := result.New(result.KindCommand, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Start = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	d.Run.Command = &result.CommandRun{Order: "interleaved", Seed: 7}
 	mk := func(name string, base float64) result.Measurement {

@@ -21,7 +21,7 @@ func golden(t *testing.T, name string, got []byte) {
 // metric is wall time, one of which also has a count metric. Its kind has
 // no Viewer of its own: it shows the generic view.
 func doc(scale float64) *result.Document {
-	d := result.New("custom", result.Tool{Name: "chrono", Version: "test"})
+	d := result.New("custom", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	d.End = d.Start.Add(time.Second)
 	var fast, slow, faults []float64
@@ -97,7 +97,7 @@ func TestDiffVerdicts(t *testing.T) {
 // One sample has no sample standard deviation: it is never shown as 0
 // (in the generic view: a kind without a view of its own).
 func TestOneSampleStdDevUndefined(t *testing.T) {
-	d := result.New("other", result.Tool{Name: "chrono", Version: "test"})
+	d := result.New("other", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Measurements = []result.Measurement{{Name: "x", Primary: "v", Metrics: []result.Metric{{Name: "v", Unit: "ns", Values: []float64{1500}}}}}
 	var txt, csvb bytes.Buffer
 	if err := Render(&txt, d, Text, Options{}); err != nil {

@@ -87,7 +87,7 @@ func batchMeasurement(name string, base float64, slow1 bool) result.Measurement 
 // measurement whose CPUs differ, its latency, cold and parallel modes,
 // and a second benchmark pinned to one CPU without CPU time.
 func functionDoc() *result.Document {
-	d := result.New(result.KindFunction, result.Tool{Name: "chronograph/bench", Version: "test"})
+	d := result.New(result.KindFunction, result.Meta{Tool: result.Tool{Name: "chronograph/bench", Version: "test"}})
 	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	d.End = d.Start.Add(3 * time.Second)
 	d.Environment = &env.Host{CPU: env.CPU{Model: "Test CPU", LogicalCPUs: 2},

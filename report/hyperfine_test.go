@@ -15,7 +15,7 @@ func constDoc(n int, style, sort, ref string, cmds ...struct {
 	name string
 	sec  float64
 }) *result.Document {
-	d := result.New(result.KindCommand, result.Tool{Name: "chrono", Version: "test"})
+	d := result.New(result.KindCommand, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Run.Command = &result.CommandRun{Order: "sequential", Seed: 7, Style: style, Sort: sort, Reference: ref}
 	for _, c := range cmds {
 		var w, z, e []float64

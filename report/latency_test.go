@@ -37,7 +37,7 @@ func latencyMetricOf(t *testing.T, vs []int64) result.Metric {
 }
 
 func latencyDoc(t *testing.T, histUS int) *result.Document {
-	d := result.New(result.KindLatency, result.Tool{Name: "chrono", Version: "test"})
+	d := result.New(result.KindLatency, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	d.End = d.Start.Add(time.Second)
 	d.Run.Latency = &result.LatencyRun{Wait: "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)", IntervalNs: 1_000_000, Threads: 2,

@@ -11,7 +11,7 @@ import (
 )
 
 func numbersDoc(values []float64, u string, run *result.NumbersRun) *result.Document {
-	d := result.New(result.KindNumbers, result.Tool{Name: "chrono", Version: "test"})
+	d := result.New(result.KindNumbers, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Run.Numbers = run
 	d.Measurements = []result.Measurement{{Name: "stdin", Primary: "value",
 		Metrics: []result.Metric{{Name: "value", Unit: u, Values: values, Resolution: 1}}}}
@@ -76,7 +76,7 @@ func TestNumbersViewOverflow(t *testing.T) {
 // TestClocksViewUntyped: a clocks document without typed details (written
 // before the port) gets the generic table rather than an empty view.
 func TestClocksViewUntyped(t *testing.T) {
-	d := result.New(result.KindClocks, result.Tool{Name: "chrono", Version: "old"})
+	d := result.New(result.KindClocks, result.Meta{Tool: result.Tool{Name: "chrono", Version: "old"}})
 	d.Measurements = []result.Measurement{{Name: "CLOCK_MONOTONIC", Primary: "read_cost",
 		Metrics: []result.Metric{{Name: "read_cost", Unit: "ns", Values: []float64{25, 26, 24}}}}}
 	var b bytes.Buffer

@@ -13,7 +13,7 @@ import (
 // sleepDoc builds a sleep document by hand: two durations, three
 // mechanisms (one unavailable), known samples.
 func sleepDoc() *result.Document {
-	d := result.New(result.KindSleep, result.Tool{Name: "chrono", Version: "test"})
+	d := result.New(result.KindSleep, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	d.End = d.Start.Add(time.Second)
 	margin := int64(37_123)

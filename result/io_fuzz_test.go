@@ -95,7 +95,7 @@ func kindDocuments(t testing.TB) []*Document {
 		if kind == KindFunction {
 			wallUnit = UnitNsPerOp
 		}
-		d := New(kind, Tool{Name: "chrono", Version: "test", GoVersion: "go1.26", Revision: "abc"})
+		d := New(kind, Meta{Tool: Tool{Name: "chrono", Version: "test", GoVersion: "go1.26", Revision: "abc"}})
 		d.Start, d.End = start, start.Add(1500*time.Millisecond)
 		d.Args = []string{"run", "-N", "sleep 0.01"}
 		d.Environment = &host

@@ -9,7 +9,7 @@ import (
 )
 
 func TestRedact(t *testing.T) {
-	d := New(KindCommand, Tool{Name: "chrono", Version: "test"})
+	d := New(KindCommand, Meta{Tool: Tool{Name: "chrono", Version: "test"}})
 	d.Args = []string{"chrono", "run", "/home/alice/bin/tool --input /home/alice/data"}
 	h := &env.Host{}
 	h.System.Hostname = "build-box-7"

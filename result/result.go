@@ -133,12 +133,6 @@ type Comparison struct {
 	Verdict string `json:"verdict"`
 }
 
-// New returns a document of the given kind, stamped with the tool and the
-// current wall time.
-func New(kind string, tool Tool) *Document {
-	return &Document{Schema: Schema, Version: Version, Tool: tool, Kind: kind, Start: time.Now()}
-}
-
 // Metric returns the measurement's metric with the given name, or nil.
 func (m *Measurement) Metric(name string) *Metric {
 	for i := range m.Metrics {

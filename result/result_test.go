@@ -12,7 +12,7 @@ import (
 )
 
 func sampleDoc() *Document {
-	d := New("numbers", Tool{Name: "chrono", Version: "test"})
+	d := New("numbers", Meta{Tool: Tool{Name: "chrono", Version: "test"}})
 	s := stats.Summarize([]float64{1, 2, 3})
 	d.Measurements = []Measurement{{
 		Name:    "x",

@@ -139,6 +139,16 @@ type Options struct {
 	// the overhead runs and `true` take no time, and any other command is
 	// an error. The document says it is simulated.
 	Simulate bool
+	// Reference, Sort, TimeUnit and Style are presentation choices, not
+	// used to measure: the document records them so that every reader
+	// renders it as the benchmark did. Reference names the command the
+	// others are compared with (-n name or command line; "" = the
+	// fastest); Sort orders the summaries ("command", "mean-time",
+	// "median"); TimeUnit fixes the time unit of the text and Markdown
+	// renderings ("ns", "us", "ms", "s"; "" = chosen per figure); Style
+	// is "hyperfine" to add hyperfine's summary of the comparison to the
+	// text ("" = chrono's only).
+	Reference, Sort, TimeUnit, Style string
 	// NewProbe, if set, makes a Probe for every timing, warm-up and
 	// overhead run (not for setup, prepare, conclude and cleanup
 	// commands).

@@ -5,48 +5,26 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/counters"
-	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
 )
 
-// Kind is the result document kind of command benchmarks.
-const Kind = result.KindCommand
-
-// DocumentOptions are the choices of a benchmark that are not Options:
-// how its commands are compared and shown. They are recorded in the
-// document so that every reader renders it as the benchmark did.
-type DocumentOptions struct {
-	// Reference names the command the others are compared with (-n name
-	// or command line; "" = the fastest).
-	Reference string
-	// Sort orders the summaries ("command", "mean-time", "median").
-	Sort string
-	// TimeUnit fixes the time unit of the text and Markdown renderings
-	// ("ns", "us", "ms", "s"; "" = chosen per figure).
-	TimeUnit string
-	// Style is "hyperfine" to add hyperfine's summary of the comparison
-	// to the text ("" = chrono's only).
-	Style string
-}
-
-// Document returns the result document of the report: one Measurement per
-// command with every run's raw figures (see result.CommandRun for the
-// metrics), the overhead runs, the warnings, and host's environment. The
-// comparisons between commands are not in it: readers recompute them from
-// the samples (package report).
-func (r *Report) Document(tool result.Tool, args []string, host *env.Host, o DocumentOptions) *result.Document {
-	d := result.New(Kind, tool)
-	d.Args = args
+// Document returns the result document of the report with m's tool,
+// arguments and environment: one Measurement per command with every
+// run's raw figures (see result.CommandRun for the metrics), the
+// overhead runs, the presentation choices of the options and the
+// warnings. The comparisons between commands are not in it: readers
+// recompute them from the samples (package report).
+func (r *Report) Document(m result.Meta) *result.Document {
+	d := result.New(result.KindCommand, m)
 	d.Start, d.End = r.Start, r.End
 	if d.End.IsZero() {
 		d.End = d.Start
 	}
 	d.Incomplete = r.Incomplete()
-	d.Environment = host // its warnings are shown from there, not copied
-	run := r.kindRun(o)
+	// The environment's warnings are shown from it, not copied.
+	run := r.kindRun()
 	d.Run.Command = run
 	if r.Err != nil {
 		run.Error = r.Err.Error()
@@ -75,12 +53,12 @@ func (r *Report) Document(tool result.Tool, args []string, host *env.Host, o Doc
 }
 
 // kindRun returns the kind-level details of the report's document.
-func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
+func (r *Report) kindRun() *result.CommandRun {
 	opts := r.Options
 	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
 		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
-		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: o.Reference, Sort: o.Sort,
-		TimeUnit: o.TimeUnit, Style: o.Style, Simulated: opts.Simulate, Interrupted: r.Interrupted}
+		Pin: opts.Pin, IgnoreFailure: opts.IgnoreFailure, IgnoreExitCodes: opts.IgnoreExitCodes, Reference: opts.Reference, Sort: opts.Sort,
+		TimeUnit: opts.TimeUnit, Style: opts.Style, Simulated: opts.Simulate, Interrupted: r.Interrupted}
 	if shell, err := shellWords(opts); err == nil {
 		run.Shell = shell
 	}
@@ -138,15 +116,12 @@ func (r *Report) kindRun(o DocumentOptions) *result.CommandRun {
 	return run
 }
 
-// metric is a metric of values (never nil) with its summary.
+// metric is the metric of values xs (result.SampleMetric), without a
+// summary when there are none.
 func metric(name, unit string, resolution float64, xs []float64) result.Metric {
-	m := result.Metric{Name: name, Unit: unit, Values: xs, Resolution: resolution}
-	if m.Values == nil {
-		m.Values = []float64{}
-	}
-	if len(xs) > 0 {
-		s := stats.Summarize(xs)
-		m.Summary = &s
+	m := result.SampleMetric(name, unit, resolution, xs)
+	if len(xs) == 0 {
+		m.Summary = nil
 	}
 	return m
 }

@@ -54,7 +54,7 @@ func fixedReport() *Report {
 // chrono report FILE prints is what chrono run printed.
 func exportsGolden(t *testing.T, rep *Report, prefix string, args []string) (*result.Document, string) {
 	t.Helper()
-	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, args, nil, DocumentOptions{})
+	d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}, Args: args})
 	d.Comparisons = report.CommandComparisons(d)
 	var js bytes.Buffer
 	if err := result.Encode(&js, d); err != nil {

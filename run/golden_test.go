@@ -32,8 +32,8 @@ func TestDocumentOptionsGolden(t *testing.T) {
 	b.Complete = false
 	b.Samples[3].ExitCode, b.Samples[3].SignalNumber = -1, 9
 	b.TimedOut = []Sample{{Iteration: 12, Wall: time.Second}}
-	d := rep.Document(result.Tool{Name: "chrono", Version: "test"}, []string{"chrono", "run", "work {n}"}, nil,
-		DocumentOptions{Reference: "work 2", Sort: "median", TimeUnit: "ms", Style: "hyperfine"})
+	rep.Options.Reference, rep.Options.Sort, rep.Options.TimeUnit, rep.Options.Style = "work 2", "median", "ms", "hyperfine"
+	d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}, Args: []string{"chrono", "run", "work {n}"}})
 	var js bytes.Buffer
 	if err := result.Encode(&js, d); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func warnText(ws []warn.Warning) string {
 
 // docOf is the document of rep, without environment.
 func docOf(rep *Report) *result.Document {
-	return rep.Document(result.Tool{Name: "chrono", Version: "test"}, nil, nil, DocumentOptions{})
+	return rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 }
 
 // render renders d in format f, as chrono run and chrono report do.

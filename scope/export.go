@@ -89,28 +89,26 @@ func (r *Registry) Publish(name string) error {
 	return nil
 }
 
-// DocumentKind is the result document kind of scope statistics.
-const DocumentKind = result.KindScope
-
 // Document turns scope statistics into a result document of kind "scope"
-// (docs/result-schema.md): one measurement per scope, named by it, whose
-// metric "duration" (ns) holds the recorded durations binned as the HDR
-// histogram keeps them (2 significant digits), with the exact count, min,
-// max and mean in the metric's Histogram (no Summary is set) and the p50, p90 and p99 of the histogram
-// (the upper end of a bucket of relative width 1/128, clamped to the
-// exact extremes) in its percentiles; the calls' total, errors and panics
-// are in its ScopeDetail. Callers set Environment and Args.
-func Document(stats []Stats, tool result.Tool) *result.Document {
-	d := result.New(DocumentKind, tool)
+// (docs/result-schema.md) with m's tool, arguments and environment: one
+// measurement per scope, named by it, whose metric "duration" (ns) holds
+// the recorded durations binned as the HDR histogram keeps them (2
+// significant digits), with the exact count, min, max and mean in the
+// metric's Histogram (no Summary is set) and the p50, p90 and p99 of the
+// histogram (the upper end of a bucket of relative width 1/128, clamped
+// to the exact extremes) in its percentiles; the calls' total, errors
+// and panics are in its ScopeDetail.
+func Document(m result.Meta, stats []Stats) *result.Document {
+	d := result.New(result.KindScope, m)
 	d.End = d.Start
 	for _, st := range stats {
-		m := result.Measurement{Name: st.Name,
+		ms := result.Measurement{Name: st.Name,
 			Detail: result.KindDetail{Scope: &result.ScopeDetail{Count: st.Count, TotalNs: int64(st.Total),
 				Errors: st.Errors, Panics: st.Panics, PanicTimeNs: int64(st.PanicTime)}}}
 		if st.Count > 0 && st.Histogram != nil {
 			bounds, counts := hdrBins(st)
-			m.Primary = "duration"
-			m.Metrics = []result.Metric{{
+			ms.Primary = "duration"
+			ms.Metrics = []result.Metric{{
 				Name: "duration", Unit: result.UnitNs, Resolution: 1,
 				Histogram: &result.Histogram{Bounds: bounds, Counts: counts,
 					Min: float64(st.Min), Max: float64(st.Max), Mean: float64(st.Total) / float64(st.Count)},
@@ -118,9 +116,9 @@ func Document(stats []Stats, tool result.Tool) *result.Document {
 				PercentileMethod: "hdr-upper",
 			}}
 		} else {
-			m.Warnings = append(m.Warnings, warn.NewNote("no-calls", "no call completed: the scope has no durations yet", "read it after the code has run"))
+			ms.Warnings = append(ms.Warnings, warn.NewNote("no-calls", "no call completed: the scope has no durations yet", "read it after the code has run"))
 		}
-		d.Measurements = append(d.Measurements, m)
+		d.Measurements = append(d.Measurements, ms)
 	}
 	return d
 }

@@ -21,7 +21,7 @@ func TestDocumentGolden(t *testing.T) {
 	r.Get("idle")
 	st := r.Snapshot()
 	st[1].Errors, st[1].Panics, st[1].PanicTime = 2, 1, 700 // as MeasureErr would count them
-	d := Document(st, result.Tool{Name: "test", Version: "1"})
+	d := Document(result.Meta{Tool: result.Tool{Name: "test", Version: "1"}}, st)
 	if !d.End.Equal(d.Start) {
 		t.Errorf("start %v, end %v: a snapshot has one time", d.Start, d.End)
 	}

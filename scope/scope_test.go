@@ -195,7 +195,7 @@ func TestDocument(t *testing.T) {
 	var r Registry
 	r.Get("b").Record(3 * time.Microsecond)
 	r.Get("c")
-	d := Document(r.Snapshot(), result.Tool{Name: "test", Version: "1"})
+	d := Document(result.Meta{Tool: result.Tool{Name: "test", Version: "1"}}, r.Snapshot())
 	if d.Kind != "scope" || len(d.Measurements) != 2 {
 		t.Fatalf("document %+v", d)
 	}

@@ -7,18 +7,15 @@ import (
 	"github.com/chronograph/chronograph/warn"
 )
 
-// DocumentKind is the result document kind of a trace summary.
-const DocumentKind = result.KindTrace
-
-// Document turns a Summary into a result document of kind "trace"
-// (docs/result-schema.md): the trace as a whole in Run.Trace (clock,
-// lanes, extent, events, overwritten); one measurement per span name
-// "span NAME" (metric duration: every span's duration in ns), one per
-// Between "A → B" (metric interval, ns) and one per lane with gaps "gaps
-// LANE" (metric gap, ns, longest first), each with a TraceDetail saying
-// which it is. Callers set Environment and Args.
-func Document(s Summary, tool result.Tool) *result.Document {
-	d := result.New(DocumentKind, tool)
+// Document turns the summary into a result document of kind "trace"
+// (docs/result-schema.md) with m's tool, arguments and environment: the
+// trace as a whole in Run.Trace (clock, lanes, extent, events,
+// overwritten); one measurement per span name "span NAME" (metric
+// duration: every span's duration in ns), one per Between "A → B"
+// (metric interval, ns) and one per lane with gaps "gaps LANE" (metric
+// gap, ns, longest first), each with a TraceDetail saying which it is.
+func (s Summary) Document(m result.Meta) *result.Document {
+	d := result.New(result.KindTrace, m)
 	if !s.Start.IsZero() {
 		d.Start = s.Start.Add(time.Duration(s.From))
 		d.End = s.Start.Add(time.Duration(s.To))

@@ -37,7 +37,7 @@ func TestDocumentGolden(t *testing.T) {
 	s.Overwritten, s.RingEvents = 3, 1024 // as a dump whose rings wrapped
 	s.Start = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var b bytes.Buffer
-	if err := result.Encode(&b, Document(s, result.Tool{Name: "chrono", Version: "test"})); err != nil {
+	if err := result.Encode(&b, s.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "testdata/document.json", b.Bytes())

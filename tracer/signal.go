@@ -2,14 +2,13 @@ package tracer
 
 import (
 	"fmt"
-	"github.com/chronograph/chronograph/env"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -30,44 +29,29 @@ func (t *Tracer) Dump(dir string) (tracePath, docPath string, err error) {
 	if len(tr.Events) == 0 {
 		return base + ".json", "", nil // nothing to summarize yet
 	}
-	if err := WriteDocumentFile(base+".result.json", tr); err != nil {
+	if err := writeDocumentFile(base+".result.json", tr); err != nil {
 		return base + ".json", "", err
 	}
 	return base + ".json", base + ".result.json", nil
 }
 
-// WriteDocumentFile summarizes tr (default SummaryOptions) and writes the
-// result document to path atomically.
-func WriteDocumentFile(path string, tr *Trace) error {
+// writeDocumentFile summarizes tr (default SummaryOptions) and writes the
+// result document to path atomically, as written by this program (its
+// name and build, its arguments and the environment, captured now).
+func writeDocumentFile(path string, tr *Trace) error {
 	s, err := Summarize(tr, SummaryOptions{})
 	if err != nil {
 		return err
 	}
-	d := Document(s, toolOfBinary())
-	d.Args = append([]string(nil), os.Args...)
-	d.Environment = env.Capture()
+	tool := result.ToolFromBuild(strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") + " (chronograph tracer)")
+	if tool.Version == "" {
+		tool.Version = "unknown"
+	}
+	d := s.Document(result.Meta{Tool: tool, Args: append([]string(nil), os.Args...), Environment: env.Capture()})
 	if err := result.WriteFile(path, d); err != nil {
 		return fmt.Errorf("tracer: %w", err)
 	}
 	return nil
-}
-
-// toolOfBinary names the program that records, from its build info.
-func toolOfBinary() result.Tool {
-	t := result.Tool{Name: filepath.Base(os.Args[0]), Version: "unknown"}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		t.GoVersion = bi.GoVersion
-		if bi.Main.Version != "" {
-			t.Version = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				t.Revision = s.Value
-			}
-		}
-	}
-	t.Name = strings.TrimSuffix(t.Name, ".exe") + " (chronograph tracer)"
-	return t
 }
 
 // DumpOnSignal calls Dump(dir) each time the process receives one of sigs

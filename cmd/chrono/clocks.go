@@ -68,9 +68,7 @@ the kernel clocksource, and which clock to use for elapsed time, and why.
 				return err
 			}
 			opts := clock.ProbeOptions{Reads: reads, Calibrate: calibrate}
-			d := clocksProbe(opts).Document(opts, toolInfo())
-			d.Args = invocation(cmd)
-			d.Environment = clocksEnv()
+			d := clocksProbe(opts).Document(opts, meta(cmd, clocksEnv()))
 			return out.emit(cmd, d, report.Options{})
 		},
 	}

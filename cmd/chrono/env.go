@@ -32,9 +32,7 @@ read is shown as unknown, with the reason.`,
 			if err := out.check(); err != nil {
 				return err
 			}
-			d := result.New(result.KindEnv, toolInfo())
-			d.Args = invocation(cmd)
-			d.Environment = captureEnv()
+			d := result.New(result.KindEnv, meta(cmd, captureEnv()))
 			d.Measurements = []result.Measurement{}
 			d.End = time.Now()
 			return out.emit(cmd, d, report.Options{})

@@ -774,7 +774,7 @@ func writeSeriesCSV(w io.Writer, ss []series) error {
 // measurement per series whose metric's values are the runs' medians in
 // time order.
 func seriesDocument(ss []series, args []string) *result.Document {
-	d := result.New("numbers", result.Tool{Name: "chrono", Version: readBuildInfo().Version})
+	d := result.New("numbers", result.Meta{Tool: result.Tool{Name: "chrono", Version: readBuildInfo().Version}})
 	d.Args = args[1:]
 	d.End = d.Start
 	for _, se := range ss {

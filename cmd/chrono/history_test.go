@@ -24,7 +24,7 @@ func writeSeriesDocs(t *testing.T, dir, name, cpu string, n int, level func(i in
 	t.Helper()
 	var paths []string
 	for i := range n {
-		d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+		d := result.New("command", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 		d.Start = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
 		d.End = d.Start
 		d.Environment = &env.Host{CPU: env.CPU{Model: cpu}, Go: env.Go{Version: "go1.26", GOMAXPROCS: 2}}
@@ -233,7 +233,7 @@ func TestHistoryUnknownMachine(t *testing.T) {
 	known := writeSeriesDocs(t, dir, "cmd", "CPU-A", 3, func(int) float64 { return 1e6 })
 	var unknown []string
 	for i := range 2 {
-		d := result.New("command", result.Tool{Name: "hyperfine"})
+		d := result.New("command", result.Meta{Tool: result.Tool{Name: "hyperfine"}})
 		d.Start = time.Date(2026, 12, 1, i, 0, 0, 0, time.UTC)
 		d.Measurements = []result.Measurement{{Name: "cmd", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: []float64{2e6, 2e6}}}}}
 		p := filepath.Join(dir, fmt.Sprintf("u%d.json", i))

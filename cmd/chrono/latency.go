@@ -204,9 +204,8 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 	if res == nil {
 		return runErr
 	}
-	doc := res.Document(toolInfo(), held)
-	doc.Args = invocation(cmd)
-	doc.Environment = host
+	res.Held = held
+	doc := res.Document(meta(cmd, host))
 	if err := f.out.emit(cmd, doc, report.Options{}); err != nil {
 		return errors.Join(runErr, err)
 	}

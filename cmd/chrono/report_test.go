@@ -171,15 +171,15 @@ func TestReportEveryKind(t *testing.T) {
 	}
 	docs := map[string]*result.Document{}
 	for _, kind := range []string{result.KindCommand, result.KindCounters, result.KindFunction, result.KindSleep, result.KindClocks, result.KindNumbers} {
-		d := result.New(kind, result.Tool{Name: "test", Version: "1"})
+		d := result.New(kind, result.Meta{Tool: result.Tool{Name: "test", Version: "1"}})
 		d.Measurements = []result.Measurement{{Name: kind + "-thing", Primary: "m", Metrics: metric("m", "ns", 1000, 1100, 1050, 990, 1010, 1020, 1030)}}
 		docs[kind] = d
 	}
-	lat := result.New(result.KindLatency, result.Tool{Name: "test", Version: "1"})
+	lat := result.New(result.KindLatency, result.Meta{Tool: result.Tool{Name: "test", Version: "1"}})
 	lat.Measurements = []result.Measurement{{Name: "thread 0", Primary: "latency", Metrics: []result.Metric{{Name: "latency", Unit: "ns", Resolution: 1,
 		Histogram: &result.Histogram{Bounds: []float64{1000, 2000, 4000}, Counts: []int64{3, 1}, Min: 1200, Max: 3202309, Mean: 3000, Overflow: 1}}}}}
 	docs[result.KindLatency] = lat
-	env := result.New(result.KindEnv, result.Tool{Name: "test", Version: "1"})
+	env := result.New(result.KindEnv, result.Meta{Tool: result.Tool{Name: "test", Version: "1"}})
 	env.Measurements = []result.Measurement{}
 	docs[result.KindEnv] = env
 	want := map[string][]string{
@@ -218,7 +218,7 @@ func TestReportEveryKind(t *testing.T) {
 // measured on a CPU of the given model.
 func gateDocument(t *testing.T, dir, name, model string, n int, medians map[string]float64) string {
 	t.Helper()
-	d := result.New(result.KindCommand, result.Tool{Name: "chrono", Version: "test"})
+	d := result.New(result.KindCommand, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Environment = &env.Host{CPU: env.CPU{Model: model}, System: env.System{KernelRelease: "6.1.0"}, Go: env.Go{GOMAXPROCS: 2}}
 	if n == 0 {
 		n = 30

@@ -407,12 +407,12 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	stderr := cmd.ErrOrStderr()
 	host := captureEnv()
 	f.out.noText = f.style == "none" || f.exportHyperfine == "-"
-	docOpts := run.DocumentOptions{Reference: refName, Sort: f.sort, TimeUnit: timeUnit}
+	opts.Reference, opts.Sort, opts.TimeUnit = refName, f.sort, timeUnit
 	if f.style == "hyperfine" {
-		docOpts.Style = "hyperfine"
+		opts.Style = "hyperfine"
 	}
 	document := func(rep *run.Report) *result.Document {
-		d := rep.Document(toolInfo(), invocation(cmd), host, docOpts)
+		d := rep.Document(meta(cmd, host))
 		d.Comparisons = report.CommandComparisons(d)
 		return d
 	}

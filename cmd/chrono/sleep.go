@@ -255,9 +255,8 @@ func runSleep(cmd *cobra.Command, f *sleepFlags) error {
 	if err != nil {
 		return err
 	}
-	doc := res.Document(toolInfo(), held)
-	doc.Args = invocation(cmd)
-	doc.Environment = host
+	res.Held = held
+	doc := res.Document(meta(cmd, host))
 	if err := f.out.emit(cmd, doc, report.Options{}); err != nil {
 		return err
 	}

@@ -198,9 +198,7 @@ func runStat(cmd *cobra.Command, args []string, f statFlags) error {
 			st.Read = &info
 		}
 	}
-	d := st.Document(toolInfo())
-	d.Args = invocation(cmd)
-	d.Environment = host
+	d := st.Document(meta(cmd, host))
 	if err := f.out.emit(cmd, d, report.Options{}); err != nil {
 		return err
 	}

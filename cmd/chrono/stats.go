@@ -146,9 +146,7 @@ func runStats(cmd *cobra.Command, args []string, f statsFlags) error {
 	if len(data.Values) == 0 {
 		return fmt.Errorf("%s: %w", sum.Source, numbers.ErrEmpty)
 	}
-	d := numbers.Document(data, sum, toolInfo())
+	d := numbers.Document(data, sum, meta(cmd, captureEnv()))
 	d.Start = start
-	d.Args = invocation(cmd)
-	d.Environment = captureEnv()
 	return f.out.emit(cmd, d, report.Options{})
 }

@@ -114,9 +114,7 @@ func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
 		// FILEs.
 		f.out.noText = f.html == "-"
 	}
-	d := tracer.Document(sum, toolInfo())
-	d.Args = invocation(cmd)
-	d.Environment = captureEnv()
+	d := sum.Document(meta(cmd, captureEnv()))
 	return f.out.emit(cmd, d, report.Options{})
 }
 

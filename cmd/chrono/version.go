@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
-	"github.com/chronograph/chronograph/result"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/result"
 )
 
 // version is the release version, set at build time with
@@ -49,10 +51,18 @@ func readBuildInfo() buildInfo {
 	return bi
 }
 
-// toolInfo describes chrono for result documents.
+// toolInfo describes chrono for result documents: its build, with the
+// release version when one was set at build time.
 func toolInfo() result.Tool {
-	bi := readBuildInfo()
-	return result.Tool{Name: "chrono", Version: bi.Version, GoVersion: bi.GoVersion, Revision: bi.Revision}
+	t := result.ToolFromBuild("chrono")
+	t.Version = readBuildInfo().Version
+	return t
+}
+
+// meta is what chrono records in a document besides the measurement:
+// itself, the command line and host's environment.
+func meta(cmd *cobra.Command, host *env.Host) result.Meta {
+	return result.Meta{Tool: toolInfo(), Args: invocation(cmd), Environment: host}
 }
 
 func newVersionCmd() *cobra.Command {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/bench"
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 )
@@ -73,7 +74,7 @@ func main() {
 	}
 	// The text is the document's, rendered by package report: what
 	// c.WriteText prints, and what chrono report prints for the file.
-	d := c.Document()
+	d := c.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()})
 	if err := report.Render(os.Stdout, d, report.Text, report.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
 		os.Exit(1)

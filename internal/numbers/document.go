@@ -50,10 +50,11 @@ type Summary struct {
 // quantum) with its summary and percentiles; the median's interval, the
 // outliers and the histogram in Detail.Numbers; how the input was read and
 // the options in Run.Numbers. The summary's warnings and the document's
-// own are the measurement's. Callers set Start (when reading began),
-// Environment and Args. data must hold at least one value.
-func Document(data *Data, s Summary, tool result.Tool) *result.Document {
-	d := result.New(result.KindNumbers, tool)
+// own are the measurement's. m gives the tool, arguments and
+// environment; callers set Start (when reading began). data must hold
+// at least one value.
+func Document(data *Data, s Summary, m result.Meta) *result.Document {
+	d := result.New(result.KindNumbers, m)
 	run := &result.NumbersRun{Source: s.Source, Lines: data.Lines, SkippedTokens: data.Skipped, FirstSkipped: data.FirstSkipped,
 		PercentileMethod: string(s.Method), Percentiles: slices.Clone(s.Percentiles), Confidence: s.Confidence, Bins: s.Bins}
 	if s.TimeUnit != nil {

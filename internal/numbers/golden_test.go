@@ -33,7 +33,7 @@ func TestDocumentGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := Document(data, tt.s, result.Tool{Name: "chrono", Version: "test"})
+			d := Document(data, tt.s, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 			d.Start = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 			var b bytes.Buffer
 			if err := result.Encode(&b, d); err != nil {

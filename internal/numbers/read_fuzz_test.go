@@ -76,7 +76,7 @@ func FuzzRead(f *testing.F) {
 		}
 		s := numbers.Summary{Source: "in", Method: stats.Methods[int(flags>>3)%len(stats.Methods)], Percentiles: []float64{0, 50, 99.9, 100},
 			Confidence: 0.95, Bins: 1 + int(flags>>5)*20, TimeUnit: opts.BareUnit}
-		d := numbers.Document(data, s, result.Tool{Name: "chrono", Version: "fuzz"})
+		d := numbers.Document(data, s, result.Meta{Tool: result.Tool{Name: "chrono", Version: "fuzz"}})
 		var b bytes.Buffer
 		if err := result.Encode(&b, d); err != nil {
 			t.Fatalf("document does not encode: %v", err)
