@@ -5,27 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
-
-// Derived is a figure computed from counts, such as instructions per
-// cycle.
-type Derived struct {
-	// Name identifies the figure: "ipc", "branch_miss_rate", ...
-	Name string `json:"name"`
-	// Value is the figure, in Unit ("1" for plain ratios, "fraction" for
-	// rates in [0, 1], "GHz", "CPUs", "count/op", "ns/op").
-	Value float64 `json:"value"`
-	Unit  string  `json:"unit"`
-	// Uncertainty is the half-width of the figure's ~95 % interval,
-	// propagated from its inputs' (DeriveMeans); 0 when unknown.
-	Uncertainty float64 `json:"uncertainty,omitempty"`
-	// Label is the human description, as perf stat prints it
-	// ("insn per cycle", "of all branches").
-	Label string `json:"label"`
-	// Of names the event the figure is printed next to.
-	Of string `json:"of"`
-}
 
 // ratio is a derived figure num/den.
 type ratio struct {
@@ -56,7 +38,7 @@ var ratios = []ratio{
 // for "CPUs utilized". A figure is left out when any of its inputs was not
 // counted or its denominator is 0: it is never computed from a missing
 // count.
-func Derive(value func(name string) (float64, bool), wall time.Duration) []Derived {
+func Derive(value func(name string) (float64, bool), wall time.Duration) []result.Derived {
 	return derive(func(name string) (float64, float64, bool) {
 		v, ok := value(name)
 		return v, 0, ok
@@ -69,12 +51,12 @@ func Derive(value func(name string) (float64, bool), wall time.Duration) []Deriv
 // and its uncertainty in ns. Each figure's Uncertainty is propagated
 // from its inputs' (relative uncertainties added in quadrature), so that
 // it prints with the digits the runs support.
-func DeriveMeans(mean func(name string) (v, unc float64, ok bool), wall, wallUnc float64) []Derived {
+func DeriveMeans(mean func(name string) (v, unc float64, ok bool), wall, wallUnc float64) []result.Derived {
 	return derive(mean, wall, wallUnc)
 }
 
-func derive(value func(name string) (float64, float64, bool), wall, wallUnc float64) []Derived {
-	var out []Derived
+func derive(value func(name string) (float64, float64, bool), wall, wallUnc float64) []result.Derived {
+	var out []result.Derived
 	sum := func(names []string) (float64, float64, bool) {
 		var t, u2 float64
 		for _, n := range names {
@@ -97,10 +79,10 @@ func derive(value func(name string) (float64, float64, bool), wall, wallUnc floa
 		if !ok1 || !ok2 || d == 0 {
 			continue
 		}
-		out = append(out, Derived{Name: r.name, Value: n / d, Unit: r.unit, Label: r.label, Of: r.num, Uncertainty: ratioUncertainty(n, un, d, ud)})
+		out = append(out, result.Derived{Name: r.name, Value: n / d, Unit: r.unit, Label: r.label, Of: r.num, Uncertainty: ratioUncertainty(n, un, d, ud)})
 	}
 	if tc, u, ok := value("task-clock"); ok && wall > 0 {
-		out = append(out, Derived{Name: "cpus_utilized", Value: tc / wall, Unit: "CPUs", Label: "CPUs utilized", Of: "task-clock", Uncertainty: ratioUncertainty(tc, u, wall, wallUnc)})
+		out = append(out, result.Derived{Name: "cpus_utilized", Value: tc / wall, Unit: "CPUs", Label: "CPUs utilized", Of: "task-clock", Uncertainty: ratioUncertainty(tc, u, wall, wallUnc)})
 	}
 	return out
 }
@@ -116,7 +98,7 @@ func ratioUncertainty(n, un, d, ud float64) float64 {
 }
 
 // Derived returns the derived figures of the reading (see Derive).
-func (r Reading) Derived(wall time.Duration) []Derived {
+func (r Reading) Derived(wall time.Duration) []result.Derived {
 	return Derive(valueLookup(func(yield func(string, float64)) {
 		for _, c := range r.Counts {
 			if c.IsCounted() {
@@ -130,7 +112,7 @@ func (r Reading) Derived(wall time.Duration) []Derived {
 // (ratios of means, as perf stat prints them), with their uncertainties;
 // wall summarizes the elapsed times (ns). Only events counted in every run
 // are used.
-func DeriveSummaries(sums []EventSummary, wall stats.Summary) []Derived {
+func DeriveSummaries(sums []EventSummary, wall stats.Summary) []result.Derived {
 	means := map[string][2]float64{}
 	base := map[string][2]float64{}
 	for _, s := range sums {
@@ -156,16 +138,16 @@ func DeriveSummaries(sums []EventSummary, wall stats.Summary) []Derived {
 // PerOp divides every counted value of the reading by ops (the number of
 // operations the reading covers), e.g. instructions/op for a benchmark.
 // It returns nothing when ops <= 0.
-func (r Reading) PerOp(ops float64) []Derived {
+func (r Reading) PerOp(ops float64) []result.Derived {
 	if ops <= 0 {
 		return nil
 	}
-	var out []Derived
+	var out []result.Derived
 	for _, c := range r.Counts {
 		if !c.IsCounted() {
 			continue
 		}
-		out = append(out, Derived{Name: c.Event.Name + "/op", Value: c.Value / ops, Unit: c.Event.Unit + "/op", Label: c.Event.Name + " per op", Of: c.Event.Name})
+		out = append(out, result.Derived{Name: c.Event.Name + "/op", Value: c.Value / ops, Unit: c.Event.Unit + "/op", Label: c.Event.Name + " per op", Of: c.Event.Name})
 	}
 	return out
 }

@@ -136,9 +136,7 @@ func (s *Stat) Document(m result.Meta) *result.Document {
 	if ms.Primary == "" {
 		ms.Primary = "wall"
 	}
-	for _, x := range sum.Derived {
-		detail.Derived = append(detail.Derived, result.Derived{Name: x.Name, Value: x.Value, Unit: x.Unit, Uncertainty: x.Uncertainty, Label: x.Label, Of: x.Of})
-	}
+	detail.Derived = sum.Derived
 	if sum.Failed > 0 {
 		ms.Warnings = append(ms.Warnings, warn.New("failed-runs",
 			fmt.Sprintf("the command exited non-zero or was killed in %d of %s", sum.Failed, plural.Count(sum.Runs, "run")),

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -115,7 +116,7 @@ type RunsSummary struct {
 	Events []EventSummary
 	// Derived are figures derived from the mean counts and the mean wall
 	// time (ratios of means, as perf stat prints them).
-	Derived []Derived
+	Derived []result.Derived
 	// Wall, User and Sys summarize the elapsed and CPU times (ns), and
 	// WallStdErrPercent is perf's "± x%" of the wall time.
 	Wall, User, Sys   stats.Summary

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -104,7 +105,7 @@ func TestDeriveMeansUncertainty(t *testing.T) {
 		m, ok := means[name]
 		return m[0], m[1], ok
 	}, 1000, 10)
-	got := map[string]Derived{}
+	got := map[string]result.Derived{}
 	for _, d := range ds {
 		got[d.Name] = d
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
@@ -85,7 +86,7 @@ type analysis struct {
 	// the order of Report.extraNames; Derived are figures derived from
 	// their means (IPC, miss rates, CPUs utilized), as perf stat does.
 	Metrics []*metricAnalysis
-	Derived []counters.Derived
+	Derived []result.Derived
 }
 
 // metricAnalysis holds the figures of one probe figure (a counter) of a

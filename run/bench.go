@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/internal/thread"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -130,7 +131,7 @@ type Options struct {
 	// thread that starts the child (counters.OpenForChild), with
 	// CounterOptions. Each counted event becomes a per-run figure in
 	// Sample.Extra; events the host cannot count are listed in
-	// Report.Counters.Unavailable, never recorded as values.
+	// Report.CountersUnavailable, never recorded as values.
 	Counters       []counters.Event
 	CounterOptions counters.Options
 	// Simulate runs nothing (--debug-mode, for tests, like hyperfine's):
@@ -243,9 +244,12 @@ type Report struct {
 	Interrupted bool
 	// Err is the failure that stopped the benchmark, if any.
 	Err error
-	// Counters describes the counted events (nil without
-	// Options.Counters).
-	Counters *CounterInfo
+	// CountersUnavailable lists the events of Options.Counters that were
+	// not counted in some run (typically every run: no PMU in a virtual
+	// machine), each once, with the first reason given; Runs is how many
+	// runs (timing, warm-up and overhead runs) did not count it. Their
+	// values are never recorded.
+	CountersUnavailable []result.Unavailable
 	// Notes are facts about how the benchmark was run that qualify its
 	// figures (e.g. that all setup commands ran before interleaved runs).
 	Notes []warn.Warning
@@ -623,8 +627,7 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	b.pinTo = func(cpu int) error { return pinThread([]int{cpu}) }
 	b.rep = &Report{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
 	if len(opts.Counters) > 0 {
-		b.counters = newCounterState(opts.Counters, opts.CounterOptions)
-		b.rep.Counters = b.counters.info
+		b.counters = newCounterState(b.rep, opts.Counters, opts.CounterOptions)
 	}
 	for i := range cmds {
 		b.rep.Results = append(b.rep.Results, &Result{Command: &b.cmds[i]})

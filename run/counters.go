@@ -7,40 +7,22 @@ import (
 	"sync"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/result"
 )
 
-// CounterInfo describes the counters of a benchmark run with
-// Options.Counters.
-type CounterInfo struct {
-	// Events are the events asked for, in the order given.
-	Events []counters.Event
-	// Unavailable lists the events that could not be counted in some run
-	// (typically every run: no PMU in a virtual machine), each once, with
-	// the first reason given. Their values are never recorded.
-	Unavailable []UnavailableEvent
-}
-
-// UnavailableEvent is an event that was not counted, and why.
-type UnavailableEvent struct {
-	Name   string
-	Reason string
-	// Runs is how many runs (timing, warm-up and overhead runs) did not
-	// count it.
-	Runs int
-}
-
 // counterState is shared by the counter probes of one benchmark: it keeps
-// the events still worth opening and the unavailable ones.
+// the events still worth opening and records the unavailable ones in the
+// report (Report.CountersUnavailable).
 type counterState struct {
 	mu     sync.Mutex
-	info   *CounterInfo
+	rep    *Report
 	open   []counters.Event // events still opened for every run
 	copts  counters.Options
-	byName map[string]int // index into info.Unavailable
+	byName map[string]int // index into rep.CountersUnavailable
 }
 
-func newCounterState(evs []counters.Event, copts counters.Options) *counterState {
-	return &counterState{info: &CounterInfo{Events: slices.Clone(evs)}, open: slices.Clone(evs), copts: copts, byName: map[string]int{}}
+func newCounterState(rep *Report, evs []counters.Event, copts counters.Options) *counterState {
+	return &counterState{rep: rep, open: slices.Clone(evs), copts: copts, byName: map[string]int{}}
 }
 
 // unavailable records that name was not counted in a run. An event the
@@ -51,14 +33,14 @@ func (cs *counterState) unavailable(c counters.Count) {
 	defer cs.mu.Unlock()
 	name := c.Event.Name
 	if i, ok := cs.byName[name]; ok {
-		cs.info.Unavailable[i].Runs++
+		cs.rep.CountersUnavailable[i].Runs++
 	} else {
-		cs.byName[name] = len(cs.info.Unavailable)
+		cs.byName[name] = len(cs.rep.CountersUnavailable)
 		reason := c.Reason
 		if reason == "" {
 			reason = c.State.String()
 		}
-		cs.info.Unavailable = append(cs.info.Unavailable, UnavailableEvent{Name: name, Reason: reason, Runs: 1})
+		cs.rep.CountersUnavailable = append(cs.rep.CountersUnavailable, result.Unavailable{Name: name, Reason: reason, Runs: 1})
 	}
 	if c.State == counters.NotSupported {
 		cs.open = slices.DeleteFunc(cs.open, func(e counters.Event) bool { return e.Name == name })
@@ -178,12 +160,10 @@ func (r *Report) extraNames() []string {
 		}
 	}
 	var names []string
-	if r.Counters != nil {
-		for _, e := range r.Counters.Events {
-			if seen[e.Name] {
-				names = append(names, e.Name)
-				delete(seen, e.Name)
-			}
+	for _, e := range r.Options.Counters {
+		if seen[e.Name] {
+			names = append(names, e.Name)
+			delete(seen, e.Name)
 		}
 	}
 	return append(names, slices.Sorted(maps.Keys(seen))...)

@@ -68,8 +68,8 @@ func TestCountersReal(t *testing.T) {
 	w, _ := rep.countersWarning()
 	note := w.Message
 	if !hw {
-		if len(rep.Counters.Unavailable) != 2 || !strings.Contains(note, "cycles, instructions: ") {
-			t.Errorf("unavailable %+v, note %q; want cycles and instructions with one reason", rep.Counters.Unavailable, note)
+		if len(rep.CountersUnavailable) != 2 || !strings.Contains(note, "cycles, instructions: ") {
+			t.Errorf("unavailable %+v, note %q; want cycles and instructions with one reason", rep.CountersUnavailable, note)
 		}
 		if a.Metric("cycles") != nil {
 			t.Errorf("cycles analysed without values")

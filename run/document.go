@@ -84,9 +84,9 @@ func (r *Report) kindRun() *result.CommandRun {
 		}
 		run.Overhead = o
 	}
-	if r.Counters != nil {
+	if len(opts.Counters) > 0 {
 		c := &result.CommandCounters{Source: counters.SourcePerf + " (the command and its descendants, from execve to exit)"}
-		for _, e := range r.Counters.Events {
+		for _, e := range opts.Counters {
 			c.Events = append(c.Events, e.Name)
 		}
 		run.Counters = c
@@ -94,12 +94,11 @@ func (r *Report) kindRun() *result.CommandRun {
 		for _, n := range r.extraNames() {
 			counted[n] = true
 		}
-		for _, u := range r.Counters.Unavailable {
-			x := result.Unavailable{Name: u.Name, Reason: u.Reason}
-			if counted[u.Name] {
-				x.Runs = u.Runs
+		for _, u := range r.CountersUnavailable {
+			if !counted[u.Name] {
+				u.Runs = 0 // counted in no run: the document's "every run"
 			}
-			run.Unavailable = append(run.Unavailable, x)
+			run.Unavailable = append(run.Unavailable, u)
 		}
 	}
 	if usageUnavailable != "" {
@@ -170,7 +169,7 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 		}
 	}
 	detail := &result.CommandDetail{CommandLine: res.Command.Line, Argv: res.Command.Argv, UnusedParameters: res.Command.Unused,
-		Complete: res.Complete, CPUsDiffer: a.CPUsDiffer}
+		Complete: res.Complete, CPUsDiffer: a.CPUsDiffer, Derived: a.Derived}
 	// Probe figures (counters), one metric per figure present in every
 	// run, corrected like the times (see metricAnalysis).
 	for _, ma := range a.Metrics {
@@ -183,9 +182,7 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 			m.Metrics = append(m.Metrics, metric(ma.Name+"_running", result.UnitOne, 0, ma.Running))
 		}
 	}
-	for _, x := range a.Derived {
-		detail.Derived = append(detail.Derived, result.Derived{Name: x.Name, Value: x.Value, Unit: x.Unit, Uncertainty: x.Uncertainty, Label: x.Label, Of: x.Of})
-	}
+
 	if r.Options.Precision > 0 {
 		reached := res.PrecisionReached
 		detail.PrecisionReached = &reached
@@ -200,7 +197,7 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 // countersWarning is the warning that names the events that were not
 // counted, with the reasons, once for the whole benchmark.
 func (r *Report) countersWarning() (warn.Warning, bool) {
-	if r.Counters == nil || len(r.Counters.Unavailable) == 0 {
+	if len(r.CountersUnavailable) == 0 {
 		return warn.Warning{}, false
 	}
 	counted := map[string]bool{}
@@ -210,7 +207,7 @@ func (r *Report) countersWarning() (warn.Warning, bool) {
 	// Group the names that share a reason.
 	var reasons []string
 	names := map[string][]string{}
-	for _, u := range r.Counters.Unavailable {
+	for _, u := range r.CountersUnavailable {
 		if counted[u.Name] {
 			u.Name += " (in " + plural.Count(u.Runs, "run") + ")"
 		}

@@ -102,8 +102,9 @@ func fixedCountersReport() *Report {
 	if err != nil {
 		panic(err)
 	}
-	rep.Counters = &CounterInfo{Events: evs, Unavailable: []UnavailableEvent{{Name: "branch-misses",
-		Reason: "hardware counters are not available on this host (no PMU exposed, e.g. a virtual machine); software counters still work", Runs: 44}}}
+	rep.Options.Counters = evs
+	rep.CountersUnavailable = []result.Unavailable{{Name: "branch-misses",
+		Reason: "hardware counters are not available on this host (no PMU exposed, e.g. a virtual machine); software counters still work", Runs: 44}}
 	fake := func(ss []Sample, scale float64) {
 		for i := range ss {
 			s := &ss[i]
