@@ -197,10 +197,7 @@ func (r *LatencyResult) Document(m result.Meta) *result.Document {
 			v := int64(th.Act)
 			det.LastNs = &v
 		}
-		for _, c := range th.PerCPU {
-			det.PerCPU = append(det.PerCPU, result.LatencyCPU{CPU: c.CPU, Count: c.Count,
-				MinNs: int64(c.Min), MaxNs: int64(c.Max), MeanNs: c.Mean(), StdDevNs: c.StdDev})
-		}
+		det.PerCPU = th.PerCPU
 		m := result.Measurement{Name: "thread " + strconv.Itoa(th.Thread), Metrics: []result.Metric{},
 			Detail: result.KindDetail{Latency: det}, Incomplete: r.Interrupted}
 		if i < len(r.Histograms) && th.Count > 0 {

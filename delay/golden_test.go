@@ -74,8 +74,8 @@ func fixedLatency(t *testing.T) *LatencyResult {
 		th.StdDev = mom.stdDev()
 		if i == 0 {
 			th.Overruns, th.Yields, th.YieldMax = 1, 2, 30*time.Microsecond
-			th.PerCPU = []CPULatency{{CPU: 0, Count: 3, Min: 11900, Max: 12300, Sum: 36110, StdDev: 184.4},
-				{CPU: 1, Count: 2, Min: 11920, Max: 11950, Sum: 23870, StdDev: 15}}
+			th.PerCPU = []result.LatencyCPU{{CPU: 0, Count: 3, MinNs: 11900, MaxNs: 12300, MeanNs: 36110.0 / 3, StdDevNs: 184.4},
+				{CPU: 1, Count: 2, MinNs: 11920, MaxNs: 11950, MeanNs: 23870.0 / 2, StdDevNs: 15}}
 		} else {
 			th.CPU, th.Priority, th.TimerSlack = 1, 80, 0
 		}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/internal/thread"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -78,7 +79,7 @@ type ThreadLatency struct {
 	// outside the measured latency), in CPU order. It is set in the
 	// result of Run only (nil in live snapshots, for pinned threads and
 	// where the CPU cannot be read).
-	PerCPU []CPULatency
+	PerCPU []result.LatencyCPU
 	// StdDev is the population standard deviation of the latencies (ns),
 	// kept exactly as they were recorded (Welford's method); set in the
 	// result of Run only, NaN when none was recorded.
@@ -87,27 +88,6 @@ type ThreadLatency struct {
 	// or the context ended it (the sleep failed); nil otherwise. Its
 	// latencies up to then are kept.
 	Err error
-}
-
-// CPULatency summarizes the latencies of one thread measured on one CPU
-// (ns).
-type CPULatency struct {
-	CPU      int
-	Count    int64
-	Min, Max time.Duration
-	// Sum is the exact sum of the latencies on this CPU.
-	Sum time.Duration
-	// StdDev is the population standard deviation of these latencies
-	// (ns, exact: running sums).
-	StdDev float64
-}
-
-// Mean returns the exact mean latency on this CPU in ns (NaN when none).
-func (c CPULatency) Mean() float64 {
-	if c.Count == 0 {
-		return math.NaN()
-	}
-	return float64(c.Sum) / float64(c.Count)
 }
 
 // LatencyResult is the outcome of a LatencyTest.
@@ -229,8 +209,7 @@ type latThread struct {
 	tid                       atomic.Int64
 	finished                  atomic.Bool
 	// Written by the measuring thread only, read after it finished.
-	perCPU  []CPULatency // indexed by CPU number
-	cpuMom  []moments    // the moments of perCPU's latencies
+	perCPU  []cpuLatency // indexed by CPU number
 	moments moments
 	err     error
 	slack   int64
@@ -374,10 +353,9 @@ func (t *LatencyTest) Run(ctx context.Context) (*LatencyResult, error) {
 		all.Merge(th.hist)
 		res.moments = append(res.moments, th.moments)
 		res.Threads[i].StdDev = th.moments.stdDev()
-		for j, c := range th.perCPU {
-			if c.Count > 0 {
-				c.StdDev = th.cpuMom[j].stdDev()
-				res.Threads[i].PerCPU = append(res.Threads[i].PerCPU, c)
+		for cpu, c := range th.perCPU {
+			if c.mom.n > 0 {
+				res.Threads[i].PerCPU = append(res.Threads[i].PerCPU, c.summary(cpu))
 			}
 		}
 		if th.err != nil {
@@ -422,23 +400,35 @@ func (t *LatencyTest) interrupt(finished <-chan struct{}) {
 // are left out of it, not of the histograms).
 const maxPerCPU = 4096
 
+// cpuLatency accumulates the latencies of one thread on one CPU (ns):
+// their exact extremes and sum, and their moments.
+type cpuLatency struct {
+	min, max, sum int64
+	mom           moments
+}
+
+// summary is what the document records of the latencies on CPU cpu: the
+// count, exact extremes and mean, and the population standard deviation.
+func (c cpuLatency) summary(cpu int) result.LatencyCPU {
+	return result.LatencyCPU{CPU: cpu, Count: c.mom.n, MinNs: c.min, MaxNs: c.max,
+		MeanNs: float64(c.sum) / float64(c.mom.n), StdDevNs: c.mom.stdDev()}
+}
+
 // record accounts one latency of thread th, measured on CPU cpu (-1 when
 // unknown or not tracked).
 func (th *latThread) record(lat int64, cpu int) {
 	if cpu >= 0 && cpu < maxPerCPU {
 		if cpu >= len(th.perCPU) {
-			th.perCPU = append(th.perCPU, make([]CPULatency, cpu+1-len(th.perCPU))...)
-			th.cpuMom = append(th.cpuMom, make([]moments, cpu+1-len(th.cpuMom))...)
+			th.perCPU = append(th.perCPU, make([]cpuLatency, cpu+1-len(th.perCPU))...)
 		}
-		th.cpuMom[cpu].add(float64(lat))
 		c := &th.perCPU[cpu]
-		if c.Count == 0 {
-			c.CPU, c.Min, c.Max = cpu, time.Duration(lat), time.Duration(lat)
+		if c.mom.n == 0 {
+			c.min, c.max = lat, lat
 		}
-		c.Count++
-		c.Sum += time.Duration(lat)
-		c.Min = min(c.Min, time.Duration(lat))
-		c.Max = max(c.Max, time.Duration(lat))
+		c.mom.add(float64(lat))
+		c.sum += lat
+		c.min = min(c.min, lat)
+		c.max = max(c.max, lat)
 	}
 	th.hist.Record(lat)
 	th.moments.add(float64(lat))

@@ -128,7 +128,7 @@ func TestLatencyLoopFake(t *testing.T) {
 		t.Fatalf("per CPU %+v, want 10 latencies on CPU 0 and 10 on CPU 1", th.PerCPU)
 	}
 	// The wake-ups alternate 40/30 µs; the 10th (even: CPU 1) was late.
-	if c0, c1 := th.PerCPU[0], th.PerCPU[1]; c0.Max != 40*time.Microsecond || c1.Max != 2500*time.Microsecond || c0.Mean() != 40_000 || c0.StdDev != 0 {
+	if c0, c1 := th.PerCPU[0], th.PerCPU[1]; c0.MaxNs != 40_000 || c1.MaxNs != 2_500_000 || c0.MeanNs != 40_000 || c0.StdDevNs != 0 {
 		t.Errorf("per CPU %+v", th.PerCPU)
 	}
 	// The standard deviations kept as the latencies came agree with those
@@ -147,7 +147,7 @@ func TestLatencyLoopFake(t *testing.T) {
 	for _, c := range []struct {
 		got  float64
 		want []float64
-	}{{th.StdDev, all}, {th.PerCPU[1].StdDev, cpu1}, {res.StdDev(), all}} {
+	}{{th.StdDev, all}, {th.PerCPU[1].StdDevNs, cpu1}, {res.StdDev(), all}} {
 		if w := stats.Summarize(c.want).StdDevPopulation; math.Abs(c.got-w) > 1e-6*w {
 			t.Errorf("standard deviation %v, want %v", c.got, w)
 		}

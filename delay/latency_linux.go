@@ -69,7 +69,7 @@ func (t *LatencyTest) runThread(th *latThread, ready chan<- error, start <-chan 
 	}
 	trackCPU := th.CPU < 0
 	if trackCPU {
-		th.perCPU = make([]CPULatency, 0, runtime.NumCPU())
+		th.perCPU = make([]cpuLatency, 0, runtime.NumCPU())
 	}
 	interval := int64(th.Interval)
 	next := latencyNow() + interval
