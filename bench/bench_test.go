@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/result"
 )
 
 // fakeClock is a deterministic clock: every read costs read ns, readings
@@ -210,7 +212,7 @@ func TestAnalyze(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Result{Samples: mk(tt.ops...), Iterations: 1000, Overhead: Overhead{LoopNsPerOp: tt.loop}}
+			r := &Result{Samples: mk(tt.ops...), Iterations: 1000, Overhead: result.FunctionOverhead{LoopNsPerOp: tt.loop}}
 			r.analyze(s)
 			if math.Abs(r.NsPerOp.Median-tt.wantMedian) > 1e-9 {
 				t.Errorf("median %v, want %v", r.NsPerOp.Median, tt.wantMedian)
@@ -224,8 +226,8 @@ func TestAnalyze(t *testing.T) {
 			if got := hasWarning(r, "noise floor"); got != tt.wantFloor {
 				t.Errorf("noise-floor warning %v, want %v: %q", got, tt.wantFloor, r.Warnings)
 			}
-			if r.Overhead.NetValid == tt.wantFloor || r.PossiblyOptimizedAway != tt.wantFloor {
-				t.Errorf("NetValid %v, possibly optimized away %v with floor %v", r.Overhead.NetValid, r.PossiblyOptimizedAway, tt.wantFloor)
+			if (r.NetNsPerOp != nil) == tt.wantFloor || r.PossiblyOptimizedAway != tt.wantFloor {
+				t.Errorf("net ns/op %v, possibly optimized away %v with floor %v", r.NetNsPerOp, r.PossiblyOptimizedAway, tt.wantFloor)
 			}
 			if !hasWarning(r, "garbage collection") {
 				t.Errorf("no GC warning: %q", r.Warnings)

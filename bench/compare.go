@@ -107,7 +107,7 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 		}
 		results[i] = s.newResult(c)
 		results[i].Calibration = trials
-		results[i].Overhead.setTimerPair(rep.pair)
+		results[i].setTimerPair(rep.pair)
 		last := trials[len(trials)-1]
 		if i == 0 || ni < n {
 			n = ni
@@ -178,7 +178,7 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 		r.End = end
 		r.Placement = pl.placement(r.Samples)
 		r.Overhead.LoopNsPerOp, r.Overhead.LoopNsPerOpHigh = loop.lo, loop.hi
-		r.Overhead.setCPURead(reads[i])
+		r.setCPURead(reads[i])
 		if len(s.opts.Counters) > 0 {
 			r.analyzeCounters(rs[i].counted, rs[i].unavailable, rs[i].notes, counterOverhead(empty))
 		}

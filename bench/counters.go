@@ -5,32 +5,28 @@ import (
 	"slices"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
 // Counter summarizes one event of Options.Counters over the measured
-// samples.
+// samples. Its FunctionCounter is what the document records of it: the
+// event's perf name (with its modifier, if any) and the unit of its count
+// ("count", or "ns" for task-clock and cpu-clock); the count of an empty
+// sample of the same shape (the counter reads, the clock reads and the
+// loop's entry and exit; the minimum over several, as nanobench takes
+// it), subtracted from every sample; how many samples counted the event
+// (the others did not schedule it: then PartialPerOp and PartialSamples
+// hold the net counts per iteration of those that did, and their
+// indexes); whether any count was extrapolated because the kernel
+// multiplexed the event; a note that qualifies the counts (e.g. user
+// space only).
 type Counter struct {
-	// Name is the event's perf name (with its modifier, if any); Unit is
-	// the unit of its count: "count", or "ns" for task-clock and cpu-clock.
-	Name string
-	Unit string
+	result.FunctionCounter
 	// PerOp summarizes the event's net count per iteration over the
 	// samples that counted it: (sample count - OverheadPerSample) /
 	// iterations, clamped at 0.
 	PerOp stats.Summary
-	// OverheadPerSample is the count of an empty sample of the same shape
-	// (the counter reads, the clock reads and the loop's entry and exit;
-	// the minimum over several, as nanobench takes it), subtracted from
-	// every sample.
-	OverheadPerSample float64
-	// Samples is the number of samples that counted the event (the others
-	// did not schedule it); Scaled is set when any count was extrapolated
-	// because the kernel multiplexed the event.
-	Samples int
-	Scaled  bool
-	// Note qualifies the counts (e.g. user space only), if needed.
-	Note string
 }
 
 // PerOpName is the name of the counter's per-operation figure as the
@@ -38,9 +34,9 @@ type Counter struct {
 // for the clocks.
 func (c Counter) PerOpName() string {
 	if c.Unit == "ns" {
-		return c.Name + "-ns/op"
+		return c.Event + "-ns/op"
 	}
-	return c.Name + "/op"
+	return c.Event + "/op"
 }
 
 // openCounters opens Options.Counters on the calling (locked) thread and
@@ -132,23 +128,27 @@ func netPerOp(s Sample, name string, overhead float64) (float64, bool) {
 // the samples, the events that were opened and the empty samples' counts.
 func (r *Result) analyzeCounters(counted []counters.Event, unavailable []counters.Count, notes map[string]string, overhead map[string]float64) {
 	for _, c := range unavailable {
-		r.CountersUnavailable = append(r.CountersUnavailable, CounterUnavailable{Name: c.Event.Name, Reason: c.Reason})
+		r.CountersUnavailable = append(r.CountersUnavailable, result.FunctionCounterUnavailable{Event: c.Event.Name, Reason: c.Reason})
 	}
 	for _, ev := range counted {
-		c := Counter{Name: ev.Name, Unit: ev.Unit, OverheadPerSample: overhead[ev.Name], Note: notes[ev.Name]}
+		c := Counter{FunctionCounter: result.FunctionCounter{Event: ev.Name, Unit: ev.Unit, OverheadPerSample: overhead[ev.Name], Note: notes[ev.Name]}}
 		var xs []float64
-		for _, s := range r.Samples {
+		var idx []int
+		for i, s := range r.Samples {
 			if v, ok := netPerOp(s, ev.Name, c.OverheadPerSample); ok {
-				xs = append(xs, v)
+				xs, idx = append(xs, v), append(idx, i)
 				c.Scaled = c.Scaled || slices.Contains(s.CountersScaled, ev.Name)
 			}
 		}
 		if len(xs) == 0 {
-			r.CountersUnavailable = append(r.CountersUnavailable, CounterUnavailable{Name: ev.Name,
+			r.CountersUnavailable = append(r.CountersUnavailable, result.FunctionCounterUnavailable{Event: ev.Name,
 				Reason: "opened but not counted in any sample (the kernel could not schedule it on a counter)"})
 			continue
 		}
 		c.Samples = len(xs)
+		if len(xs) < len(r.Samples) {
+			c.PartialPerOp, c.PartialSamples = xs, idx
+		}
 		c.PerOp = stats.Summarize(xs)
 		if c.Unit == "" {
 			c.Unit = "count"
@@ -170,18 +170,11 @@ func (r *Result) analyzeCounters(counted []counters.Event, unavailable []counter
 	}
 }
 
-// CounterUnavailable names an event of Options.Counters that was not
-// counted, and why.
-type CounterUnavailable struct {
-	Name   string
-	Reason string
-}
-
 // counterOverhead returns the overhead per sample subtracted from the
 // event named name (0 if it was not counted).
 func (r *Result) counterOverhead(name string) float64 {
 	for _, c := range r.Counters {
-		if c.Name == name {
+		if c.Event == name {
 			return c.OverheadPerSample
 		}
 	}

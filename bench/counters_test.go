@@ -49,7 +49,7 @@ func TestAnalyzeCounters(t *testing.T) {
 			r.analyzeCounters([]counters.Event{insn, cyc, tc}, nil, nil, counterOverhead(empty))
 			got := map[string]Counter{}
 			for _, c := range r.Counters {
-				got[c.Name] = c
+				got[c.Event] = c
 			}
 			if c, ok := got["instructions"]; !ok || c.PerOp.Median != tt.wantInsn || c.Samples != tt.wantN || c.OverheadPerSample != 500 {
 				t.Errorf("instructions %+v, want median %v over %d samples, overhead 500", c, tt.wantInsn, tt.wantN)
@@ -134,7 +134,7 @@ func TestCountersSoftware(t *testing.T) {
 		cpu = append(cpu, s.CPUNsPerOp())
 	}
 	cpuMed := stats.Median(cpu)
-	if tc.Name != "task-clock" || tc.OverheadPerSample <= 0 || tc.PerOp.Median <= 0 {
+	if tc.Event != "task-clock" || tc.OverheadPerSample <= 0 || tc.PerOp.Median <= 0 {
 		t.Errorf("task-clock %+v", tc)
 	}
 	if cpuMed > 0 && (tc.PerOp.Median < cpuMed/3 || tc.PerOp.Median > cpuMed*3) {
@@ -185,7 +185,7 @@ func TestCountersNoPMU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Counters) != 1 || r.Counters[0].Name != "task-clock" || r.IPC != nil {
+	if len(r.Counters) != 1 || r.Counters[0].Event != "task-clock" || r.IPC != nil {
 		t.Errorf("counters %+v, IPC %v: want task-clock only", r.Counters, r.IPC)
 	}
 	if len(r.CountersUnavailable) != 3 {

@@ -47,8 +47,8 @@ func TestCPUTimeNetOfReads(t *testing.T) {
 			}
 			// An empty segment: 1500 ns of CPU clock read around one
 			// 20 ns wall read that the wall time also has.
-			if r.Overhead.CPUReadNs != 1520 || r.Overhead.CPUReadMADNs != 0 {
-				t.Errorf("CPU read cost %v ± %v ns per segment, want 1520 ± 0", r.Overhead.CPUReadNs, r.Overhead.CPUReadMADNs)
+			if ns, mad := r.Overhead.CPUReadNs, r.Overhead.CPUReadMADNs; ns == nil || mad == nil || *ns != 1520 || *mad != 0 {
+				t.Errorf("CPU read cost %v ± %v ns per segment, want 1520 ± 0", ns, mad)
 			}
 			if math.Abs(r.CPUPerWall-tt.wantRatio) > 1e-3 || (tt.preemptNs == 0 && r.CPUPerWall != 1) {
 				t.Errorf("CPU/wall = %v, want %v", r.CPUPerWall, tt.wantRatio)
@@ -93,8 +93,8 @@ func TestCPUTimeUnavailable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.CPUPerWall != -1 || r.Overhead.CPUReadNs != -1 {
-		t.Errorf("CPU/wall %v, read cost %v: want -1 for unavailable", r.CPUPerWall, r.Overhead.CPUReadNs)
+	if r.CPUPerWall != -1 || r.Overhead.CPUReadNs != nil || r.Overhead.CPUReadMADNs != nil {
+		t.Errorf("CPU/wall %v, read cost %v: want -1 and none for unavailable", r.CPUPerWall, r.Overhead.CPUReadNs)
 	}
 	for _, s := range r.Samples {
 		if s.CPUNs != -1 {

@@ -194,14 +194,7 @@ func (r *Result) batchMeasurement(clk result.FunctionClock) result.Measurement {
 		PossiblyOptimizedAway: r.PossiblyOptimizedAway,
 	}
 	o := r.Overhead
-	fd.Overhead = &result.FunctionOverhead{LoopNsPerOp: o.LoopNsPerOp, LoopNsPerOpHigh: o.LoopNsPerOpHigh,
-		TimerPairNs: o.TimerPairNs, TimerPairInsideNs: o.TimerPairInsideNs}
-	if o.CPUReadNs >= 0 {
-		fd.Overhead.CPUReadNs, fd.Overhead.CPUReadMADNs = &o.CPUReadNs, &o.CPUReadMADNs
-	}
-	if o.NetValid {
-		fd.NetNsPerOp = &o.NetNsPerOp
-	}
+	fd.Overhead, fd.NetNsPerOp = &o, r.NetNsPerOp
 	pl := r.Placement
 	fd.Placement = &pl
 	if r.CI.Method != "" {
@@ -215,25 +208,18 @@ func (r *Result) batchMeasurement(clk result.FunctionClock) result.Measurement {
 	// never a 0): its values are in the detail with their samples.
 	perOp := 1 / float64(max(r.Iterations, 1))
 	for _, c := range r.Counters {
-		fc := result.FunctionCounter{Event: c.Name, Unit: c.Unit, OverheadPerSample: c.OverheadPerSample,
-			Samples: c.Samples, Scaled: c.Scaled, Note: c.Note}
-		var xs []float64
-		var idx []int
-		for i, smp := range ss {
-			if v, ok := netPerOp(smp, c.Name, c.OverheadPerSample); ok {
-				xs, idx = append(xs, v), append(idx, i)
-			}
+		fd.Counters = append(fd.Counters, c.FunctionCounter)
+		if c.PartialSamples != nil {
+			continue // its values are in the detail, with their samples
 		}
 		u := result.UnitCountPerOp
 		if c.Unit == "ns" {
 			u = result.UnitNsPerOp
 		}
-		if len(xs) == len(ss) {
-			m.Metrics = append(m.Metrics, metric(c.Name, u, perOp, xs))
-		} else {
-			fc.PartialPerOp, fc.PartialSamples = xs, idx
-		}
-		fd.Counters = append(fd.Counters, fc)
+		m.Metrics = append(m.Metrics, metric(c.Event, u, perOp, column(ss, func(s Sample) float64 {
+			v, _ := netPerOp(s, c.Event, c.OverheadPerSample)
+			return v
+		})))
 	}
 	if r.IPC != nil {
 		var xs []float64
@@ -248,9 +234,7 @@ func (r *Result) batchMeasurement(clk result.FunctionClock) result.Measurement {
 			m.Metrics = append(m.Metrics, metric("ipc", result.UnitOne, 0, xs))
 		}
 	}
-	for _, u := range r.CountersUnavailable {
-		fd.CountersUnavailable = append(fd.CountersUnavailable, result.FunctionCounterUnavailable{Event: u.Name, Reason: u.Reason})
-	}
+	fd.CountersUnavailable = r.CountersUnavailable
 	m.Detail.Function = fd
 	return m
 }

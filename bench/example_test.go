@@ -127,7 +127,7 @@ func ExampleCounter() {
 		fmt.Printf("%s: %.3g per op\n", c.PerOpName(), c.PerOp.Median)
 	}
 	for _, u := range r.CountersUnavailable {
-		fmt.Printf("%s: not available: %s\n", u.Name, u.Reason)
+		fmt.Printf("%s: not available: %s\n", u.Event, u.Reason)
 	}
 }
 

@@ -52,6 +52,7 @@ func fixedResult(t *testing.T) *Result {
 	worker := func(ns float64) []Sample {
 		return []Sample{{Iterations: 1000, WallNs: 1000 * ns, CPU: -1, CPUEnd: -1}, {Iterations: 1000, WallNs: 1000 * (ns + 2), CPU: -1, CPUEnd: -1}}
 	}
+	cpuRead, cpuReadMAD, net := 410.0, 12.0, 37.7
 	wallPerOp := make([]float64, len(ss))
 	for i, s := range ss {
 		wallPerOp[i] = s.NsPerOp()
@@ -67,21 +68,25 @@ func fixedResult(t *testing.T) *Result {
 		Placement: result.FunctionPlacement{Allowed: 2, BlockSizes: []int{3, 3}, BlockMedians: []float64{38, 38},
 			PerCPU: []stats.CPUMedian{{CPU: 0, Samples: 3, Blocks: 2, Median: 38}, {CPU: 1, Samples: 2, Blocks: 2, Median: 38.5}}, Migrations: 1},
 		CPUPerWall: 0.99, AllocsPerOp: 1, BytesPerOp: 16,
-		Overhead: Overhead{LoopNsPerOp: 0.3, LoopNsPerOpHigh: 0.6, NetNsPerOp: 37.7, NetValid: true,
-			TimerPairNs: 61, TimerPairInsideNs: 20, CPUReadNs: 410, CPUReadMADNs: 12},
-		Cold: []Sample{trial(1, 2400), trial(1, 1900)},
+		Overhead: result.FunctionOverhead{LoopNsPerOp: 0.3, LoopNsPerOpHigh: 0.6,
+			TimerPairNs: 61, TimerPairInsideNs: 20, CPUReadNs: &cpuRead, CPUReadMADNs: &cpuReadMAD},
+		NetNsPerOp: &net,
+		Cold:       []Sample{trial(1, 2400), trial(1, 1900)},
 		Latency: &Latency{Ops: 7, OpsPerSample: 7, ReadOverheadNs: 18, Min: 35, P50: 36, P90: 52, P99: 380, P999: 380,
 			Max: 380, Mean: 88.1, StdDev: 119.5, Histogram: h,
 			Warnings: []warn.Warning{warn.NewNote("latency-few-ops", "only 7 operations were timed", "time more")}},
 		Parallel: &Parallel{Workers: 2, Iterations: 1000, WallNs: []float64{40000, 41000}, OpsPerSec: []float64{5e7, 4.9e7},
 			PerWorker: [][]Sample{worker(38), worker(39)}},
 		Counters: []Counter{
-			{Name: "instructions", Unit: "count", PerOp: stats.Summarize([]float64{119, 119, 119, 119, 119, 119}), OverheadPerSample: 1000, Samples: 6},
-			{Name: "cycles", Unit: "count", PerOp: stats.Summarize([]float64{89, 89, 89}), OverheadPerSample: 800, Samples: 6, Scaled: true},
-			{Name: "branch-misses", Unit: "count", OverheadPerSample: 0, Samples: 5, Note: "user space only"},
+			{FunctionCounter: result.FunctionCounter{Event: "instructions", Unit: "count", OverheadPerSample: 1000, Samples: 6},
+				PerOp: stats.Summarize([]float64{119, 119, 119, 119, 119, 119})},
+			{FunctionCounter: result.FunctionCounter{Event: "cycles", Unit: "count", OverheadPerSample: 800, Samples: 6, Scaled: true},
+				PerOp: stats.Summarize([]float64{89, 89, 89})},
+			{FunctionCounter: result.FunctionCounter{Event: "branch-misses", Unit: "count", OverheadPerSample: 0, Samples: 5, Note: "user space only",
+				PartialPerOp: []float64{0.5, 0.5, 0.5, 0.5, 0.5}, PartialSamples: []int{0, 1, 2, 3, 5}}},
 		},
 		IPC:                 &ipc,
-		CountersUnavailable: []CounterUnavailable{{Name: "ref-cycles", Reason: "not supported by this CPU"}},
+		CountersUnavailable: []result.FunctionCounterUnavailable{{Event: "ref-cycles", Reason: "not supported by this CPU"}},
 		Warnings:            []warn.Warning{warn.New("cpus-differ", "CPU 1 is 1.3 % slower than CPU 0", "pin the benchmark")},
 	}
 }

@@ -70,11 +70,39 @@ type Result struct {
 	// testing divides them).
 	AllocsPerOp float64
 	BytesPerOp  float64
-	// Overhead is the cost of measuring, measured in the same run, and
-	// PossiblyOptimizedAway is set when the median ns/op is within twice
-	// the empty loop's cost (a warning says so too): the body may have
-	// been optimized away, or is at the noise floor.
-	Overhead              Overhead
+	// Overhead is the cost of measuring, measured in the same run:
+	//   - LoopNsPerOp is the median wall time per iteration of an empty
+	//     loop of the same shape, run with the same iteration count (at
+	//     most ~2 ms per sample) in the same run, after a short warm-up.
+	//     The same loop instructions cost up to ~2x more at another code
+	//     address (branch prediction, fetch alignment), so it is measured
+	//     at two placements: LoopNsPerOp is the lower median,
+	//     LoopNsPerOpHigh the higher. The noise-floor warning uses the
+	//     higher.
+	//   - TimerPairNs is the cost of one StopTimer/StartTimer pair on the
+	//     benchmark's thread, measured before calibration;
+	//     TimerPairInsideNs is the part of it that falls inside the timed
+	//     region (not subtracted from the wall time).
+	//   - CPUReadNs is the thread CPU time that reading the thread's CPU
+	//     clock adds to a timed segment (a system call: its part after the
+	//     first reading and before the last; 0.2-1.5 µs on the hosts seen
+	//     so far), measured on the benchmark's thread at the start of
+	//     every block (the median of 99 empty segments; the median over
+	//     blocks here) and subtracted from Sample.CPUNs once per timed
+	//     segment (a sample has one, plus one per StopTimer); CPUReadMADNs
+	//     is the scaled MAD of the empty segments (the median over
+	//     blocks): the uncertainty of one segment's correction. Both are
+	//     nil when CPU time is unavailable.
+	// NetNsPerOp is the median ns/op minus LoopNsPerOp, set only when that
+	// subtraction is meaningful: when the median is well above the loop's
+	// cost (more than twice), since a body that overlaps with the loop's
+	// compare and branch in the pipeline does not add their costs. NsPerOp
+	// is never corrected (as with testing.B). PossiblyOptimizedAway is set
+	// when the median ns/op is within twice the empty loop's cost (a
+	// warning says so too): the body may have been optimized away, or is
+	// at the noise floor.
+	Overhead              result.FunctionOverhead
+	NetNsPerOp            *float64
 	PossiblyOptimizedAway bool
 	// Cold holds the single-shot first iterations of fresh invocations
 	// (Options.Cold); Latency the per-operation mode (Options.Latency);
@@ -89,7 +117,7 @@ type Result struct {
 	// not counted, with the reason: they are never shown as 0.
 	Counters            []Counter
 	IPC                 *stats.Summary
-	CountersUnavailable []CounterUnavailable
+	CountersUnavailable []result.FunctionCounterUnavailable
 	// Warnings say what weakens the figures and what to do about it. The
 	// environment's warnings (frequency scaling, a hypervisor, the race
 	// detector) are not among them: they are in the document's
@@ -99,58 +127,24 @@ type Result struct {
 	Incomplete bool
 }
 
-// Overhead is the cost of measuring.
-type Overhead struct {
-	// LoopNsPerOp is the median wall time per iteration of an empty loop of
-	// the same shape, run with the same iteration count (at most ~2 ms per
-	// sample) in the same run, after a short warm-up. The same loop
-	// instructions cost up to ~2x more at another code address (branch
-	// prediction, fetch alignment), so it is measured at two placements:
-	// LoopNsPerOp is the lower median, LoopNsPerOpHigh the higher. The
-	// noise-floor warning uses the higher.
-	LoopNsPerOp     float64
-	LoopNsPerOpHigh float64
-	// NetNsPerOp is the median ns/op minus LoopNsPerOp, and NetValid tells
-	// whether that subtraction is meaningful: only when the result is well
-	// above the loop's cost (more than twice), since a body that overlaps
-	// with the loop's compare and branch in the pipeline does not add their
-	// costs. The reported NsPerOp is never corrected (as with testing.B).
-	NetNsPerOp float64
-	NetValid   bool
-	// TimerPairNs is the cost of one StopTimer/StartTimer pair on the
-	// benchmark's thread, measured before calibration. TimerPairInsideNs
-	// is the part of it that falls inside the timed region (not
-	// subtracted from the wall time).
-	TimerPairNs       float64
-	TimerPairInsideNs float64
-	// CPUReadNs is the thread CPU time that reading the thread's CPU clock
-	// adds to a timed segment (a system call: its part after the first
-	// reading and before the last; 0.2-1.5 µs on the hosts seen so far),
-	// measured on the benchmark's thread at the start of every block
-	// (the median of 99 empty segments; the median over blocks here) and
-	// subtracted from Sample.CPUNs once per timed segment (a sample has
-	// one, plus one per StopTimer). CPUReadMADNs is the scaled MAD of the
-	// empty segments (the median over blocks): the uncertainty of one
-	// segment's correction. Both are -1 when CPU time is unavailable.
-	CPUReadNs    float64
-	CPUReadMADNs float64
+// setTimerPair records the cost of a StopTimer/StartTimer pair.
+func (r *Result) setTimerPair(p timerPair) {
+	r.Overhead.TimerPairNs, r.Overhead.TimerPairInsideNs = p.Total, p.Inside
 }
 
-func (o *Overhead) setTimerPair(p timerPair) {
-	o.TimerPairNs, o.TimerPairInsideNs = p.Total, p.Inside
-}
-
-// setCPURead records the medians of the blocks' CPU clock read probes.
-func (o *Overhead) setCPURead(reads []cpuRead) {
+// setCPURead records the medians of the blocks' CPU clock read probes
+// (none when no block could read the CPU clock).
+func (r *Result) setCPURead(reads []cpuRead) {
 	var ns, mad []float64
-	for _, r := range reads {
-		if r.OK {
-			ns, mad = append(ns, r.NsPerSegment), append(mad, r.MADNs)
+	for _, c := range reads {
+		if c.OK {
+			ns, mad = append(ns, c.NsPerSegment), append(mad, c.MADNs)
 		}
 	}
-	o.CPUReadNs, o.CPUReadMADNs = -1, -1
+	r.Overhead.CPUReadNs, r.Overhead.CPUReadMADNs = nil, nil
 	if len(ns) > 0 {
-		o.CPUReadNs, o.CPUReadMADNs = stats.Median(ns), stats.Median(mad)
+		n, m := stats.Median(ns), stats.Median(mad)
+		r.Overhead.CPUReadNs, r.Overhead.CPUReadMADNs = &n, &m
 	}
 }
 
@@ -323,7 +317,7 @@ func runCase(c Case, o *Options) (*Result, error) {
 	if err != nil {
 		return fail(err)
 	}
-	res.Overhead.setTimerPair(rep.pair)
+	res.setTimerPair(rep.pair)
 	reads := []cpuRead{rep.cpuRead}
 	n, trials, err := calibrate(r, s.goal)
 	if err != nil {
@@ -403,7 +397,7 @@ blocks:
 	if err := r.finish(); err != nil {
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
-	res.Overhead.setCPURead(reads)
+	res.setCPURead(reads)
 	res.Placement = pl.placement(res.Samples)
 
 	loop, empty, err := measureLoopOverhead(s, n, pl.cpu(0))
@@ -629,7 +623,8 @@ func (r *Result) analyze(s *setup) {
 	loop := max(r.Overhead.LoopNsPerOp, r.Overhead.LoopNsPerOpHigh)
 	r.PossiblyOptimizedAway = false
 	if med > noiseFloorFactor*loop {
-		r.Overhead.NetNsPerOp, r.Overhead.NetValid = med-r.Overhead.LoopNsPerOp, true
+		net := med - r.Overhead.LoopNsPerOp
+		r.NetNsPerOp = &net
 	} else if len(xs) > 0 {
 		r.PossiblyOptimizedAway = true
 		r.Warnings = append(r.Warnings, warn.New(WarnNoiseFloor,
@@ -654,10 +649,10 @@ func (r *Result) analyze(s *setup) {
 			fmt.Sprintf("%d of %s changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures", m, plural.Count(len(r.Samples), "sample")),
 			"pin with Options.Pin"))
 	}
-	if cpuOK && cpu+cpuSub > 0 && cpuSub > cpu {
+	if cpuOK && cpu+cpuSub > 0 && cpuSub > cpu && r.Overhead.CPUReadNs != nil {
 		r.Warnings = append(r.Warnings, warn.New(WarnCPURead,
 			fmt.Sprintf("the thread CPU time is mostly the cost of reading the CPU clock: %s per timed segment (±%s), %s of the CPU time read, was subtracted, so the CPU figures are only as good as that correction",
-				unit.Duration(r.Overhead.CPUReadNs, unit.Precision{Resolution: 1}), unit.Duration(r.Overhead.CPUReadMADNs, unit.Precision{Resolution: 1}), pct(cpuSub/(cpu+cpuSub))),
+				unit.Duration(*r.Overhead.CPUReadNs, unit.Precision{Resolution: 1}), unit.Duration(*r.Overhead.CPUReadMADNs, unit.Precision{Resolution: 1}), pct(cpuSub/(cpu+cpuSub))),
 			"prefer Options.Setup/Teardown to StopTimer/StartTimer"))
 	}
 	if r.CPUPerWall >= 0 && r.CPUPerWall < 0.9 {

@@ -122,7 +122,7 @@ func logWarnings(tb interface{ Log(args ...any) }, r *bench.Result, once *sync.O
 		}
 	}
 	for _, u := range r.CountersUnavailable {
-		tb.Log("bench: counters: " + u.Name + ": not available: " + u.Reason)
+		tb.Log("bench: counters: " + u.Event + ": not available: " + u.Reason)
 	}
 	once.Do(func() {
 		for _, w := range envWarnings() {
