@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -140,12 +139,8 @@ func TestCountersSoftware(t *testing.T) {
 	if cpuMed > 0 && (tc.PerOp.Median < cpuMed/3 || tc.PerOp.Median > cpuMed*3) {
 		t.Errorf("task-clock %v ns/op, thread CPU time %v ns/op: want them to agree loosely", tc.PerOp.Median, cpuMed)
 	}
-	var buf bytes.Buffer
-	if err := WriteText(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "counters per op") || !strings.Contains(buf.String(), "task-clock") {
-		t.Errorf("text without counters:\n%s", buf.String())
+	if txt := textOf(t, r); !strings.Contains(txt, "counters per op") || !strings.Contains(txt, "task-clock") {
+		t.Errorf("text without counters:\n%s", txt)
 	}
 	if m := r.measurements()[0].Metric("task-clock"); m == nil || m.Unit != "ns/op" || len(m.Values) != len(r.Samples) {
 		t.Errorf("document without a task-clock ns/op metric per sample: %+v", m)
@@ -196,12 +191,8 @@ func TestCountersNoPMU(t *testing.T) {
 			t.Errorf("a sample has instructions: %v", s.Counters)
 		}
 	}
-	var buf bytes.Buffer
-	if err := WriteText(&buf, r, r); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(buf.String(), "\ncounters: "); n != 1 {
-		t.Errorf("%d 'counters: ... not available' lines, want 1:\n%s", n, buf.String())
+	if txt := textOf(t, r, r); strings.Count(txt, "\ncounters: ") != 1 {
+		t.Errorf("%d 'counters: ... not available' lines, want 1:\n%s", strings.Count(txt, "\ncounters: "), txt)
 	}
 	m := r.measurements()[0]
 	for _, name := range []string{"instructions", "cycles", "branch-misses", "ipc"} {

@@ -71,12 +71,8 @@ func TestCPUTimeNetOfReads(t *testing.T) {
 			if tt.stop && !hasWarning(r, "inside the timed region") {
 				t.Errorf("StopTimer warning does not say what falls inside the timed region: %q", r.Warnings)
 			}
-			var buf strings.Builder
-			if err := WriteText(&buf, r); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(buf.String(), "CPU clock read 1.520 µs of CPU time per timed segment (subtracted)") {
-				t.Errorf("the text does not state the subtracted read cost:\n%s", buf.String())
+			if txt := textOf(t, r); !strings.Contains(txt, "CPU clock read 1.520 µs of CPU time per timed segment (subtracted)") {
+				t.Errorf("the text does not state the subtracted read cost:\n%s", txt)
 			}
 		})
 	}

@@ -75,10 +75,15 @@
 // Results become a chronograph result document (Document, kind
 // "function": every sample's figures as metrics, the calibration,
 // overhead, placement and modes as typed details; docs/result-schema.md),
-// which package report renders: WriteText prints its text, exactly what
-// `chrono report` prints for the saved document; report.Render writes it
-// as Markdown, CSV or in the Go benchmark format (report.Benchfmt, which
+// which package report renders: report.Render prints its text, exactly
+// what `chrono report` prints for the saved document, or writes it as
+// Markdown, CSV or in the Go benchmark format (report.Benchfmt, which
 // benchstat reads). Package bench/benchtest runs a benchmark under bench
 // from inside a testing.B benchmark, so that go test -bench output and
-// benchstat keep working; bench itself does not import testing.
+// benchstat keep working.
+//
+// bench measures and records; it does not render (package report), store
+// results over time (package history) or link package testing, plotting
+// or database code: a program that benchmarks a function links the
+// measuring packages only.
 package bench

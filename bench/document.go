@@ -1,45 +1,11 @@
 package bench
 
 import (
-	"io"
 	"math"
 	"strconv"
 
-	"github.com/chronograph/chronograph/env"
-	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 )
-
-// WriteText writes the results as text: their document (Document, with
-// the environment captured now) rendered by package report, exactly as
-// `chrono report` prints the saved document. Per benchmark: the median
-// time per operation with its 95 % interval, the 99th percentile of the
-// per-sample means, the spread, allocations and bytes per operation, the
-// thread's CPU time over wall time; then the cost of measuring, where the
-// samples ran, the counters and modes; then every warning. For other
-// formats, render the document with report.Render (Markdown, CSV, the Go
-// benchmark format).
-func WriteText(w io.Writer, results ...*Result) error {
-	return writeText(w, Document(textMeta(), results...))
-}
-
-// WriteText writes the comparison's document (Comparison.Document) as
-// text, as WriteText does: its results, then one verdict per pair.
-func (c *Comparison) WriteText(w io.Writer) error {
-	return writeText(w, c.Document(textMeta()))
-}
-
-// textMeta is what WriteText's documents record: bench and the
-// environment, captured now.
-func textMeta() result.Meta {
-	return result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}
-}
-
-// writeText renders d as text with the options of `chrono report`'s
-// defaults.
-func writeText(w io.Writer, d *result.Document) error {
-	return report.Render(w, d, report.Text, report.Options{})
-}
 
 // Document returns the chronograph result document (kind "function") of
 // the results with m's tool, arguments and environment (bench's is
@@ -49,7 +15,9 @@ func writeText(w io.Writer, d *result.Document) error {
 // "NAME/parallel"): every sample's figures as metrics, the calibration,
 // warm-up, overhead, placement, counters and modes in
 // result.FunctionDetail. The schema is in docs/result-schema.md. Write it
-// with result.WriteFile, render it with package report.
+// with result.WriteFile; package report renders it (report.Render: text,
+// exactly what `chrono report` prints for the saved document, Markdown,
+// CSV, the Go benchmark format).
 func Document(m result.Meta, results ...*Result) *result.Document {
 	d := result.New(result.KindFunction, m)
 	for i, r := range results {

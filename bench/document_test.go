@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -19,6 +21,22 @@ import (
 // environment, captured now.
 func benchMeta() result.Meta {
 	return result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}
+}
+
+// renderText renders d as `chrono report` prints it by default.
+func renderText(w io.Writer, d *result.Document) error {
+	return report.Render(w, d, report.Text, report.Options{})
+}
+
+// textOf is the text of the results' document (with the environment),
+// as `chrono report` prints it.
+func textOf(t *testing.T, results ...*Result) string {
+	t.Helper()
+	var b strings.Builder
+	if err := renderText(&b, Document(benchMeta(), results...)); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // realDocument measures a small function with every mode (latency, cold,
@@ -150,7 +168,7 @@ func chronoBinary(t *testing.T) string {
 	return bin
 }
 
-// TestTextIsChronoReport: what WriteText prints for a document is what
+// TestTextIsChronoReport: what report.Render prints for a document is what
 // `chrono report FILE` prints for the document saved to FILE, byte for
 // byte (the text is rendered from the document, and nothing is lost on
 // the way through the file).
@@ -169,7 +187,7 @@ func TestTextIsChronoReport(t *testing.T) {
 	for name, d := range map[string]*result.Document{"run": rd, "compare": fakeCompareDocument(t)} {
 		t.Run(name, func(t *testing.T) {
 			var live bytes.Buffer
-			if err := writeText(&live, d); err != nil {
+			if err := renderText(&live, d); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), name+".json")

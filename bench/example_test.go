@@ -8,6 +8,7 @@ import (
 	"github.com/chronograph/chronograph/bench"
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -29,6 +30,20 @@ func sum(xs []uint64) uint64 {
 
 // quick keeps the examples fast.
 var quick = &bench.Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1}
+
+// meta is what the examples' documents record: bench (its name and
+// build) and the environment, captured now.
+func meta() result.Meta {
+	return result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}
+}
+
+// printText prints a document's text with package report, exactly as
+// `chrono report` prints the document saved to a file.
+func printText(d *result.Document) {
+	if err := report.Render(os.Stdout, d, report.Text, report.Options{}); err != nil {
+		fmt.Println(err)
+	}
+}
 
 func ExampleRun() {
 	r, err := bench.Run("sum", func(b *bench.B) {
@@ -92,7 +107,7 @@ func ExampleOptions() {
 		}
 	}, opts)
 	if err == nil {
-		bench.WriteText(os.Stdout, r)
+		printText(bench.Document(meta(), r))
 	}
 }
 
@@ -153,7 +168,7 @@ func ExampleRunCases() {
 		}
 	}), quick)
 	if err == nil {
-		bench.WriteText(os.Stdout, rs...)
+		printText(bench.Document(meta(), rs...))
 	}
 }
 
@@ -174,10 +189,8 @@ func ExampleCompare() {
 		fmt.Println(err)
 		return
 	}
-	c.WriteText(os.Stdout) // "... sum500 is 1.9x faster than sum1000 [1.8, 2.0] ..."
+	printText(c.Document(meta())) // "... sum500 is 1.9x faster than sum1000 [1.8, 2.0] ..."
 }
-
-func ExampleComparison_WriteText() { ExampleCompare() }
 
 func ExampleComparison_Document() {
 	c, err := bench.Compare([]bench.Case{
@@ -193,18 +206,7 @@ func ExampleComparison_Document() {
 		}},
 	}, quick)
 	if err == nil {
-		result.WriteFile(os.DevNull, c.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}))
-	}
-}
-
-func ExampleWriteText() {
-	r, err := bench.Run("sum", func(b *bench.B) {
-		for b.Loop() {
-			b.Keep(sum(data))
-		}
-	}, nil)
-	if err == nil {
-		bench.WriteText(os.Stdout, r)
+		result.WriteFile(os.DevNull, c.Document(meta()))
 	}
 }
 
@@ -217,12 +219,13 @@ func ExampleDocument() {
 	if err != nil {
 		return
 	}
-	d := bench.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()}, r)
-	m := d.Measurements[0]
-	fmt.Println(d.Kind, m.Primary, m.Metric("wall").Unit, len(m.Metric("wall").Values), m.Metric("allocs").Unit)
-	// Save it for chrono report, or render it here in another format:
+	d := bench.Document(meta(), r)
+	// Save it for chrono report, or render it here (printText: the text
+	// chrono report prints) or in another format:
 	//	result.WriteFile("sum.json", d)
 	//	report.Render(os.Stdout, d, report.Benchfmt, report.Options{})
+	m := d.Measurements[0]
+	fmt.Println(d.Kind, m.Primary, m.Metric("wall").Unit, len(m.Metric("wall").Values), m.Metric("allocs").Unit)
 	// Output: function wall ns/op 6 count/op
 }
 

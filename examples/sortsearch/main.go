@@ -73,7 +73,7 @@ func main() {
 		os.Exit(1)
 	}
 	// The text is the document's, rendered by package report: what
-	// c.WriteText prints, and what chrono report prints for the file.
+	// chrono report prints for the file.
 	d := c.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()})
 	if err := report.Render(os.Stdout, d, report.Text, report.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
