@@ -94,8 +94,8 @@ func ParseCachegrind(r io.Reader) (Reading, error) {
 // Cachegrind runs a command under valgrind's cachegrind
 // (valgrind --tool=cachegrind --cache-sim=yes), with valgrind's own
 // messages in a log file rather than the command's stderr. It does not
-// start processes itself: run Argv (with package run's Spawner, as chrono
-// stat does, or os/exec), then Read the simulated totals of that run. The
+// start processes itself: run Argv (as package run's Count does for
+// chrono stat, or with os/exec), then Read the simulated totals of that run. The
 // counts are deterministic for a deterministic program but describe a
 // simulated CPU, and only the top process (not its children). Close
 // removes the files.

@@ -3,9 +3,10 @@ package counters
 import "time"
 
 // CommandRun is one run of a command with its counts, as SummarizeRuns
-// takes them. Package run's Spawner runs commands (chrono run and chrono
-// stat use it): a run.Probe that opens a group with OpenForChild right
-// before the fork and reads it after the reaping fills Reading.
+// takes them. Package run starts commands (run.Run for chrono run,
+// run.Count for chrono stat): a run.Probe that opens a group with
+// OpenForChild right before the fork and reads it after the reaping fills
+// Reading.
 type CommandRun struct {
 	Reading Reading
 	// Wall is the elapsed time from start to the end of wait (monotonic

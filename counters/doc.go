@@ -80,8 +80,8 @@
 // Open one group per child. What the parent does while the child runs
 // competes with the child and shows in its counts (a Go program that waits
 // in a blocking system call keeps its runtime's sysmon thread waking up):
-// package run's Spawner, which chrono run and chrono stat use, starts the
-// child with a run.Probe doing the above and waits without waking up.
+// package run (run.Run, run.Count: chrono run and chrono stat) starts
+// the child with a run.Probe doing the above and waits without waking up.
 //
 // Summarize aggregates the readings of several runs (mean, stddev, perf's
 // ± standard error, running fractions) with stats.Summarize; Derive,

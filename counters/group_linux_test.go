@@ -173,7 +173,7 @@ func TestCountThread(t *testing.T) {
 }
 
 // runChild starts argv on a locked thread with a child-scope group (the
-// hook that package run's Spawner uses), waits and reads the group.
+// hook that package run's spawner uses), waits and reads the group.
 func runChild(t *testing.T, argv []string, evs []Event) (Reading, *os.ProcessState) {
 	t.Helper()
 	runtime.LockOSThread()

@@ -17,9 +17,11 @@
 // renders it (the text of chrono run, hyperfine's CSV, Markdown and JSON
 // export) and recomputes every statistic and comparison from its samples.
 //
-// Spawner is the one way chronograph starts a measured process (chrono run
-// and chrono stat use it): a process group of its own, killed with
-// everything in it on cancel or timeout, a Probe started on the locked
-// thread right before the fork (per-thread perf counters reach the child),
-// and a wait that leaves the caller asleep while the child runs.
+// Count runs a command a number of times and counts its events, as perf
+// stat -r does (chrono stat): the runs' counts are a counters.Stat, whose
+// document is the kind "counters". Run and Count start every measured
+// process the one way: a process group of its own, killed with everything
+// in it on cancel or timeout, a Probe started on the locked thread right
+// before the fork (per-thread perf counters reach the child), and a wait
+// that leaves the caller asleep while the child runs.
 package run

@@ -198,7 +198,7 @@ func (sp *spawner) settledTail() []byte {
 // run starts spec, waits for it and measures it. It must be called on a
 // goroutine locked to its OS thread (see Run), which is where a Probe
 // starts and stops: this is the one place for setup -> start -> wait, for
-// chrono run and chrono stat alike (Spawner).
+// chrono run and chrono stat alike (procSpawner).
 //
 // Between the start and the wait it does as little as it can: whatever
 // chrono does while the child runs competes with the child for the CPUs
@@ -326,13 +326,13 @@ func waitBlocking(p *os.Process, deadline time.Time) (*os.ProcessState, bool, er
 	return ps, timedOut.Load(), err
 }
 
-// ErrInterrupted is returned by Spawner.Run when its context was canceled
-// before or during the run (the process, if started, was killed with its
-// process group).
-var ErrInterrupted = errCanceled
+// errInterrupted is returned by procSpawner.Run when its context was
+// canceled before or during the run (the process, if started, was killed
+// with its process group).
+var errInterrupted = errCanceled
 
-// Proc is one process for a Spawner to run.
-type Proc struct {
+// proc is one process for a procSpawner to run.
+type proc struct {
 	// Path is the executable (found in PATH from Argv[0] when empty);
 	// Argv the argument list, Argv[0] included.
 	Path string
@@ -351,35 +351,35 @@ type Proc struct {
 	Probe Probe
 }
 
-// Spawner runs processes one at a time exactly as Run runs a benchmark's
-// commands (chrono stat uses it too): each in a process group of its own
+// procSpawner runs processes one at a time exactly as Run runs a
+// benchmark's commands (Count uses it): each in a process group of its own
 // that is killed, with everything the command started, when the command
 // exits, times out or the context is canceled; started from a goroutine
 // locked to its OS thread (so that a Probe's per-thread setup, such as
 // counters.OpenForChild, reaches the child); and waited for without
-// waking up chrono while it runs (see waitProcess). A Spawner is not safe
-// for concurrent use; Close it when done.
-type Spawner struct {
+// waking up chrono while it runs (see waitProcess). A procSpawner is not
+// safe for concurrent use; Close it when done.
+type procSpawner struct {
 	sp      *spawner
 	stop    func() bool
 	devNull *os.File
 	env     []string // this process's environment, read once
 }
 
-// NewSpawner returns a Spawner whose running process is killed (with its
-// process group) when ctx is canceled; Run then returns ErrInterrupted,
-// and starts nothing more.
-func NewSpawner(ctx context.Context) *Spawner {
+// newProcSpawner returns a procSpawner whose running process is killed
+// (with its process group) when ctx is canceled; Run then returns
+// errInterrupted, and starts nothing more.
+func newProcSpawner(ctx context.Context) *procSpawner {
 	sp := newSpawner()
-	return &Spawner{sp: sp, stop: sp.watch(ctx)}
+	return &procSpawner{sp: sp, stop: sp.watch(ctx)}
 }
 
 // Run runs p and waits for it. A process that exits non-zero or is killed
 // by a signal is not an error: the Sample says so (ExitCode, Signal). The
 // error is non-nil when the process could not be started or waited for,
-// when the Probe failed, and (ErrInterrupted, with the Sample of the
+// when the Probe failed, and (errInterrupted, with the Sample of the
 // killed run) when the context was canceled.
-func (s *Spawner) Run(p Proc) (Sample, error) {
+func (s *procSpawner) Run(p proc) (Sample, error) {
 	if len(p.Argv) == 0 {
 		return Sample{}, errors.New("run: no command to run")
 	}
@@ -417,8 +417,9 @@ func (s *Spawner) Run(p Proc) (Sample, error) {
 	return sample, err
 }
 
-// Close stops watching the context and closes what the Spawner opened.
-func (s *Spawner) Close() {
+// Close stops watching the context and closes what the procSpawner
+// opened.
+func (s *procSpawner) Close() {
 	s.stop()
 	s.sp.close()
 	closeQuiet(s.devNull)

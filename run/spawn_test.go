@@ -33,13 +33,13 @@ func (p *recordProbe) Stop(s *Sample) error {
 	return nil
 }
 
-// TestSpawnerStatus: exit codes and signals reach the Sample, and each run
+// TestProcSpawnerStatus: exit codes and signals reach the Sample, and each run
 // calls its own Probe once before and once after. Every command runs
 // three times, so that both ways of waiting (parked, the first time, and
 // blocking once it is known to be short) are used.
-func TestSpawnerStatus(t *testing.T) {
+func TestProcSpawnerStatus(t *testing.T) {
 	shOrSkip(t)
-	sp := NewSpawner(context.Background())
+	sp := newProcSpawner(context.Background())
 	defer sp.Close()
 	for _, tc := range []struct {
 		script string
@@ -53,7 +53,7 @@ func TestSpawnerStatus(t *testing.T) {
 	} {
 		for i := 0; i < 3; i++ {
 			var p recordProbe
-			s, err := sp.Run(Proc{Argv: []string{"sh", "-c", tc.script}, Probe: &p})
+			s, err := sp.Run(proc{Argv: []string{"sh", "-c", tc.script}, Probe: &p})
 			if err != nil {
 				t.Fatalf("%q: %v", tc.script, err)
 			}
@@ -65,25 +65,25 @@ func TestSpawnerStatus(t *testing.T) {
 			}
 		}
 	}
-	if _, err := sp.Run(Proc{Argv: []string{"/nonexistent/chrono-spawn-test"}}); err == nil || !strings.Contains(err.Error(), "cannot start") {
+	if _, err := sp.Run(proc{Argv: []string{"/nonexistent/chrono-spawn-test"}}); err == nil || !strings.Contains(err.Error(), "cannot start") {
 		t.Errorf("nonexistent command: err %v", err)
 	}
 	var p recordProbe
-	if _, err := sp.Run(Proc{Path: "/nonexistent/chrono-spawn-test", Argv: []string{"x"}, Probe: &p}); err == nil || p.starts != 1 || p.stops != 1 || p.stopPid != 0 {
+	if _, err := sp.Run(proc{Path: "/nonexistent/chrono-spawn-test", Argv: []string{"x"}, Probe: &p}); err == nil || p.starts != 1 || p.stops != 1 || p.stopPid != 0 {
 		t.Errorf("unstartable command: err %v, probe %+v; want an error and a Stop with pid 0", err, p)
 	}
 }
 
-// TestSpawnerTimeout: a run that outlives its timeout is killed with its
+// TestProcSpawnerTimeout: a run that outlives its timeout is killed with its
 // process group, in both ways of waiting: the first run of a command
 // parks; the second, after a short first run, waits in ppoll and parks
 // after the deadline.
-func TestSpawnerTimeout(t *testing.T) {
+func TestProcSpawnerTimeout(t *testing.T) {
 	shOrSkip(t)
 	mark := filepath.Join(t.TempDir(), "long")
 	script := `if [ -e "$MARK" ]; then sleep 30 & sleep 30; fi`
 	env := append(os.Environ(), "MARK="+mark)
-	sp := NewSpawner(context.Background())
+	sp := newProcSpawner(context.Background())
 	defer sp.Close()
 	for i, long := range []bool{true, false, true} {
 		if long {
@@ -93,7 +93,7 @@ func TestSpawnerTimeout(t *testing.T) {
 		} else {
 			os.Remove(mark)
 		}
-		proc := Proc{Argv: []string{"sh", "-c", script}, Env: env}
+		proc := proc{Argv: []string{"sh", "-c", script}, Env: env}
 		if long {
 			proc.Timeout = 100 * time.Millisecond // the short run has none: a loaded host may be slow
 		}
@@ -110,14 +110,14 @@ func TestSpawnerTimeout(t *testing.T) {
 	}
 }
 
-// TestSpawnerCancel: canceling the context kills the running command's
+// TestProcSpawnerCancel: canceling the context kills the running command's
 // process group (its background child included) and Run says so.
-func TestSpawnerCancel(t *testing.T) {
+func TestProcSpawnerCancel(t *testing.T) {
 	shOrSkip(t)
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sp := NewSpawner(ctx)
+	sp := newProcSpawner(ctx)
 	defer sp.Close()
 	go func() {
 		for {
@@ -129,15 +129,15 @@ func TestSpawnerCancel(t *testing.T) {
 		}
 	}()
 	script := `trap "" INT TERM; sleep 30 & echo $$ > "$PIDFILE"; sleep 30`
-	s, err := sp.Run(Proc{Argv: []string{"sh", "-c", script}, Env: append(os.Environ(), "PIDFILE="+pidFile)})
-	if !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("err %v, want ErrInterrupted", err)
+	s, err := sp.Run(proc{Argv: []string{"sh", "-c", script}, Env: append(os.Environ(), "PIDFILE="+pidFile)})
+	if !errors.Is(err, errInterrupted) {
+		t.Fatalf("err %v, want errInterrupted", err)
 	}
 	b, _ := os.ReadFile(pidFile)
 	if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid != s.Pid || pgroupAlive(s.Pid) {
 		t.Errorf("process group %d (sh %d) survives the cancel", s.Pid, pid)
 	}
-	if _, err := sp.Run(Proc{Argv: []string{"true"}}); !errors.Is(err, ErrInterrupted) {
-		t.Errorf("a run after the cancel: err %v, want ErrInterrupted", err)
+	if _, err := sp.Run(proc{Argv: []string{"true"}}); !errors.Is(err, errInterrupted) {
+		t.Errorf("a run after the cancel: err %v, want errInterrupted", err)
 	}
 }

@@ -4,15 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +52,7 @@ machines without a PMU), for the top process only, and much slower.
 --export-json/--export-csv/--export-markdown FILE write it too (- = standard
 output). Ctrl-C or SIGTERM kills the running command and everything it
 started, prints and exports the finished runs (marked incomplete) and exits
-130 or 143. Otherwise chrono stat exits with the last run's exit status, as
+130 or 143 (a second Ctrl-C ends chrono at once). Otherwise chrono stat exits with the last run's exit status, as
 perf stat does (128+N for a command killed by signal N).`,
 		Example: `  chrono stat -- ls -l
   chrono stat -r 10 -e task-clock,page-faults,context-switches -- gzip -k -f big.log
@@ -121,82 +115,25 @@ func runStat(cmd *cobra.Command, args []string, f statFlags) error {
 			return usageError{err}
 		}
 	}
-	ctx, caught, stopSignals := statSignals()
-	defer stopSignals()
-
-	stderr := cmd.ErrOrStderr()
+	ctx, stop := interruptContext(cmd.Context())
+	defer stop()
+	host := captureEnv() // before measuring, so that an interruption exits at once
 	// The command's output never mixes with the results on stdout: it is
 	// discarded, or shown on stderr with --show-output.
-	stdio, err := newStatStdio(cmd.InOrStdin(), stderr, f.show)
+	stderr := cmd.ErrOrStderr()
+	opts := run.CountOptions{Events: events, Runs: f.runs, Valgrind: f.valgrind, Stdin: cmd.InOrStdin(), Stderr: stderr}
+	if f.show {
+		opts.Stdout = stderr
+	}
+	st, samples, err := run.Count(ctx, args, opts)
+	sig := interruptSignal(ctx)
+	stop()
 	if err != nil {
 		return err
 	}
-	defer stdio.close()
-	// Every run goes through package run's spawner, as chrono run's do: a
-	// process group of its own, killed with everything in it on Ctrl-C,
-	// and a wait that leaves chrono asleep while the command runs.
-	sp := run.NewSpawner(ctx)
-	defer sp.Close()
-	proc := run.Proc{Argv: args, Stdin: stdio.in, Stdout: stdio.out, Stderr: stdio.err}
-	st := counters.Stat{Argv: args, Source: counters.SourcePerf, Asked: f.runs, CPUTimeResolution: run.CPUTimeResolution}
-	for _, e := range events {
-		st.Events = append(st.Events, e.Name)
-	}
-	var cg *counters.Cachegrind
-	if f.valgrind {
-		if cg, err = counters.NewCachegrind(args); err != nil {
-			return err
-		}
-		defer cg.Close()
-		proc.Argv, proc.Path = cg.Argv, cg.Argv[0]
-		st.Source, st.Events = counters.SourceCachegrind, counters.CachegrindEvents
-	} else if proc.Path, err = exec.LookPath(args[0]); err != nil {
-		return fmt.Errorf("stat: cannot start %s: %w (check the name and PATH, or that the file is executable)", args[0], err)
-	}
-	host := captureEnv()
-	st.Start = time.Now()
-	var samples []run.Sample
-	for i := 0; i < f.runs; i++ {
-		var probe *statProbe
-		if cg == nil {
-			probe = &statProbe{events: events}
-			proc.Probe = probe
-		}
-		s, err := sp.Run(proc)
-		if errors.Is(err, run.ErrInterrupted) || caught() != nil {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("stat: %w", err)
-		}
-		cr := counters.CommandRun{Wall: s.Wall, User: s.User, Sys: s.Sys, ExitCode: s.ExitCode}
-		if cg != nil {
-			if cr.Reading, err = cg.Read(s.ExitCode); err != nil {
-				return err
-			}
-		} else {
-			cr.Reading = probe.reading
-		}
-		st.Runs = append(st.Runs, cr)
-		samples = append(samples, s)
-	}
-	st.End = time.Now()
-	stdio.close() // the command's output is all written before the results
-	sig := caught()
-	st.Interrupted = sig != nil
 	if len(st.Runs) == 0 {
 		code, err := statExit(samples, f.runs, sig)
 		return exitError{code: code, err: err}
-	}
-	if !f.valgrind {
-		// The read cost of the events asked for (software ones when no
-		// hardware one opens); the user-space read capability is the
-		// host's, a property of its hardware counters.
-		if info, err := counters.ProbeRead(events, counters.Options{}, 1000); err == nil {
-			a := counters.Available()
-			info.UserRead, info.UserReadReason = a.UserRead, a.UserReadReason
-			st.Read = &info
-		}
 	}
 	d := st.Document(meta(cmd, host))
 	if err := f.out.emit(cmd, d, report.Options{}); err != nil {
@@ -260,132 +197,12 @@ func statExit(samples []run.Sample, asked int, sig os.Signal) (int, error) {
 	return exitOK, nil
 }
 
-// statProbe counts events in one run's child, for run.Spawner: the group
-// is opened with counters.OpenForChild on the spawner's locked thread
-// right before the fork and read after the child is reaped.
-type statProbe struct {
-	events  []counters.Event
-	g       *counters.Group
-	reading counters.Reading
-}
-
-func (p *statProbe) Start() error {
-	g, err := counters.OpenForChild(p.events, counters.Options{}) // unavailable events are in the reading
-	if g == nil {
-		return err
+// interruptSignal is the signal that interrupted ctx (a context of
+// interruptContext), nil when none did.
+func interruptSignal(ctx context.Context) os.Signal {
+	var ie interruptedError
+	if errors.As(context.Cause(ctx), &ie) {
+		return ie.sig
 	}
-	p.g = g
 	return nil
-}
-
-func (p *statProbe) Stop(s *run.Sample) error {
-	if p.g == nil {
-		return nil
-	}
-	defer p.g.Close()
-	if s.Pid == 0 {
-		return nil // never started: nothing counted
-	}
-	var err error
-	p.reading, err = p.g.Read()
-	return err
-}
-
-// statSignals returns a context canceled by the first SIGINT or SIGTERM,
-// a function that returns that signal (nil before), and one that stops
-// listening.
-func statSignals() (context.Context, func() os.Signal, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var got atomic.Value
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			got.Store(s)
-			cancel()
-		case <-done:
-		}
-	}()
-	caught := func() os.Signal {
-		s, _ := got.Load().(os.Signal)
-		return s
-	}
-	stop := func() {
-		signal.Stop(ch)
-		close(done)
-		cancel()
-	}
-	return ctx, caught, stop
-}
-
-// statStdio holds the command's standard files: chrono's standard input
-// (unless it is a terminal: the command runs in a process group of its
-// own, which the terminal would stop for reading it, so it gets the null
-// device) and standard error, and with --show-output chrono's standard
-// error as its standard output (else the null device). A stream that is
-// not a file (in tests) is copied through a pipe.
-type statStdio struct {
-	in, out, err *os.File
-	closers      []*os.File
-	copies       sync.WaitGroup
-}
-
-func newStatStdio(in io.Reader, errw io.Writer, show bool) (*statStdio, error) {
-	st := &statStdio{}
-	if f, ok := in.(*os.File); ok {
-		if !isTerminal(f) {
-			st.in = f
-		}
-	} else if in != nil {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return nil, fmt.Errorf("stat: %w", err)
-		}
-		st.in = r
-		st.closers = append(st.closers, r)
-		go func() {
-			io.Copy(w, in)
-			w.Close()
-		}()
-	}
-	var err error
-	if st.err, err = st.writer(errw); err != nil {
-		st.close()
-		return nil, err
-	}
-	if show {
-		st.out = st.err
-	}
-	return st, nil
-}
-
-// writer returns w as a file, through a pipe if it is not one.
-func (st *statStdio) writer(w io.Writer) (*os.File, error) {
-	if f, ok := w.(*os.File); ok {
-		return f, nil
-	}
-	r, pw, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("stat: %w", err)
-	}
-	st.closers = append(st.closers, pw)
-	st.copies.Add(1)
-	go func() {
-		defer st.copies.Done()
-		io.Copy(w, r)
-		r.Close()
-	}()
-	return pw, nil
-}
-
-// close closes the pipes and waits until their content is copied. It is
-// safe to call twice.
-func (st *statStdio) close() {
-	for _, f := range st.closers {
-		f.Close()
-	}
-	st.closers = nil
-	st.copies.Wait()
 }
