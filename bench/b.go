@@ -156,7 +156,7 @@ func (b *B) readMem() memSnap {
 // Unlike testing.B.Loop, the compiler does not keep results of the loop
 // body alive for bench.B: pass them to B.Keep, and feed the body inputs
 // from variables, not constants, so that nothing is folded away. A body that
-// is optimized away is flagged (see Result.Warnings).
+// is optimized away is flagged (see Benchmark.Warnings).
 func (b *B) Loop() bool {
 	// The fast path is a compare and an increment, and inlinable: the
 	// harness adds well under a nanosecond per iteration.
@@ -180,11 +180,11 @@ func (b *B) Keep(v any) {
 // does, the runtime's allocation counters twice (runtime.ReadMemStats,
 // which stops the world), which costs tens of microseconds (20-80 µs on
 // the loaded VMs here; measured on the benchmark's thread and reported as
-// Result.Overhead.TimerPairNs). A small part of it (the clock reads' own
-// halves, Result.Overhead.TimerPairInsideNs) falls inside the timed
+// Benchmark.Overhead.TimerPairNs). A small part of it (the clock reads' own
+// halves, Benchmark.Overhead.TimerPairInsideNs) falls inside the timed
 // region and is not subtracted from the wall time. The CPU time that the
 // CPU clock reads themselves add to each timed segment is measured on the
-// benchmark's thread (Result.Overhead.CPUReadNs) and subtracted from
+// benchmark's thread (Benchmark.Overhead.CPUReadNs) and subtracted from
 // Sample.CPUNs once per segment; when it is most of the CPU figure, a
 // warning says so. Prefer Options.Setup/Teardown, which run outside the
 // timed region. The calls nest: StopTimer with the timer stopped does

@@ -212,7 +212,7 @@ func TestAnalyze(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Result{Samples: mk(tt.ops...), Iterations: 1000, Overhead: result.FunctionOverhead{LoopNsPerOp: tt.loop}}
+			r := &Benchmark{Samples: mk(tt.ops...), Iterations: 1000, Overhead: result.FunctionOverhead{LoopNsPerOp: tt.loop}}
 			r.analyze(s)
 			if math.Abs(r.NsPerOp.Median-tt.wantMedian) > 1e-9 {
 				t.Errorf("median %v, want %v", r.NsPerOp.Median, tt.wantMedian)
@@ -239,7 +239,7 @@ func TestAnalyze(t *testing.T) {
 	}
 }
 
-func hasWarning(r *Result, sub string) bool {
+func hasWarning(r *Benchmark, sub string) bool {
 	for _, w := range r.Warnings {
 		if strings.Contains(w.String(), sub) {
 			return true

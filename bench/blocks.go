@@ -68,7 +68,7 @@ func makePlan(samples, blocks int, pin int, allowed []int, seed uint64) plan {
 // placement describes where samples taken by the plan ran: the blocks'
 // sizes (from the samples, which are in block order) and the CPUs they
 // were pinned to. The figures computed from the samples are added by
-// Result.analyze.
+// Benchmark.analyze.
 func (p plan) placement(ss []Sample) result.FunctionPlacement {
 	pl := result.FunctionPlacement{Pinned: p.pinned, Allowed: p.allowed}
 	for i, s := range ss {
@@ -84,7 +84,7 @@ func (p plan) placement(ss []Sample) result.FunctionPlacement {
 }
 
 // intervalOf computes the confidence interval of the median ns/op of ss
-// that Result.CI documents (stats.PlacedMedianCI over the samples' blocks
+// that Benchmark.CI documents (stats.PlacedMedianCI over the samples' blocks
 // and CPUs), with the figures it is built from.
 func intervalOf(ss []Sample, conf float64) (stats.PlacedInterval, error) {
 	return stats.PlacedMedianCI(nsPerOps(ss), blocksOf(ss), cpusOf(ss), conf)

@@ -14,7 +14,7 @@ import (
 // Comparison is the outcome of Compare.
 type Comparison struct {
 	// Results holds one result per case; their samples are the rounds'.
-	Results []*Result
+	Results []*Benchmark
 	// Iterations is the one iteration count all cases ran per round
 	// (before the jitter, which is the same for all cases of a round).
 	Iterations uint64
@@ -32,7 +32,7 @@ type Pair struct {
 	// B was faster in that round.
 	Ratios []float64
 	// Median is the median ratio and CI its 95 % confidence interval, as
-	// Result.CI is built (stats.PlacedMedianCI): the hull of the
+	// Benchmark.CI is built (stats.PlacedMedianCI): the hull of the
 	// order-statistic (sign-test) interval of the paired ratios, the t
 	// interval of the blocks' median ratios, and every CPU's interval when
 	// the ratio differs between CPUs (CPUsDiffer; PerCPU has each CPU's
@@ -89,7 +89,7 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 			r.finish()
 		}
 	}
-	results := make([]*Result, k)
+	results := make([]*Benchmark, k)
 	reads := make([][]cpuRead, k)
 	var n uint64
 	var fastest float64
@@ -219,7 +219,7 @@ func roundOrder(k, round int, seed uint64) []int {
 // comparePair computes the paired ratios of a against b and the verdict
 // (stats.ComparePaired over the rounds, their blocks and CPUs: a round's
 // CPU is known when both cases ran on it from start to end).
-func comparePair(a, b *Result) Pair {
+func comparePair(a, b *Benchmark) Pair {
 	n := min(len(a.Samples), len(b.Samples))
 	cpus := make([]int, n)
 	for i := range n {

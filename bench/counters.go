@@ -126,7 +126,7 @@ func netPerOp(s Sample, name string, overhead float64) (float64, bool) {
 
 // analyzeCounters fills r.Counters, r.IPC and r.CountersUnavailable from
 // the samples, the events that were opened and the empty samples' counts.
-func (r *Result) analyzeCounters(counted []counters.Event, unavailable []counters.Count, notes map[string]string, overhead map[string]float64) {
+func (r *Benchmark) analyzeCounters(counted []counters.Event, unavailable []counters.Count, notes map[string]string, overhead map[string]float64) {
 	for _, c := range unavailable {
 		r.CountersUnavailable = append(r.CountersUnavailable, result.FunctionCounterUnavailable{Event: c.Event.Name, Reason: c.Reason})
 	}
@@ -172,7 +172,7 @@ func (r *Result) analyzeCounters(counted []counters.Event, unavailable []counter
 
 // counterOverhead returns the overhead per sample subtracted from the
 // event named name (0 if it was not counted).
-func (r *Result) counterOverhead(name string) float64 {
+func (r *Benchmark) counterOverhead(name string) float64 {
 	for _, c := range r.Counters {
 		if c.Event == name {
 			return c.OverheadPerSample

@@ -44,7 +44,7 @@ func TestAnalyzeCounters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Result{Samples: tt.samples}
+			r := &Benchmark{Samples: tt.samples}
 			r.analyzeCounters([]counters.Event{insn, cyc, tc}, nil, nil, counterOverhead(empty))
 			got := map[string]Counter{}
 			for _, c := range r.Counters {

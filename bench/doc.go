@@ -26,27 +26,27 @@
 //   - Calibration runs 1, 10, 100, ... iterations until a sample exceeds 10 %
 //     of the target, then predicts the count; each sample's count is jittered
 //     by 0-20 % so samples do not lock onto periodic disturbances.
-//   - Warm-up samples are taken and discarded (kept in Result.Warmup).
+//   - Warm-up samples are taken and discarded (kept in Benchmark.Warmup).
 //   - The measured samples are taken in blocks (Options.Blocks, default 4):
 //     each block is a fresh invocation of the function on its own thread,
 //     pinned to one CPU; without Options.Pin the blocks visit the CPUs the
 //     process may run on, because CPUs can differ in speed (hybrid cores,
 //     a busy SMT sibling, other guests on a virtual machine's host). Every
 //     sample records the CPU it ran on at both ends (Sample.CPU, CPUEnd).
-//   - Result.CI, the 95 % interval of the median, joins the samples'
+//   - Benchmark.CI, the 95 % interval of the median, joins the samples'
 //     order-statistic interval with a t interval of the block medians, so
 //     that it holds what varies between invocations (CPU, memory
 //     placement, frequency) and not only within one; when the CPUs'
 //     medians differ by more than 5 %, it spans every CPU's interval, and
-//     Result.Placement.PerCPU and a warning give each CPU's figure
+//     Benchmark.Placement.PerCPU and a warning give each CPU's figure
 //     (stats.PlacedMedianCI computes the interval). Variation on
 //     time scales longer than the measurement (a host that is busy for
 //     seconds) is beyond any one run: compare several runs.
 //   - Thread CPU time is net of the CPU clock's own reads: their measured
-//     cost per timed segment (Result.Overhead.CPUReadNs, a system call
+//     cost per timed segment (Benchmark.Overhead.CPUReadNs, a system call
 //     each) is subtracted, and a warning says when it dominates.
 //   - An empty loop of the same shape is measured in the same run
-//     (Result.Overhead); a result within 2x of it is flagged as being at the
+//     (Benchmark.Overhead); a result within 2x of it is flagged as being at the
 //     noise floor or optimized away.
 //   - Optional modes: per-operation latency (Options.Latency), cold first
 //     calls (Options.Cold), parallel workers (Options.Parallel).
@@ -64,7 +64,7 @@
 // suspect placement before the harness: look at the hot loop's address
 // and alignment with go tool objdump, move the code (into another
 // function, behind //go:noinline, into another file) and measure again;
-// for decisions, compare in several builds. Result.Overhead shows
+// for decisions, compare in several builds. Benchmark.Overhead shows
 // the effect on the empty loop (two placements, LoopNsPerOp and
 // LoopNsPerOpHigh).
 //

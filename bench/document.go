@@ -18,7 +18,7 @@ import (
 // with result.WriteFile; package report renders it (report.Render: text,
 // exactly what `chrono report` prints for the saved document, Markdown,
 // CSV, the Go benchmark format).
-func Document(m result.Meta, results ...*Result) *result.Document {
+func Document(m result.Meta, results ...*Benchmark) *result.Document {
 	d := result.New(result.KindFunction, m)
 	for i, r := range results {
 		if i == 0 || r.Start.Before(d.Start) {
@@ -103,7 +103,7 @@ func perOpMetrics(ss []Sample, tickNs float64) []result.Metric {
 
 // measurements returns r as measurements of the result document: its
 // samples, then its modes.
-func (r *Result) measurements() []result.Measurement {
+func (r *Benchmark) measurements() []result.Measurement {
 	clk := result.FunctionClock{Name: r.Clock, TickNs: r.Probe.TickNs, ReadNs: r.Probe.ReadNs}
 	ms := []result.Measurement{r.batchMeasurement(clk)}
 	if l := r.Latency; l != nil {
@@ -124,7 +124,7 @@ func (r *Result) measurements() []result.Measurement {
 
 // batchMeasurement returns the measurement of r's samples (see
 // result.FunctionDetail for its metrics).
-func (r *Result) batchMeasurement(clk result.FunctionClock) result.Measurement {
+func (r *Benchmark) batchMeasurement(clk result.FunctionClock) result.Measurement {
 	ss := r.Samples
 	m := result.Measurement{Name: r.Name, Parameters: r.Params, Primary: "wall", Incomplete: r.Incomplete,
 		Warnings: r.Warnings}
@@ -219,7 +219,7 @@ func trials(ss []Sample) []result.FunctionTrial {
 // latencyMeasurement returns the latency mode's measurement: the
 // durations of single operations binned as the HDR histogram kept them,
 // with the exact extremes, mean and standard deviation.
-func (r *Result) latencyMeasurement(clk result.FunctionClock, l *Latency) result.Measurement {
+func (r *Benchmark) latencyMeasurement(clk result.FunctionClock, l *Latency) result.Measurement {
 	m := result.Measurement{
 		Name: r.Name + "/" + result.FunctionLatency, Parameters: r.Params,
 		Warnings: l.Warnings,
@@ -245,7 +245,7 @@ func (r *Result) latencyMeasurement(clk result.FunctionClock, l *Latency) result
 
 // parallelMeasurement returns the parallel mode's measurement (see
 // result.FunctionDetail for its metrics).
-func (r *Result) parallelMeasurement(clk result.FunctionClock, p *Parallel) result.Measurement {
+func (r *Benchmark) parallelMeasurement(clk result.FunctionClock, p *Parallel) result.Measurement {
 	n := len(p.WallNs)
 	ops := make([]float64, n)
 	for _, ws := range p.PerWorker {

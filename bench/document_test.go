@@ -30,7 +30,7 @@ func renderText(w io.Writer, d *result.Document) error {
 
 // textOf is the text of the results' document (with the environment),
 // as `chrono report` prints it.
-func textOf(t *testing.T, results ...*Result) string {
+func textOf(t *testing.T, results ...*Benchmark) string {
 	t.Helper()
 	var b strings.Builder
 	if err := renderText(&b, Document(benchMeta(), results...)); err != nil {

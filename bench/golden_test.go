@@ -17,7 +17,7 @@ import (
 // overhead with a net figure, counters (one counted in every sample, one
 // in some), IPC, an unavailable event, the latency, cold and parallel
 // modes and a warning.
-func fixedResult(t *testing.T) *Result {
+func fixedResult(t *testing.T) *Benchmark {
 	t.Helper()
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var ss []Sample
@@ -57,7 +57,7 @@ func fixedResult(t *testing.T) *Result {
 	for i, s := range ss {
 		wallPerOp[i] = s.NsPerOp()
 	}
-	return &Result{
+	return &Benchmark{
 		Name: "sum/n=2", Params: map[string]string{"n": "2"}, Start: start, End: start.Add(3 * time.Second),
 		Clock: "tsc", Probe: clockProbe{TickNs: 0.4, ReadNs: 9.5},
 		Target: time.Millisecond, GoalNs: 1e6, Iterations: 1000,
@@ -97,7 +97,7 @@ func fixedComparison(t *testing.T) *Comparison {
 	a, b, c := fixedResult(t), fixedResult(t), fixedResult(t)
 	a.Name, b.Name, c.Name = "old", "new", "newer"
 	a.Latency, b.Latency, c.Latency, a.Parallel, b.Parallel, c.Parallel = nil, nil, nil, nil, nil, nil
-	return &Comparison{Results: []*Result{a, b, c}, Iterations: 1000, Order: [][]int{{0, 1, 2}, {2, 1, 0}},
+	return &Comparison{Results: []*Benchmark{a, b, c}, Iterations: 1000, Order: [][]int{{0, 1, 2}, {2, 1, 0}},
 		Pairs: []Pair{
 			{A: "old", B: "new", Ratios: []float64{1.5, 1.52}, Median: 1.51, CI: stats.Interval{Lo: 1.49, Hi: 1.53, Confidence: 0.95, Method: "order-statistic"},
 				P: 0.002, Significant: true, Verdict: "new is 1.51x faster than old [1.49, 1.53]"},

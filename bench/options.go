@@ -19,7 +19,7 @@ type Options struct {
 	// (default 4; at most Samples). Each block is a fresh invocation of
 	// the function (its setup runs again, on a new thread, so its memory
 	// lands elsewhere), on its own CPU (see Pin), and starts with one
-	// discarded warm-up sample. Result.CI is built from the blocks'
+	// discarded warm-up sample. Benchmark.CI is built from the blocks'
 	// medians as well as the samples, so that it holds what varies between
 	// invocations (CPU, memory placement, frequency), not only within one.
 	Blocks int
@@ -36,12 +36,12 @@ type Options struct {
 	// Clock is the clock that times samples (default: ClockDefault).
 	Clock Clock
 	// Pin restricts the benchmark's thread to CPU (Linux only): the
-	// figures then hold for that CPU, and Result.Placement says so.
+	// figures then hold for that CPU, and Benchmark.Placement says so.
 	// Without Pin the blocks are spread over the CPUs the process may run
 	// on (each block pinned to one, visiting them in a shuffled order),
 	// because CPUs can differ in speed (hybrid cores, a busy SMT sibling,
 	// host contention): the result then reports per-CPU medians
-	// (Result.Placement.PerCPU) and, when they differ, an interval that
+	// (Benchmark.Placement.PerCPU) and, when they differ, an interval that
 	// spans them.
 	// Pin one CPU to measure one (taskset -c has the same effect).
 	Pin bool
@@ -53,16 +53,16 @@ type Options struct {
 	// Latency adds the per-operation latency mode: every iteration is timed
 	// on its own with the fenced clock read, the calibrated cost of the
 	// reads is subtracted, and the durations go into an HDR histogram
-	// (Result.Latency). Meant for operations of about 100 ns and more; a
+	// (Benchmark.Latency). Meant for operations of about 100 ns and more; a
 	// fresh invocation of the function is used.
 	Latency bool
 	// Cold, when positive, measures that many cold runs: each starts a
 	// fresh invocation of the function (its setup runs again) and times
-	// only its first iteration (Result.Cold).
+	// only its first iteration (Benchmark.Cold).
 	Cold int
 	// Parallel, when positive, adds the parallel mode: that many
 	// invocations of the function run at once, each on its own locked
-	// thread, started together through a barrier (Result.Parallel).
+	// thread, started together through a barrier (Benchmark.Parallel).
 	Parallel int
 	// Counters are the events to count per sample with perf_event_open
 	// (nil: none), e.g. counters.DefaultEvents() or
@@ -72,9 +72,9 @@ type Options struct {
 	// sample (two read system calls per sample, outside the timed region).
 	// The counts of an empty sample of the same shape (the reads and the
 	// loop's entry and exit) are subtracted, as nanobench does; see
-	// Result.Counters. Events this host cannot count (no PMU in a virtual
+	// Benchmark.Counters. Events this host cannot count (no PMU in a virtual
 	// machine, perf_event_paranoid) are listed in
-	// Result.CountersUnavailable with the reason, never reported as 0.
+	// Benchmark.CountersUnavailable with the reason, never reported as 0.
 	// Counting covers the whole sample, including regions stopped with
 	// StopTimer. Only the batch samples are counted (not the latency,
 	// cold or parallel modes).

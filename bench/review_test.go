@@ -13,7 +13,7 @@ import (
 // TestDocumentHasRawSamples: the result document keeps every raw sample
 // (ticks, wall ns, StopTimer calls) as metrics, not only per-op figures.
 func TestDocumentHasRawSamples(t *testing.T) {
-	r := &Result{Name: "x", Samples: []Sample{{Iterations: 10, WallNs: 100, Ticks: 250, CPUNs: 90, TimerStops: 1},
+	r := &Benchmark{Name: "x", Samples: []Sample{{Iterations: 10, WallNs: 100, Ticks: 250, CPUNs: 90, TimerStops: 1},
 		{Iterations: 10, WallNs: 110, Ticks: 275, CPUNs: 100}}}
 	m := r.measurements()[0]
 	for _, tt := range []struct {

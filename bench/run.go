@@ -15,8 +15,8 @@ import (
 	"github.com/chronograph/chronograph/warn"
 )
 
-// Result is the outcome of one benchmark.
-type Result struct {
+// Benchmark is the outcome of one benchmark.
+type Benchmark struct {
 	// Name is the benchmark's name; Params the parameters of its case.
 	Name   string
 	Params map[string]string
@@ -128,13 +128,13 @@ type Result struct {
 }
 
 // setTimerPair records the cost of a StopTimer/StartTimer pair.
-func (r *Result) setTimerPair(p timerPair) {
+func (r *Benchmark) setTimerPair(p timerPair) {
 	r.Overhead.TimerPairNs, r.Overhead.TimerPairInsideNs = p.Total, p.Inside
 }
 
 // setCPURead records the medians of the blocks' CPU clock read probes
 // (none when no block could read the CPU clock).
-func (r *Result) setCPURead(reads []cpuRead) {
+func (r *Benchmark) setCPURead(reads []cpuRead) {
 	var ns, mad []float64
 	for _, c := range reads {
 		if c.OK {
@@ -178,13 +178,13 @@ func Sweep[T any](name, param string, values []T, f func(b *B, v T)) []Case {
 // the given options (nil for the defaults). It fails when the options are
 // invalid or the function does not loop with B.Loop until it returns
 // false; a panic in f is returned as an error.
-func Run(name string, f func(*B), opts *Options) (*Result, error) {
+func Run(name string, f func(*B), opts *Options) (*Benchmark, error) {
 	return runCase(Case{Name: name, F: f}, opts)
 }
 
 // RunCases measures each case in turn, as Run does.
-func RunCases(cases []Case, opts *Options) ([]*Result, error) {
-	var out []*Result
+func RunCases(cases []Case, opts *Options) ([]*Benchmark, error) {
+	var out []*Benchmark
 	for _, c := range cases {
 		r, err := runCase(c, opts)
 		if err != nil {
@@ -285,7 +285,7 @@ func calibrate(s sampler, goalNs float64) (uint64, []Sample, error) {
 	return uint64(min(max(p, 1), maxIterations)), trials, nil
 }
 
-func runCase(c Case, o *Options) (*Result, error) {
+func runCase(c Case, o *Options) (*Benchmark, error) {
 	if c.F == nil {
 		return nil, fmt.Errorf("bench: %s: nil benchmark function", c.Name)
 	}
@@ -305,7 +305,7 @@ func runCase(c Case, o *Options) (*Result, error) {
 
 	r := start(c.F, s.clk, &s.opts, pl.cpu(0))
 	first := r // its counters' state stands for all blocks'
-	fail := func(err error) (*Result, error) {
+	fail := func(err error) (*Benchmark, error) {
 		if !r.exited {
 			r.finish()
 		}
@@ -425,8 +425,8 @@ blocks:
 }
 
 // newResult returns the result of case c before any measurement.
-func (s *setup) newResult(c Case) *Result {
-	r := &Result{Name: c.Name, Params: c.Params, Start: time.Now(), Clock: s.clk.name, Probe: s.probe,
+func (s *setup) newResult(c Case) *Benchmark {
+	r := &Benchmark{Name: c.Name, Params: c.Params, Start: time.Now(), Clock: s.clk.name, Probe: s.probe,
 		Target: s.opts.Target, GoalNs: s.goal}
 	r.Warnings = append(r.Warnings, s.notes...)
 	return r
@@ -551,7 +551,7 @@ func measureCold(f func(*B), s *setup, cpu int) ([]Sample, error) {
 // are flagged.
 const noiseFloorFactor = 2
 
-// The codes of the warnings of a Result (warn.Warning.Code).
+// The codes of the warnings of a Benchmark (warn.Warning.Code).
 const (
 	WarnNoiseFloor       = "noise-floor"          // possibly optimized away
 	WarnCPUsDiffer       = "cpus-differ"          // the CPUs' medians differ
@@ -568,7 +568,7 @@ const (
 )
 
 // analyze computes the summaries and warnings.
-func (r *Result) analyze(s *setup) {
+func (r *Benchmark) analyze(s *setup) {
 	xs := nsPerOps(r.Samples)
 	res := r.perOpResolution()
 	r.NsPerOp = stats.Summarize(xs)
@@ -689,7 +689,7 @@ func (r *Result) analyze(s *setup) {
 
 // perOpResolution is the step of one sample's ns/op: the clock's tick
 // over the calibrated iterations.
-func (r *Result) perOpResolution() float64 {
+func (r *Benchmark) perOpResolution() float64 {
 	return r.Probe.TickNs / float64(max(r.Iterations, 1))
 }
 

@@ -47,7 +47,7 @@ type Sample struct {
 	// Counters holds the counts of Options.Counters over the sample, by
 	// event name, as read (scaled by the kernel's enabled/running times
 	// when it multiplexed the event), before the empty sample's counts are
-	// subtracted (Result.Counters has the net figures). An event that was
+	// subtracted (Benchmark.Counters has the net figures). An event that was
 	// not counted in the sample is absent, never 0. CountersScaled names
 	// the events whose counts were scaled.
 	Counters       map[string]float64

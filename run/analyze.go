@@ -18,7 +18,7 @@ import (
 
 // overheadMedians returns the medians of the overhead runs' wall, user
 // and system times in ns, and whether they are subtracted.
-func (r *Report) overheadMedians() (wall, user, sys float64, subtract bool) {
+func (r *Benchmark) overheadMedians() (wall, user, sys float64, subtract bool) {
 	ov := r.Overhead
 	if ov == nil || len(ov.Samples) == 0 || ov.Unavailable != "" {
 		return 0, 0, 0, false
@@ -39,7 +39,7 @@ func series(ss []Sample, f func(Sample) float64) []float64 {
 
 // correctedWall returns the wall times of res in ns, minus the median
 // overhead when it is subtracted (never below zero).
-func (r *Report) correctedWall(res *Result) []float64 {
+func (r *Benchmark) correctedWall(res *CommandRuns) []float64 {
 	w, _, _, sub := r.overheadMedians()
 	return correct(series(res.Samples, func(s Sample) float64 { return float64(s.Wall) }), w, sub)
 }
@@ -59,7 +59,7 @@ func correct(xs []float64, by float64, sub bool) []float64 {
 // (warnings, whether the CPUs differ) and the counters' figures. Renderers
 // recompute every statistic they show from the document's samples.
 type analysis struct {
-	Result *Result
+	CommandRuns *CommandRuns
 	// Wall, User and Sys are in ns, corrected for the overhead when it is
 	// subtracted; Raw* are the measured values.
 	Wall, User, Sys          []float64
@@ -83,7 +83,7 @@ type analysis struct {
 	Clamped  int
 	Warnings []warn.Warning
 	// Metrics are the probe figures (counters) recorded in every run, in
-	// the order of Report.extraNames; Derived are figures derived from
+	// the order of Benchmark.extraNames; Derived are figures derived from
 	// their means (IPC, miss rates, CPUs utilized), as perf stat does.
 	Metrics []*metricAnalysis
 	Derived []result.Derived
@@ -125,7 +125,7 @@ const cpuDifferThreshold = 0.05
 
 // perCPU fills a.PerCPU and a.CPUsDiffer from the runs' CPUs.
 func (a *analysis) perCPU() {
-	res := a.Result
+	res := a.CommandRuns
 	byCPU := map[int][]float64{}
 	for j, s := range res.Samples {
 		if s.Iteration < len(res.CPUs) && j < len(a.Wall) {
@@ -152,9 +152,9 @@ func (a *analysis) perCPU() {
 // (15 runs), ...".
 func (a *analysis) perCPUText() string {
 	byCPU := map[int][]float64{}
-	for j, s := range a.Result.Samples {
-		if s.Iteration < len(a.Result.CPUs) && j < len(a.Wall) {
-			byCPU[a.Result.CPUs[s.Iteration]] = append(byCPU[a.Result.CPUs[s.Iteration]], a.Wall[j])
+	for j, s := range a.CommandRuns.Samples {
+		if s.Iteration < len(a.CommandRuns.CPUs) && j < len(a.Wall) {
+			byCPU[a.CommandRuns.CPUs[s.Iteration]] = append(byCPU[a.CommandRuns.CPUs[s.Iteration]], a.Wall[j])
 		}
 	}
 	var parts []string
@@ -177,8 +177,8 @@ func (a *analysis) Metric(name string) *metricAnalysis {
 // analyzeMetrics fills a.Metrics and a.Derived from the runs' probe
 // figures. A figure missing from some runs is not summarized (its values
 // would not line up with the runs), and a warning says so.
-func (r *Report) analyzeMetrics(a *analysis, names []string) {
-	res := a.Result
+func (r *Benchmark) analyzeMetrics(a *analysis, names []string) {
+	res := a.CommandRuns
 	if len(res.Samples) == 0 {
 		return
 	}
@@ -252,7 +252,7 @@ type overheadAnalysis struct {
 }
 
 // analyzeOverhead summarizes the overhead runs, or returns nil.
-func (r *Report) analyzeOverhead() *overheadAnalysis {
+func (r *Benchmark) analyzeOverhead() *overheadAnalysis {
 	ov := r.Overhead
 	if ov == nil || len(ov.Samples) == 0 {
 		return nil
@@ -266,8 +266,8 @@ func (r *Report) analyzeOverhead() *overheadAnalysis {
 
 // analyze corrects the figures of res for the overhead, judges them
 // (warnings) and analyzes its counters.
-func (r *Report) analyze(res *Result) *analysis {
-	a := &analysis{Result: res, TimedOut: len(res.TimedOut), MedianRSS: -1}
+func (r *Benchmark) analyze(res *CommandRuns) *analysis {
+	a := &analysis{CommandRuns: res, TimedOut: len(res.TimedOut), MedianRSS: -1}
 	ow, ou, os_, sub := r.overheadMedians()
 	a.RawWall = series(res.Samples, func(s Sample) float64 { return float64(s.Wall) })
 	a.RawUser = series(res.Samples, func(s Sample) float64 { return float64(s.User) })
@@ -332,7 +332,7 @@ func medianText(xs []float64, res float64) string {
 
 // overheadText returns the overhead's median and scaled MAD as the
 // summary's overhead line prints them, and what the overhead is called.
-func (r *Report) overheadText() (median, mad, what string) {
+func (r *Benchmark) overheadText() (median, mad, what string) {
 	oa := r.analyzeOverhead()
 	if oa == nil {
 		return "", "", ""
@@ -348,9 +348,9 @@ func (r *Report) overheadText() (median, mad, what string) {
 // warnings returns the judgements on a's figures; the figures they quote
 // are those of the summary (corrected for the overhead when it is
 // subtracted, with the summary's digits).
-func (r *Report) warnings(a *analysis) []warn.Warning {
+func (r *Benchmark) warnings(a *analysis) []warn.Warning {
 	var w []warn.Warning
-	res, sum := a.Result, a.WallSummary
+	res, sum := a.CommandRuns, a.WallSummary
 	med := medianText(a.Wall, 1)
 	cpuRes := float64(CPUTimeResolution)
 	if res.Samples != nil && !res.Complete {
@@ -465,7 +465,7 @@ func percent(f float64) string { return strconv.FormatFloat(100*f, 'g', -1, 64) 
 // belowResolution reports whether a corrected wall median is not positive
 // or, when the overhead is subtracted, within the spread (scaled MAD) of
 // the overhead: too small to tell from the overhead.
-func (r *Report) belowResolution(median float64) bool {
+func (r *Benchmark) belowResolution(median float64) bool {
 	if !(median > 0) {
 		return true
 	}
@@ -487,7 +487,7 @@ func (e *NoTimingError) Error() string { return strings.Join(e.Lines, "\n") }
 // no timed run (all its runs timed out), or nil. Runs that exited with a
 // non-zero code under -i are timed runs: they count. An interrupted or
 // failed benchmark is not judged (its own error says what happened).
-func (r *Report) NoTiming() error {
+func (r *Benchmark) NoTiming() error {
 	if r.Interrupted || r.Err != nil {
 		return nil
 	}

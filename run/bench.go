@@ -83,7 +83,7 @@ type Options struct {
 	// Setup or Cleanup commands, which run right before and after each
 	// command's runs as in hyperfine; in an interleaved or random order
 	// every setup runs before the first timing run and every cleanup after
-	// the last, and Report.Notes says so); Seed seeds Random
+	// the last, and Benchmark.Notes says so); Seed seeds Random
 	// (0: chosen from the clock and reported).
 	Order Order
 	Seed  uint64
@@ -95,7 +95,7 @@ type Options struct {
 	// of them in turn (the k-th timing run of every command, and so every
 	// command of round k, to Pin[k mod len(Pin)]; warm-up and overhead
 	// runs likewise), so that every run's CPU is known
-	// (Result.CPUs) and CPUs that differ in speed show as such (see
+	// (CommandRuns.CPUs) and CPUs that differ in speed show as such (see
 	// analysis.PerCPU) instead of mixing into one spread. To let a
 	// multi-threaded command use a set of CPUs at once, start chrono under
 	// taskset -c instead.
@@ -131,7 +131,7 @@ type Options struct {
 	// thread that starts the child (counters.OpenForChild), with
 	// CounterOptions. Each counted event becomes a per-run figure in
 	// Sample.Extra; events the host cannot count are listed in
-	// Report.CountersUnavailable, never recorded as values.
+	// Benchmark.CountersUnavailable, never recorded as values.
 	Counters       []counters.Event
 	CounterOptions counters.Options
 	// Simulate runs nothing (--debug-mode, for tests, like hyperfine's):
@@ -157,7 +157,7 @@ type Options struct {
 	// OnProgress is called now and then during the runs (at most about
 	// ten times a second); OnCommandDone when a command has all its runs.
 	OnProgress    func(Progress)
-	OnCommandDone func(*Report, *Result)
+	OnCommandDone func(*Benchmark, *CommandRuns)
 }
 
 // Command is one command to benchmark, after parameter substitution.
@@ -193,8 +193,8 @@ type Progress struct {
 	ETA         time.Duration
 }
 
-// Result is the outcome of one command.
-type Result struct {
+// CommandRuns is the outcome of one command of a benchmark: its runs.
+type CommandRuns struct {
 	Command *Command
 	// Samples holds the completed timing runs in the order taken, with
 	// raw (uncorrected) wall and CPU times; failed runs are included with
@@ -216,7 +216,7 @@ type Result struct {
 
 // noTiming reports whether the command ran but no run gave a timing
 // (every run timed out).
-func (res *Result) noTiming() bool { return len(res.Samples) == 0 && len(res.TimedOut) > 0 }
+func (res *CommandRuns) noTiming() bool { return len(res.Samples) == 0 && len(res.TimedOut) > 0 }
 
 // Overhead is the measured start-up cost of the shell (with a shell) or
 // of a trivial executable (-N).
@@ -231,9 +231,9 @@ type Overhead struct {
 	Unavailable string
 }
 
-// Report is the outcome of a benchmark.
-type Report struct {
-	Results  []*Result
+// Benchmark is the outcome of a benchmark (Run).
+type Benchmark struct {
+	Results  []*CommandRuns
 	Overhead *Overhead
 	Order    Order
 	Seed     uint64
@@ -270,7 +270,7 @@ type Report struct {
 
 // Incomplete reports whether some command lacks runs, or has no timed
 // run at all (every run timed out).
-func (r *Report) Incomplete() bool {
+func (r *Benchmark) Incomplete() bool {
 	for _, res := range r.Results {
 		if !res.Complete || res.noTiming() {
 			return true
@@ -475,7 +475,7 @@ type bench struct {
 	opts  Options
 	cmds  []Command
 	exec  executor
-	rep   *Report
+	rep   *Benchmark
 	env   []string
 	shell []string
 
@@ -506,10 +506,10 @@ type bench struct {
 // Run benchmarks the commands (made by Commands) and returns the report.
 // It returns an error only for a setup problem before any run (a file
 // that cannot be opened, bad options); failures and interruptions during
-// the runs are in Report.Err and Report.Interrupted, with everything
+// the runs are in Benchmark.Err and Benchmark.Interrupted, with everything
 // measured until then. Canceling ctx kills the running command's process
 // group and stops the benchmark.
-func Run(ctx context.Context, cmds []Command, opts Options) (*Report, error) {
+func Run(ctx context.Context, cmds []Command, opts Options) (*Benchmark, error) {
 	if opts.Simulate {
 		return simulate(cmds, opts)
 	}
@@ -625,12 +625,12 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	}
 	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell, cpu: -1, warmups: make([]int, len(cmds))}
 	b.pinTo = func(cpu int) error { return pinThread([]int{cpu}) }
-	b.rep = &Report{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
+	b.rep = &Benchmark{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
 	if len(opts.Counters) > 0 {
 		b.counters = newCounterState(b.rep, opts.Counters, opts.CounterOptions)
 	}
 	for i := range cmds {
-		b.rep.Results = append(b.rep.Results, &Result{Command: &b.cmds[i]})
+		b.rep.Results = append(b.rep.Results, &CommandRuns{Command: &b.cmds[i]})
 	}
 	if err := b.openFiles(); err != nil {
 		b.close()
@@ -1076,7 +1076,7 @@ func budgetFull(spent time.Duration, n int, budget time.Duration) bool {
 // precision returns the median of res's corrected wall times with its
 // 95 % confidence interval, and whether the interval is within
 // Precision of the median.
-func (b *bench) precision(res *Result) (med, lo, hi float64, ok bool) {
+func (b *bench) precision(res *CommandRuns) (med, lo, hi float64, ok bool) {
 	xs := b.rep.correctedWall(res)
 	med = stats.Median(xs)
 	iv, err := stats.MedianCI(xs, stats.Confidence)
@@ -1087,7 +1087,7 @@ func (b *bench) precision(res *Result) (med, lo, hi float64, ok bool) {
 	return med, iv.Lo, iv.Hi, b.opts.Precision > 0 && half <= b.opts.Precision*med
 }
 
-func (b *bench) progress(c *Command, res *Result, warmup bool) {
+func (b *bench) progress(c *Command, res *CommandRuns, warmup bool) {
 	if b.opts.OnProgress == nil {
 		return
 	}
@@ -1125,7 +1125,7 @@ func (c *Command) indexIn(cmds []Command) int {
 }
 
 // remaining estimates how many more runs res needs.
-func (b *bench) remaining(res *Result) int {
+func (b *bench) remaining(res *CommandRuns) int {
 	if res.Complete {
 		return 0
 	}

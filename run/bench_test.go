@@ -45,7 +45,7 @@ func fakeCommands(t *testing.T, lines ...string) []Command {
 	return cmds
 }
 
-func runFake(t *testing.T, f *fake, opts Options, lines ...string) *Report {
+func runFake(t *testing.T, f *fake, opts Options, lines ...string) *Benchmark {
 	t.Helper()
 	b, err := newBench(fakeCommands(t, lines...), opts, f)
 	if err != nil {

@@ -12,16 +12,16 @@ import (
 
 // counterState is shared by the counter probes of one benchmark: it keeps
 // the events still worth opening and records the unavailable ones in the
-// report (Report.CountersUnavailable).
+// report (Benchmark.CountersUnavailable).
 type counterState struct {
 	mu     sync.Mutex
-	rep    *Report
+	rep    *Benchmark
 	open   []counters.Event // events still opened for every run
 	copts  counters.Options
 	byName map[string]int // index into rep.CountersUnavailable
 }
 
-func newCounterState(rep *Report, evs []counters.Event, copts counters.Options) *counterState {
+func newCounterState(rep *Benchmark, evs []counters.Event, copts counters.Options) *counterState {
 	return &counterState{rep: rep, open: slices.Clone(evs), copts: copts, byName: map[string]int{}}
 }
 
@@ -150,7 +150,7 @@ func probeFactory(cs *counterState, user func() (Probe, error)) func() (Probe, e
 // extraNames returns the names of the probe figures of the report: the
 // counted events in the order asked for, then any other figure (of a
 // user's Probe) in name order.
-func (r *Report) extraNames() []string {
+func (r *Benchmark) extraNames() []string {
 	seen := map[string]bool{}
 	for _, res := range r.Results {
 		for _, s := range res.Samples {

@@ -4,14 +4,14 @@
 // or in a seeded random order), with the shell's (or a trivial program's)
 // start-up measured alongside and subtracted, timeouts that kill a run's
 // process group, adaptive stopping on a precision target, pinning to CPUs
-// and perf counters per run (Options.Counters), and returns a Report with
+// and perf counters per run (Options.Counters), and returns a Benchmark with
 // every run's raw figures: wall time on the monotonic clock, the run's own
 // rusage (user and system time at the microsecond, max RSS, page faults,
 // context switches), exit code, CPU and counts. Options.Simulate runs
 // nothing and times `sleep SECONDS` commands on a simulated clock, for
 // tests (chrono run --debug-mode, as hyperfine's).
 //
-// Report.Document turns the report into the result document of kind
+// Benchmark.Document turns it into the result document of kind
 // "command" (see result.CommandRun for its metrics), with the judgements
 // made on the runs as warnings with their next steps; package report
 // renders it (the text of chrono run, hyperfine's CSV, Markdown and JSON

@@ -10,13 +10,13 @@ import (
 	"github.com/chronograph/chronograph/warn"
 )
 
-// Document returns the result document of the report with m's tool,
+// Document returns the result document of the benchmark with m's tool,
 // arguments and environment: one Measurement per command with every
 // run's raw figures (see result.CommandRun for the metrics), the
 // overhead runs, the presentation choices of the options and the
 // warnings. The comparisons between commands are not in it: readers
 // recompute them from the samples (package report).
-func (r *Report) Document(m result.Meta) *result.Document {
+func (r *Benchmark) Document(m result.Meta) *result.Document {
 	d := result.New(result.KindCommand, m)
 	d.Start, d.End = r.Start, r.End
 	if d.End.IsZero() {
@@ -52,8 +52,8 @@ func (r *Report) Document(m result.Meta) *result.Document {
 	return d
 }
 
-// kindRun returns the kind-level details of the report's document.
-func (r *Report) kindRun() *result.CommandRun {
+// kindRun returns the kind-level details of the benchmark's document.
+func (r *Benchmark) kindRun() *result.CommandRun {
 	opts := r.Options
 	run := &result.CommandRun{Order: string(r.Order), Seed: r.Seed, Runs: opts.Runs, MinRuns: opts.MinRuns, MaxRuns: opts.MaxRuns,
 		Warmup: opts.Warmup, TimeBudgetNs: opts.Budget.Nanoseconds(), TimeoutNs: opts.Timeout.Nanoseconds(), Precision: opts.Precision,
@@ -125,8 +125,8 @@ func metric(name, unit string, resolution float64, xs []float64) result.Metric {
 	return m
 }
 
-func (r *Report) measurement(a *analysis) result.Measurement {
-	res := a.Result
+func (r *Benchmark) measurement(a *analysis) result.Measurement {
+	res := a.CommandRuns
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
 		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
 	cpuRes := float64(CPUTimeResolution)
@@ -196,7 +196,7 @@ func (r *Report) measurement(a *analysis) result.Measurement {
 
 // countersWarning is the warning that names the events that were not
 // counted, with the reasons, once for the whole benchmark.
-func (r *Report) countersWarning() (warn.Warning, bool) {
+func (r *Benchmark) countersWarning() (warn.Warning, bool) {
 	if len(r.CountersUnavailable) == 0 {
 		return warn.Warning{}, false
 	}

@@ -23,7 +23,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 // fixedReport is a deterministic report: two commands with parameter n,
 // made-up but plausible per-run figures, and a shell overhead.
-func fixedReport() *Report {
+func fixedReport() *Benchmark {
 	mk := func(base time.Duration, n int, jitter []int) []Sample {
 		var ss []Sample
 		for i := range n {
@@ -36,9 +36,9 @@ func fixedReport() *Report {
 	a := Command{Name: "work 1", Line: "work 1", Argv: []string{"sh", "-c", "work 1"}, Params: map[string]string{"n": "1"}}
 	b := Command{Name: "work 2", Line: "work 2", Argv: []string{"sh", "-c", "work 2"}, Params: map[string]string{"n": "2"}, Index: 0}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	rep := &Report{Order: Interleaved, Seed: 42, Start: start, End: start.Add(time.Minute),
+	rep := &Benchmark{Order: Interleaved, Seed: 42, Start: start, End: start.Add(time.Minute),
 		Options: Options{Runs: 12, Order: Interleaved, Seed: 42}}
-	rep.Results = []*Result{
+	rep.Results = []*CommandRuns{
 		{Command: &a, Samples: mk(20*time.Millisecond, 12, []int{0, 150, -80, 300, 40, -20, 90, 900, 10, -60, 30, 70}), Complete: true},
 		{Command: &b, Samples: mk(31*time.Millisecond, 12, []int{10, -150, 80, 200, 40, -20, 60, 30, -10, 50, -30, 20}), Complete: true},
 	}
@@ -52,7 +52,7 @@ func fixedReport() *Report {
 // JSON strictly (no field unknown to package result) and checks that the
 // document read back renders byte for byte as the one written: what
 // chrono report FILE prints is what chrono run printed.
-func exportsGolden(t *testing.T, rep *Report, prefix string, args []string) (*result.Document, string) {
+func exportsGolden(t *testing.T, rep *Benchmark, prefix string, args []string) (*result.Document, string) {
 	t.Helper()
 	d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}, Args: args})
 	d.Comparisons = report.CommandComparisons(d)
@@ -96,7 +96,7 @@ func TestExportsGolden(t *testing.T) {
 // (as a deterministic fake probe would record them): task-clock and
 // page-faults, cycles and instructions (for IPC), instructions scaled in
 // some runs; branch-misses unavailable.
-func fixedCountersReport() *Report {
+func fixedCountersReport() *Benchmark {
 	rep := fixedReport()
 	evs, err := counters.ParseEvents("task-clock,page-faults,cycles,instructions,branch-misses")
 	if err != nil {

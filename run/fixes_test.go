@@ -14,7 +14,7 @@ import (
 // runs that exit non-zero are timings and no failure.
 func TestNoTimingAllTimedOut(t *testing.T) {
 	c := Command{Name: "sleep 9", Line: "sleep 9", Argv: []string{"sleep", "9"}}
-	rep := &Report{Options: Options{Timeout: 50 * time.Millisecond}, Results: []*Result{
+	rep := &Benchmark{Options: Options{Timeout: 50 * time.Millisecond}, Results: []*CommandRuns{
 		{Command: &c, TimedOut: []Sample{{TimedOut: true}, {TimedOut: true}, {TimedOut: true}}, Complete: true}}}
 	err := rep.NoTiming()
 	if err == nil || !strings.Contains(err.Error(), `"sleep 9"`) || !strings.Contains(err.Error(), "all 3 of its runs timed out after 50ms") || !strings.Contains(err.Error(), "raise --timeout") {

@@ -19,7 +19,7 @@ func warnText(ws []warn.Warning) string {
 }
 
 // docOf is the document of rep, without environment.
-func docOf(rep *Report) *result.Document {
+func docOf(rep *Benchmark) *result.Document {
 	return rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 }
 
@@ -34,7 +34,7 @@ func render(t *testing.T, d *result.Document, f report.Format) string {
 }
 
 // text is the text summary of rep.
-func text(t *testing.T, rep *Report) string {
+func text(t *testing.T, rep *Benchmark) string {
 	t.Helper()
 	return render(t, docOf(rep), report.Text)
 }

@@ -29,7 +29,7 @@ func (f *cpuFake) run(spec *execSpec) (Sample, []byte, error) {
 }
 func (f *cpuFake) cancel() {}
 
-func runPinned(t *testing.T, pin []int, walls map[int]time.Duration, opts Options, lines ...string) (*Report, *cpuFake) {
+func runPinned(t *testing.T, pin []int, walls map[int]time.Duration, opts Options, lines ...string) (*Benchmark, *cpuFake) {
 	t.Helper()
 	cpu := -1
 	f := &cpuFake{cpu: &cpu, walls: walls}

@@ -64,7 +64,7 @@ func sleepSeconds(line string) (time.Duration, error) {
 }
 
 // simulate runs the benchmark on the simulator (see Options.Simulate).
-func simulate(cmds []Command, opts Options) (*Report, error) {
+func simulate(cmds []Command, opts Options) (*Benchmark, error) {
 	if len(opts.Pin) > 0 {
 		return nil, usagef("run: --pin with --debug-mode: a simulated run has no CPU to pin: leave one of them out")
 	}

@@ -24,7 +24,7 @@ import (
 // call, so that later calls (testing.B calls a benchmark function again
 // with a growing b.N until its own timer reaches -benchtime) report the
 // same figures without measuring again.
-var adapterCache sync.Map // *testing.B -> *bench.Result
+var adapterCache sync.Map // *testing.B -> *bench.Benchmark
 
 // Run runs f under bench from inside a testing.B benchmark and reports
 // through tb.ReportMetric:
@@ -74,7 +74,7 @@ func Run(tb *testing.B, f func(*bench.B), opts *bench.Options) {
 		if r, ok := adapterCache.Load(tb); ok {
 			// Leave tb.N as testing set it, so that its count grows
 			// and this ends.
-			report(tb, r.(*bench.Result), false)
+			report(tb, r.(*bench.Benchmark), false)
 			return
 		}
 	}
@@ -112,7 +112,7 @@ var envWarnings = sync.OnceValue(func() []warn.Warning { return env.Capture().Wa
 // logWarnings logs r's warnings (its latency mode's too) and the
 // unavailable counters, and the environment warnings the first time once
 // is used.
-func logWarnings(tb interface{ Log(args ...any) }, r *bench.Result, once *sync.Once) {
+func logWarnings(tb interface{ Log(args ...any) }, r *bench.Benchmark, once *sync.Once) {
 	for _, w := range r.Warnings {
 		tb.Log("bench: " + w.String())
 	}
@@ -131,7 +131,7 @@ func logWarnings(tb interface{ Log(args ...any) }, r *bench.Result, once *sync.O
 	})
 }
 
-func report(tb *testing.B, r *bench.Result, setN bool) {
+func report(tb *testing.B, r *bench.Benchmark, setN bool) {
 	var iters, allocs, bytes uint64
 	for _, s := range r.Samples {
 		iters, allocs, bytes = iters+s.Iterations, allocs+s.Allocs, bytes+s.Bytes

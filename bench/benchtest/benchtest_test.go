@@ -36,12 +36,12 @@ func TestTestingAdapter(t *testing.T) {
 	// A short -benchtime: the adapter measures at least that long.
 	setBenchtime(t, "200ms")
 	calls := 0
-	var res *bench.Result
+	var res *bench.Benchmark
 	br := testing.Benchmark(func(tb *testing.B) {
 		calls++
 		Run(tb, f, opts)
 		if r, ok := adapterCache.Load(tb); ok {
-			res = r.(*bench.Result)
+			res = r.(*bench.Benchmark)
 		}
 	})
 	if calls != 1 {
@@ -133,7 +133,7 @@ func TestAdapterLogsEnvironmentOnce(t *testing.T) {
 		return []warn.Warning{warn.New("hypervisor", "running under a hypervisor (KVM)", "measure on bare metal")}
 	}
 	defer func() { envWarnings = old }()
-	r := &bench.Result{Warnings: []warn.Warning{warn.New("high-variance", "spread is large", "quiet the machine")}}
+	r := &bench.Benchmark{Warnings: []warn.Warning{warn.New("high-variance", "spread is large", "quiet the machine")}}
 	var once sync.Once
 	var first, second logRecorder
 	logWarnings(&first, r, &once)
@@ -236,7 +236,7 @@ func TestAdapterAllocsAsTesting(t *testing.T) {
 	if want.AllocsPerOp() != 1 || want.AllocedBytesPerOp() != 208 {
 		t.Fatalf("testing.B itself reports %s for one 208-byte allocation per call", want.MemString())
 	}
-	var res *bench.Result
+	var res *bench.Benchmark
 	got := testing.Benchmark(func(tb *testing.B) {
 		Run(tb, func(b *bench.B) {
 			for b.Loop() {
@@ -244,7 +244,7 @@ func TestAdapterAllocsAsTesting(t *testing.T) {
 			}
 		}, &bench.Options{Target: time.Millisecond, Samples: 8, WarmupSamples: 1})
 		if r, ok := adapterCache.Load(tb); ok {
-			res = r.(*bench.Result)
+			res = r.(*bench.Benchmark)
 		}
 	})
 	if got.AllocsPerOp() != want.AllocsPerOp() || got.AllocedBytesPerOp() != want.AllocedBytesPerOp() {
@@ -276,7 +276,7 @@ func TestAdapterAllocsAsTesting(t *testing.T) {
 // -bench prints it.
 func TestAdapterAllocsDivision(t *testing.T) {
 	setBenchtime(t, "50ms")
-	var res *bench.Result
+	var res *bench.Benchmark
 	calls := 0
 	got := testing.Benchmark(func(tb *testing.B) {
 		Run(tb, func(b *bench.B) {
@@ -287,7 +287,7 @@ func TestAdapterAllocsDivision(t *testing.T) {
 			}
 		}, &bench.Options{Target: time.Millisecond, Samples: 6, WarmupSamples: 1})
 		if r, ok := adapterCache.Load(tb); ok {
-			res = r.(*bench.Result)
+			res = r.(*bench.Benchmark)
 		}
 	})
 	if res == nil {

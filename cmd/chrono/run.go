@@ -411,7 +411,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if f.style == "hyperfine" {
 		opts.Style = "hyperfine"
 	}
-	document := func(rep *run.Report) *result.Document {
+	document := func(rep *run.Benchmark) *result.Document {
 		d := rep.Document(meta(cmd, host))
 		d.Comparisons = report.CommandComparisons(d)
 		return d
@@ -422,7 +422,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	// writes them, so that an interrupt keeps what was measured; standard
 	// output, a FIFO, a device or /dev/fd/N (where a second write adds
 	// to the first) get the document or table once, at the end.
-	opts.OnCommandDone = func(rep *run.Report, _ *run.Result) {
+	opts.OnCommandDone = func(rep *run.Benchmark, _ *run.CommandRuns) {
 		mu.Lock()
 		defer mu.Unlock()
 		d := document(rep)

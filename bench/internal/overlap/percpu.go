@@ -9,7 +9,7 @@ import (
 
 // perCPU returns " cpu=N:median,... differ" for the result's per-CPU
 // medians, or "" when it has none.
-func perCPU(r *bench.Result) string {
+func perCPU(r *bench.Benchmark) string {
 	if len(r.Placement.PerCPU) == 0 {
 		return ""
 	}

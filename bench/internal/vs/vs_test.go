@@ -122,9 +122,9 @@ func BenchmarkOverhead(b *testing.B) {
 	b.ReportMetric(r.NsPerOp.Median, "batch-ns/op")
 }
 
-var overhead *bench.Result
+var overhead *bench.Benchmark
 
-func measureOverhead(b *testing.B) *bench.Result {
+func measureOverhead(b *testing.B) *bench.Benchmark {
 	r, err := bench.Run("sum1k", func(b *bench.B) {
 		for b.Loop() {
 			b.Keep(sum(xs1k))
