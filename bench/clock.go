@@ -50,7 +50,7 @@ type clockSource struct {
 }
 
 // monoNow is clock.Mono, the module's one monotonic base, in ns.
-func monoNow() uint64 { return uint64(clock.MonoNanos()) }
+func monoNow() uint64 { return uint64(int64(clock.Mono())) }
 
 func nsIdentity(d uint64) float64 { return float64(d) }
 

@@ -14,9 +14,6 @@ var base = time.Now()
 // cheapest portable monotonic read and never steps back.
 func Mono() time.Duration { return time.Since(base) }
 
-// MonoNanos is Mono in nanoseconds, as an int64.
-func MonoNanos() int64 { return int64(time.Since(base)) }
-
 // Kind says what a clock measures.
 type Kind string
 

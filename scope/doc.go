@@ -9,7 +9,7 @@
 //	v, d := scope.Measure(parse, func() T { ... })            // result and time apart
 //	v, d, err := scope.MeasureErr(parse, func() (T, error) { ... })
 //
-// Durations are read from Go's monotonic clock (clock.MonoNanos, the
+// Durations are read from Go's monotonic clock (clock.Mono, the
 // clock of time.Since) in nanoseconds. Start+Stop costs two clock reads
 // and a record: the record picks a shard by the calling goroutine's P (a
 // pin/unpin pair, as sync.Pool does) and updates that shard's histogram

@@ -47,8 +47,8 @@ type Timing struct {
 }
 
 // Start starts timing the scope: one monotonic clock read
-// (clock.MonoNanos, about 25 ns on Linux).
-func (s *Scope) Start() Timing { return Timing{s, clock.MonoNanos()} }
+// (clock.Mono, about 25 ns on Linux).
+func (s *Scope) Start() Timing { return Timing{s, int64(clock.Mono())} }
 
 // Stop records the time since Start into the scope and returns it. It
 // costs one monotonic clock read plus the record (a P pin for the shard
@@ -59,7 +59,7 @@ func (t Timing) Stop() time.Duration {
 	if t.s == nil {
 		return 0
 	}
-	d := clock.MonoNanos() - t.start
+	d := int64(clock.Mono()) - t.start
 	t.s.Record(time.Duration(d))
 	return time.Duration(d)
 }
@@ -80,16 +80,16 @@ func (s *Scope) Record(d time.Duration) {
 // panicked (Stats.Panics, Stats.PanicTime, not in the histogram) and the
 // panic goes on unchanged, with its original stack.
 func Measure[T any](s *Scope, f func() T) (T, time.Duration) {
-	start := clock.MonoNanos()
+	start := clock.Mono()
 	ok := false
 	defer func() {
 		if !ok {
-			s.recordPanic(clock.MonoNanos() - start)
+			s.recordPanic(int64(clock.Mono() - start))
 		}
 	}()
 	v := f()
 	ok = true
-	d := time.Duration(clock.MonoNanos() - start)
+	d := clock.Mono() - start
 	s.Record(d)
 	return v, d
 }
@@ -98,16 +98,16 @@ func Measure[T any](s *Scope, f func() T) (T, time.Duration) {
 // duration is recorded whatever the error (calls that failed are counted
 // in Stats.Errors too), and the error is returned unchanged.
 func MeasureErr[T any](s *Scope, f func() (T, error)) (T, time.Duration, error) {
-	start := clock.MonoNanos()
+	start := clock.Mono()
 	ok := false
 	defer func() {
 		if !ok {
-			s.recordPanic(clock.MonoNanos() - start)
+			s.recordPanic(int64(clock.Mono() - start))
 		}
 	}()
 	v, err := f()
 	ok = true
-	d := time.Duration(clock.MonoNanos() - start)
+	d := clock.Mono() - start
 	s.Record(d)
 	if err != nil {
 		s.errors.Add(1)

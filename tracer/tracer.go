@@ -25,7 +25,7 @@ const (
 	// ClockTSC insists on the TSC: New fails where it is unavailable or
 	// not known to be invariant.
 	ClockTSC
-	// ClockMonotonic uses Go's monotonic clock (clock.MonoNanos, about
+	// ClockMonotonic uses Go's monotonic clock (clock.Mono, about
 	// 25 ns a read on Linux) even where the TSC is usable.
 	ClockMonotonic
 )
@@ -196,7 +196,7 @@ func (t *Tracer) now() uint64 {
 // monoNow is kept out of line so that now stays small enough to inline.
 //
 //go:noinline
-func monoNow() uint64 { return uint64(clock.MonoNanos()) }
+func monoNow() uint64 { return uint64(int64(clock.Mono())) }
 
 // putP records an event into the ring of the calling goroutine's P,
 // reading the stamp while pinned, so each per-P ring is in stamp order.
