@@ -13,6 +13,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/internal/procpin"
 )
 
 // maxShards bounds the shards of a Scope (each up to 36 KiB once used).
@@ -70,8 +71,11 @@ func (t Timing) Stop() time.Duration {
 // its histogram (36 KiB), later ones never allocate.
 func (s *Scope) Record(d time.Duration) {
 	v := uint64(max(d, 0))
-	p := procPin()
-	procUnpin()
+	// The P's id is only a hint to pick a shard: the shards are updated
+	// with atomic adds, so a goroutine that moves to another P right after
+	// is still counted correctly.
+	p := procpin.Pin()
+	procpin.Unpin()
 	s.shards[p&s.mask].record(v)
 }
 

@@ -4,7 +4,8 @@ package tracer
 
 import (
 	"sync"
-	_ "unsafe" // for go:linkname
+
+	"github.com/chronograph/chronograph/internal/procpin"
 )
 
 // Under the race detector the rings take a real mutex (ring_race.go), and
@@ -17,8 +18,8 @@ import (
 // another P. It is slower than pinning, which only matters for the
 // detector's builds.
 func procPin() int {
-	pid := runtimeProcPin()
-	runtimeProcUnpin()
+	pid := procpin.Pin()
+	procpin.Unpin()
 	pinMu[pid%len(pinMu)].Lock()
 	return pid
 }
@@ -28,9 +29,3 @@ func procUnpin(pid int) { pinMu[pid%len(pinMu)].Unlock() }
 // pinMu holds a mutex per P id (ids beyond its length share one, which
 // only serializes them).
 var pinMu [256]sync.Mutex
-
-//go:linkname runtimeProcPin runtime.procPin
-func runtimeProcPin() int
-
-//go:linkname runtimeProcUnpin runtime.procUnpin
-func runtimeProcUnpin()
