@@ -10,7 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // fsys reads the procfs/sysfs/etc files of a host below root ("/" for
@@ -110,11 +111,11 @@ func ParseCPUList(s string) ([]int, error) {
 		}
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("env: bad CPU list %s: write CPUs like 2, 0,2 or 0-3", quoteShort(s))
+			return nil, fmt.Errorf("env: bad CPU list %s: write CPUs like 2, 0,2 or 0-3", excerpt.Quote(s))
 		case a > maxCPU || b > maxCPU:
-			return nil, fmt.Errorf("env: bad CPU list %s: CPU %d is above %d, the largest CPU number accepted (Linux supports at most 8192 CPUs)", quoteShort(s), max(a, b), maxCPU)
+			return nil, fmt.Errorf("env: bad CPU list %s: CPU %d is above %d, the largest CPU number accepted (Linux supports at most 8192 CPUs)", excerpt.Quote(s), max(a, b), maxCPU)
 		case b < a:
-			return nil, fmt.Errorf("env: bad CPU list %s: the range %d-%d goes down: write it as %d-%d", quoteShort(s), a, b, b, a)
+			return nil, fmt.Errorf("env: bad CPU list %s: the range %d-%d goes down: write it as %d-%d", excerpt.Quote(s), a, b, b, a)
 		}
 		spans = append(spans, [2]int{a, b})
 	}
@@ -136,24 +137,6 @@ func cpuNumber(s string) (int, error) {
 		return 0, strconv.ErrSyntax
 	}
 	return strconv.Atoi(s)
-}
-
-// quoteShort returns s quoted (strconv.Quote: one line), cut to its first
-// 48 bytes when it is longer, followed by its length. It is a copy of
-// internal/excerpt.Quote: this package imports nothing of chronograph's.
-func quoteShort(s string) string {
-	const max = 48
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if cut == 0 {
-		cut = max
-	}
-	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // FormatCPUList writes sorted CPU numbers as a CPU list in the kernel's

@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // Method names a sample-quantile definition. The nine methods are the
@@ -80,7 +81,7 @@ func ParseMethod(s string) (Method, error) {
 	for i, m := range Methods {
 		names[i] = string(m)
 	}
-	return "", fmt.Errorf("stats: unknown percentile method %s: use one of %s", quoteShort(s), strings.Join(names, ", "))
+	return "", fmt.Errorf("stats: unknown percentile method %s: use one of %s", excerpt.Quote(s), strings.Join(names, ", "))
 }
 
 // Quantile returns the q-quantile (q in [0, 1]) of sorted, which must be
@@ -244,41 +245,23 @@ func PercentileLabel(p float64) string {
 	return "p" + strconv.FormatFloat(p, 'f', -1, 64)
 }
 
-// quoteShort returns s quoted (strconv.Quote: one line), cut to its first
-// 48 bytes when it is longer, followed by its length. It is a copy of
-// internal/excerpt.Quote: this package imports nothing of chronograph's.
-func quoteShort(s string) string {
-	const max = 48
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if cut == 0 {
-		cut = max
-	}
-	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
-}
-
 // ParsePercentiles parses a comma-separated list of percentiles such as
 // "50,90,99,99.9" (an optional leading 'p' on each is accepted), each in
 // [0, 100]. An empty entry ("50,,90", a trailing comma) is an error: it is
 // a typo more often than not.
 func ParsePercentiles(s string) ([]float64, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("stats: no percentiles in %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(s))
+		return nil, fmt.Errorf("stats: no percentiles in %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", excerpt.Quote(s))
 	}
 	var ps []float64
 	for f := range strings.SplitSeq(s, ",") {
 		f = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(f)), "p")
 		if f == "" {
-			return nil, fmt.Errorf("stats: empty percentile in %s (entry %d): remove the extra comma, e.g. 50,90,99", quoteShort(s), len(ps)+1)
+			return nil, fmt.Errorf("stats: empty percentile in %s (entry %d): remove the extra comma, e.g. 50,90,99", excerpt.Quote(s), len(ps)+1)
 		}
 		p, err := strconv.ParseFloat(f, 64)
 		if err != nil || !(p >= 0 && p <= 100) {
-			return nil, fmt.Errorf("stats: bad percentile %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", quoteShort(f))
+			return nil, fmt.Errorf("stats: bad percentile %s: give numbers between 0 and 100, e.g. 50,90,99,99.9", excerpt.Quote(f))
 		}
 		ps = append(ps, p)
 	}

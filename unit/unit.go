@@ -18,7 +18,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/chronograph/chronograph/internal/excerpt"
 )
 
 // A Unit is a unit of time.
@@ -62,7 +63,7 @@ func ParseUnit(s string) (Unit, error) {
 	case "s":
 		return Second, nil
 	}
-	return Unit{}, fmt.Errorf("unit: unknown time unit %s: use ns, us, ms or s (or nanosecond, microsecond, millisecond, second)", quoteShort(s))
+	return Unit{}, fmt.Errorf("unit: unknown time unit %s: use ns, us, ms or s (or nanosecond, microsecond, millisecond, second)", excerpt.Quote(s))
 }
 
 // For returns the largest unit in which |ns| is at least 1 (nanoseconds
@@ -185,24 +186,6 @@ func SplitSuffix(tok string) (num string, nanos float64, ok bool) {
 	return tok, 1, false
 }
 
-// quoteShort returns s quoted (strconv.Quote: one line), cut to its first
-// 48 bytes when it is longer, followed by its length. It is a copy of
-// internal/excerpt.Quote: this package imports nothing of chronograph's.
-func quoteShort(s string) string {
-	const max = 48
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	if cut == 0 {
-		cut = max
-	}
-	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
-}
-
 // ParseValue parses a number with an optional duration suffix (ns, us, µs,
 // ms, s, m, h), as in "12.5ms", "800us", "3s" or "42". A value with a
 // suffix is returned in nanoseconds with hasUnit true; a bare number is
@@ -213,13 +196,13 @@ func ParseValue(tok string) (v float64, hasUnit bool, err error) {
 	num, mult, hasUnit := SplitSuffix(tok)
 	v, err = strconv.ParseFloat(num, 64)
 	if errors.Is(err, strconv.ErrRange) || err == nil && hasUnit && math.IsInf(v*mult, 0) {
-		return 0, false, fmt.Errorf("unit: %s is out of range: values must stay below 1.8e308 (durations in nanoseconds)", quoteShort(tok))
+		return 0, false, fmt.Errorf("unit: %s is out of range: values must stay below 1.8e308 (durations in nanoseconds)", excerpt.Quote(tok))
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("unit: %s is not a number (expected e.g. 12.5, 800us, 12.5ms, 3s)", quoteShort(tok))
+		return 0, false, fmt.Errorf("unit: %s is not a number (expected e.g. 12.5, 800us, 12.5ms, 3s)", excerpt.Quote(tok))
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, false, fmt.Errorf("unit: %s is not a finite number", quoteShort(tok))
+		return 0, false, fmt.Errorf("unit: %s is not a finite number", excerpt.Quote(tok))
 	}
 	return v * mult, hasUnit, nil
 }

@@ -2,8 +2,8 @@
 // short prefix of it, on one line, so that a 50 MB token or a binary file
 // gives a readable error rather than one as large as the input.
 //
-// Packages that import nothing of chronograph's (stats, unit, env) keep
-// a copy of Quote; keep them alike.
+// It imports nothing but the standard library, so that the packages that
+// import nothing else of chronograph's (stats, unit, env) may use it.
 package excerpt
 
 import (
