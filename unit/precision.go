@@ -23,7 +23,8 @@ type Precision struct {
 	Uncertainty float64
 	// Exact marks a figure known exactly at its resolution: a
 	// deterministic count (instructions counted by a simulator), or a
-	// figure every sample agreed on. MaxSignificant does not cut it.
+	// figure every sample agreed on. The cap of four significant digits
+	// does not cut it.
 	Exact bool
 }
 
@@ -56,36 +57,36 @@ func ownPlace(v float64) float64 {
 	return math.Abs(v) // a subnormal with more digits than 10^-323 has
 }
 
-// MaxSignificant is how many significant digits a figure shows when
+// maxSignificant is how many significant digits a figure shows when
 // neither its uncertainty nor its resolution limits it more: a single run
 // of 1.008626872 s on a 1 ns clock prints as "1.009 s", since one run
 // says nothing about the next one's fourth digit.
-const MaxSignificant = 4
+const maxSignificant = 4
 
-// MinSignificant is how many significant digits a figure keeps however
+// minSignificant is how many significant digits a figure keeps however
 // uncertain it is, unless its resolution is coarser: a p90 of 14.3 µs
 // known to ±30 µs prints as "14 µs", not "10 µs", which would read as a
 // round figure and could sort below the median next to it.
-const MinSignificant = 2
+const minSignificant = 2
 
-// Step returns the place of the last digit that v may show, in v's unit:
-//   - never coarser than the grid of v on steps of Resolution (Grid:
+// step returns the place of the last digit that v may show, in v's unit:
+//   - never coarser than the grid of v on steps of Resolution (grid:
 //     the place that writes v exactly when it is a whole number of
 //     steps, else the place of the resolution's leading digit), so that
 //     an observed value prints as itself: 2 minutes at a 60 s quantum is
 //     "120 s", never "100 s";
 //   - never finer than the uncertainty's leading digit, or its second
 //     digit when the leading two are below 35 (the Particle Data Group's
-//     rule: 0.12 keeps two digits, 0.5 one), but always MinSignificant
+//     rule: 0.12 keeps two digits, 0.5 one), but always minSignificant
 //     significant digits of v;
-//   - never more than MaxSignificant significant digits of v, unless
+//   - never more than maxSignificant significant digits of v, unless
 //     the figure is Exact.
 //
 // The result is a power of ten, or 0 when v is 0 and nothing is known.
-func (p Precision) Step(v float64) float64 {
+func (p Precision) step(v float64) float64 {
 	step := 0.0
 	if finitePositive(p.Resolution) {
-		step = Grid(v, p.Resolution)
+		step = grid(v, p.Resolution)
 	}
 	mag := math.NaN()
 	if a := math.Abs(v); finitePositive(a) {
@@ -97,17 +98,17 @@ func (p Precision) Step(v float64) float64 {
 			place /= 10
 		}
 		if !math.IsNaN(mag) {
-			place = math.Min(place, pow10(mag-(MinSignificant-1)))
+			place = math.Min(place, pow10(mag-(minSignificant-1)))
 		}
 		step = math.Max(step, place)
 	}
 	if !math.IsNaN(mag) && !p.Exact {
-		step = math.Max(step, pow10(mag-(MaxSignificant-1)))
+		step = math.Max(step, pow10(mag-(maxSignificant-1)))
 	}
 	return step
 }
 
-// Grid returns the place of the last digit that v, a value observed on
+// grid returns the place of the last digit that v, a value observed on
 // steps of r (a clock's tick, the quantum of input numbers), may show:
 //   - for a v that is a whole number of steps, the coarsest power of ten
 //     at or below r's leading digit that writes v exactly, so that an
@@ -121,7 +122,7 @@ func (p Precision) Step(v float64) float64 {
 //
 // It is never coarser than r, and a power of ten but for a subnormal r
 // (r itself). r must be finite and positive.
-func Grid(v, r float64) float64 {
+func grid(v, r float64) float64 {
 	lead := magnitude(r)
 	g := pow10(lead)
 	if g == 0 {
@@ -132,9 +133,9 @@ func Grid(v, r float64) float64 {
 	// tells whole numbers apart.
 	whole := func(x float64) bool { return math.Abs(x) < 1e15 && math.Abs(x-math.Round(x)) <= 1e-9+1e-15*math.Abs(x) }
 	if v != 0 && whole(v/r) {
-		// r has at most MaxSignificant digits where v can be written
+		// r has at most maxSignificant digits where v can be written
 		// exactly on its steps.
-		for e := lead; e > lead-MaxSignificant; e-- {
+		for e := lead; e > lead-maxSignificant; e-- {
 			p := pow10(e)
 			if p == 0 {
 				break
@@ -264,7 +265,7 @@ func fixed(v float64, d int) string {
 // at that grid, are known: every value on the grid has them (3600 s for
 // one hour on a 60 s grid).
 func (p Precision) figure(v, scale float64) (text, alt string) {
-	step := p.Step(v)
+	step := p.step(v)
 	d := decimals(step, scale)
 	x := v / scale
 	text = fixed(x, d)
@@ -274,7 +275,7 @@ func (p Precision) figure(v, scale float64) (text, alt string) {
 	if whole := strings.TrimPrefix(text, "-"); len(whole) < 4 {
 		return text, ""
 	}
-	if finitePositive(p.Resolution) && step <= Grid(v, p.Resolution) {
+	if finitePositive(p.Resolution) && step <= grid(v, p.Resolution) {
 		if r, err := strconv.ParseFloat(text, 64); err == nil && math.Abs(r-x) <= 1e-12*math.Abs(x) {
 			return text, ""
 		}
@@ -312,7 +313,7 @@ func Duration(ns float64, p Precision) string {
 		if c != u {
 			continue
 		}
-		d := decimals(p.Step(ns), u.Nanos)
+		d := decimals(p.step(ns), u.Nanos)
 		if r, err := strconv.ParseFloat(fixed(math.Abs(ns)/u.Nanos, d), 64); err == nil && r >= 1000 {
 			u = timeUnits[i+1]
 		}

@@ -191,8 +191,8 @@ func TestGrid(t *testing.T) {
 		{1100, 550, 100}, {1650, 550, 10}, {10113, 550, 100}, {10113, 541, 100}, {83.33, 41.666666, 10}, {1234, 1, 1},
 		{0, 60e9, 1e10}, {7, 0.0013908205841446453, 0.001}, {5e-324, 5e-324, 5e-324}, {1.7e308, 1.7e308, 1e307},
 	} {
-		if got := Grid(tt.v, tt.r); got != tt.want {
-			t.Errorf("Grid(%g, %g) = %g, want %g", tt.v, tt.r, got, tt.want)
+		if got := grid(tt.v, tt.r); got != tt.want {
+			t.Errorf("grid(%g, %g) = %g, want %g", tt.v, tt.r, got, tt.want)
 		}
 	}
 }

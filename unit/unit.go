@@ -3,13 +3,17 @@
 // measurement justifies, byte sizes, and counts.
 //
 // A displayed unit is not a resolution: a figure (Precision: Duration,
-// DurationIn, DurationNear, NumberIn, Plain) never prints more digits than
-// its resolution, uncertainty and MaxSignificant allow, an observed value
-// on its resolution's steps prints as itself (2 min on a 60 s quantum is
-// "120 s"), no figure shows zeros it does not know (26.75 ms known to four
-// digits is "26.75 ms" or "2.675e+04 µs", never "26750 µs"), and a
-// non-zero value is never truncated to zero (0.8 ms prints as "800 µs",
-// not "0 ms").
+// DurationIn, DurationNear, NumberIn, Plain) never prints more digits
+// than its resolution and uncertainty allow (and at most four significant
+// digits), an observed value on its resolution's steps prints as itself
+// (2 min on a 60 s quantum is "120 s"), no figure shows zeros it does not
+// know (26.75 ms known to four digits is "26.75 ms" or "2.675e+04 µs",
+// never "26750 µs"), and a non-zero value is never truncated to zero (0.8
+// ms prints as "800 µs", not "0 ms").
+//
+// unit only formats and parses figures: it does not measure, compute
+// statistics (package stats) or lay out tables (package report), and it
+// imports nothing of chronograph's but internal helpers.
 package unit
 
 import (
@@ -30,7 +34,7 @@ type Unit struct {
 	Nanos float64
 }
 
-// The units of time FormatDuration chooses from.
+// The units of time Duration chooses from.
 var (
 	Nanosecond  = Unit{"ns", 1}
 	Microsecond = Unit{"µs", 1e3}
@@ -79,50 +83,10 @@ func For(ns float64) Unit {
 	return u
 }
 
-// Decimals returns how many decimals to print in unit u for figures
-// whose resolution is resolution nanoseconds: down to the place of the
-// resolution's leading digit (a 4 ms tick gives whole milliseconds, 0.1
-// h tenths of an hour's 360 s: hundreds, which Duration refines for a
-// value on the steps: see Grid), between 0 and 3. A resolution <= 0
-// means "unknown" and allows 3 decimals.
-func Decimals(u Unit, resolution float64) int {
-	if !finitePositive(resolution) {
-		return 3
-	}
-	return max(0, min(3, decimals(pow10(magnitude(resolution)), u.Nanos)))
-}
-
-// FormatDuration formats ns nanoseconds as Duration does for a figure
-// known exactly at resolution ns (every digit of the resolution's grid:
-// FormatDuration(812345, 1000) is "812 µs", FormatDuration(812345, 1) is
-// "812.345 µs"); an unknown resolution (<= 0) gives the digits of
-// Precision{}.
-func FormatDuration(ns, resolution float64) string {
-	return Duration(ns, exactAt(resolution))
-}
-
-// FormatIn formats ns nanoseconds in the fixed unit u (one the user chose)
-// as DurationIn does for a figure known exactly at resolution ns (so 850
-// µs with a 1 µs resolution is "0.000850 s" in seconds, not a rounded
-// "0.0008 s"); an unknown resolution (<= 0) gives the digits of
-// Precision{}. A non-zero value is never printed as zero.
-func FormatIn(ns float64, u Unit, resolution float64) string {
-	return DurationIn(ns, u, exactAt(resolution))
-}
-
-// exactAt is the precision of a figure known exactly at resolution, or
-// nothing known when resolution is not positive.
-func exactAt(resolution float64) Precision {
-	if !finitePositive(resolution) {
-		return Precision{}
-	}
-	return Precision{Resolution: resolution, Exact: true}
-}
-
-// Number formats v with d decimals, adding decimals (up to 9) when a
+// number formats v with d decimals, adding decimals (up to 9) when a
 // non-zero v below 1 would otherwise lose its first significant digit
 // (0.8 with d=0 prints as "0.8", not "1" or "0").
-func Number(v float64, d int) string {
+func number(v float64, d int) string {
 	switch {
 	case math.IsNaN(v):
 		return "NaN"
@@ -141,7 +105,7 @@ func Number(v float64, d int) string {
 // (no exponent), for ratios and percentages: Sig(1.23456, 3) is "1.23".
 func Sig(v float64, n int) string {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return Number(v, 0)
+		return number(v, 0)
 	}
 	mag := int(math.Floor(math.Log10(math.Abs(v))))
 	d := max(0, n-1-mag)

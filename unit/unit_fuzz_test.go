@@ -77,7 +77,7 @@ func FuzzParseUnit(f *testing.F) {
 //     or more whole digits, unless the figure is on its resolution's
 //     grid, printed at that grid (3600 s on a 60 s grid);
 //   - a sample on its resolution's grid prints exactly (within a
-//     millionth of the grid): every figure of up to MaxSignificant
+//     millionth of the grid): every figure of up to maxSignificant
 //     significant digits on the grid, every one when it is Exact; the
 //     grid is one of the quanta of inputs and clocks (whole minutes,
 //     hours, tenths of hours, a 4 ms or 25 ns tick, 1e-300, 1, 0.1).
@@ -96,7 +96,7 @@ func FuzzFormat(f *testing.F) {
 	}
 	// Samples on a grid (k steps of the quantum that ui/4 picks): 2 and 7
 	// minutes, -3 minutes in ms, 1 hour, 1.5 h, 12 ms at a 4 ms tick,
-	// 75 ns at 25 ns, 6e-300, 1234 (MaxSignificant digits), 12345.
+	// 75 ns at 25 ns, 6e-300, 1234 (maxSignificant digits), 12345.
 	for _, c := range []struct {
 		k  float64
 		ui uint8
@@ -123,8 +123,8 @@ func FuzzFormat(f *testing.F) {
 			p := Precision{Resolution: q, Exact: exact}
 			checkFigures(t, k*q, p, u)
 			// Its digits: those of the whole number of grid places.
-			m := strings.TrimRight(strconv.FormatFloat(math.Abs(math.Round(k*q/Grid(k*q, q))), 'f', -1, 64), "0")
-			if !exact && len(m) > MaxSignificant {
+			m := strings.TrimRight(strconv.FormatFloat(math.Abs(math.Round(k*q/grid(k*q, q))), 'f', -1, 64), "0")
+			if !exact && len(m) > maxSignificant {
 				continue // more digits than a sample shows
 			}
 			for name, s := range texts(k*q, p, u) {
@@ -209,8 +209,8 @@ func checkFigures(t *testing.T, v float64, p Precision, u Unit) {
 			t.Fatalf("%s(%g, %+v) = %q: %g away from the figure, more than half the last digit's step %g", name, v, p, s, math.Abs(got-v), last)
 		}
 		mant, _, isExp := strings.Cut(strings.TrimPrefix(num, "-"), "e")
-		onGrid := p.Resolution > 0 && p.Step(v) <= Grid(v, p.Resolution) && math.Abs(got-v) <= 1e-12*math.Abs(v)
-		if step := p.Step(v) / scale; !isExp && !strings.Contains(mant, ".") && len(mant) >= 4 && step >= 10*(1-1e-9) && !onGrid {
+		onGrid := p.Resolution > 0 && p.step(v) <= grid(v, p.Resolution) && math.Abs(got-v) <= 1e-12*math.Abs(v)
+		if step := p.step(v) / scale; !isExp && !strings.Contains(mant, ".") && len(mant) >= 4 && step >= 10*(1-1e-9) && !onGrid {
 			t.Fatalf("%s(%g, %+v) = %q: whole-number zeros below the step %g that are not known", name, v, p, s, step)
 		}
 	}

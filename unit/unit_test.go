@@ -2,7 +2,18 @@ package unit
 
 import "testing"
 
-func TestFormatDuration(t *testing.T) {
+// exactAt is the precision of a figure known exactly at resolution, or
+// nothing known when resolution is not positive.
+func exactAt(resolution float64) Precision {
+	if !finitePositive(resolution) {
+		return Precision{}
+	}
+	return Precision{Resolution: resolution, Exact: true}
+}
+
+// TestDurationExact: a figure known exactly at a resolution shows every
+// digit of the resolution's grid.
+func TestDurationExact(t *testing.T) {
 	tests := []struct {
 		ns, res float64
 		want    string
@@ -26,18 +37,18 @@ func TestFormatDuration(t *testing.T) {
 		{999999.7, 1, "1.000000 ms"},
 	}
 	for _, tt := range tests {
-		if got := FormatDuration(tt.ns, tt.res); got != tt.want {
-			t.Errorf("FormatDuration(%g, %g) = %q, want %q", tt.ns, tt.res, got, tt.want)
+		if got := Duration(tt.ns, exactAt(tt.res)); got != tt.want {
+			t.Errorf("Duration(%g, exact at %g) = %q, want %q", tt.ns, tt.res, got, tt.want)
 		}
 	}
 }
 
-func TestFormatInNeverZero(t *testing.T) {
-	if got := FormatIn(0.8e6, Second, 1e6); got != "0.0008 s" {
-		t.Errorf("FormatIn(0.8 ms, s) = %q, want 0.0008 s", got)
+func TestDurationInNeverZero(t *testing.T) {
+	if got := DurationIn(0.8e6, Second, exactAt(1e6)); got != "0.0008 s" {
+		t.Errorf("DurationIn(0.8 ms, s) = %q, want 0.0008 s", got)
 	}
-	if got := FormatIn(0.8e6, Millisecond, 1e6); got != "0.8 ms" {
-		t.Errorf("FormatIn(0.8 ms, ms, res 1ms) = %q, want 0.8 ms", got)
+	if got := DurationIn(0.8e6, Millisecond, exactAt(1e6)); got != "0.8 ms" {
+		t.Errorf("DurationIn(0.8 ms, ms, res 1ms) = %q, want 0.8 ms", got)
 	}
 }
 
@@ -109,10 +120,10 @@ func TestSigAndBytes(t *testing.T) {
 	}
 }
 
-// TestFormatInKeepsResolvedDigits: in a unit the user chose, every digit
-// the resolution supports is printed; the 3-decimal cap of the automatic
-// unit once rounded 850 µs to "0.0008 s".
-func TestFormatInKeepsResolvedDigits(t *testing.T) {
+// TestDurationInKeepsResolvedDigits: in a unit the user chose, every
+// digit the resolution supports is printed; the 3-decimal cap of the
+// automatic unit once rounded 850 µs to "0.0008 s".
+func TestDurationInKeepsResolvedDigits(t *testing.T) {
 	for _, tt := range []struct {
 		ns, res float64
 		u       Unit
@@ -125,8 +136,8 @@ func TestFormatInKeepsResolvedDigits(t *testing.T) {
 		{1.5e9, 0, Second, "1.500 s"}, // unknown resolution: 3 decimals
 		{1.5e9, 1e9, Second, "2 s"},
 	} {
-		if got := FormatIn(tt.ns, tt.u, tt.res); got != tt.want {
-			t.Errorf("FormatIn(%g, %s, %g) = %q, want %q", tt.ns, tt.u.Name, tt.res, got, tt.want)
+		if got := DurationIn(tt.ns, tt.u, exactAt(tt.res)); got != tt.want {
+			t.Errorf("DurationIn(%g, %s, exact at %g) = %q, want %q", tt.ns, tt.u.Name, tt.res, got, tt.want)
 		}
 	}
 }
