@@ -7,6 +7,10 @@
 // a Message that says what was seen, and Next, the step that fixes or
 // avoids it. Messages and steps are one line each, lowercase, without a
 // final period.
+//
+// warn only holds warnings: it does not decide when a condition is worth
+// one (the package that sees it does) or print them (package report),
+// and it imports nothing but the standard library.
 package warn
 
 import "strings"
