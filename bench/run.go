@@ -55,7 +55,7 @@ type Benchmark struct {
 	// Placement says where the benchmark's thread ran: whether it was
 	// pinned, the blocks' sizes and CPUs, the blocks' medians, the
 	// samples' medians per CPU (of the samples that stayed on one CPU),
-	// whether two CPUs differ by more than stats.CPUDifferThreshold (a
+	// whether two CPUs differ by more than 5 % (stats.PlacedMedianCI; a
 	// warning then lists them and CI spans them), and how many samples
 	// changed CPU during the sample.
 	Placement result.FunctionPlacement

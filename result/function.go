@@ -185,7 +185,7 @@ type FunctionPlacement struct {
 	// As bench computed them (chrono report recomputes them from the
 	// samples with stats.PlacedMedianCI): the blocks' median ns/op, the
 	// median ns/op per CPU, whether two CPUs differ by more than
-	// stats.CPUDifferThreshold, and how many samples changed CPU during
+	// 5 % (stats.PlacedMedianCI), and how many samples changed CPU during
 	// the sample (they count for no CPU).
 	BlockMedians []float64         `json:"block_medians,omitempty"`
 	PerCPU       []stats.CPUMedian `json:"per_cpu,omitempty"`

@@ -30,7 +30,7 @@ func BenchmarkPercentile(b *testing.B) {
 	ps := []float64{50, 90, 99, 99.9}
 	b.ReportAllocs()
 	for b.Loop() {
-		Percentiles(xs, ps, Linear)
+		percentilesOf(xs, ps, Linear)
 	}
 }
 
@@ -52,7 +52,7 @@ func BenchmarkMannWhitneyU(b *testing.B) {
 }
 
 // BenchmarkMannWhitneyExact measures the exact test at the sizes where it
-// costs most: na·nb at MannWhitneyExactLimit and U at its mean (the
+// costs most: na·nb at mannWhitneyExactLimit and U at its mean (the
 // samples interleaved), without and with ties, and small samples.
 func BenchmarkMannWhitneyExact(b *testing.B) {
 	interleaved := func(na, nb int, step float64) ([]float64, []float64) {
@@ -118,6 +118,6 @@ func BenchmarkHistogramRecord(b *testing.B) {
 func BenchmarkBootstrapMedian(b *testing.B) {
 	xs := benchSample(1000)
 	for b.Loop() {
-		BootstrapCI(xs, Median, 0.95, 1000, 1)
+		bootstrapCI(xs, Median, 0.95, 1000, 1)
 	}
 }

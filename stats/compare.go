@@ -7,24 +7,24 @@ import (
 	"slices"
 )
 
-// WelchResult is the outcome of Welch's two-sample t-test.
-type WelchResult struct {
+// welchResult is the outcome of Welch's two-sample t-test.
+type welchResult struct {
 	T  float64 `json:"t"`  // t statistic of mean(a) - mean(b)
 	DF float64 `json:"df"` // Welch-Satterthwaite degrees of freedom
 	P  float64 `json:"p"`  // two-sided p-value
 }
 
-// WelchT runs Welch's unequal-variance t-test of mean(a) = mean(b), as
+// welchT runs Welch's unequal-variance t-test of mean(a) = mean(b), as
 // scipy.stats.ttest_ind(a, b, equal_var=False) does. Each sample needs at
 // least 2 values, and they must not both be constant; NaN values are an
 // error.
-func WelchT(a, b []float64) (WelchResult, error) {
+func welchT(a, b []float64) (welchResult, error) {
 	na, nb := len(a), len(b)
 	if na < 2 || nb < 2 {
-		return WelchResult{}, fmt.Errorf("stats: Welch's t-test needs at least 2 values per sample, got %d and %d", na, nb)
+		return welchResult{}, fmt.Errorf("stats: Welch's t-test needs at least 2 values per sample, got %d and %d", na, nb)
 	}
 	if slices.ContainsFunc(a, math.IsNaN) || slices.ContainsFunc(b, math.IsNaN) {
-		return WelchResult{}, errors.New("stats: Welch's t-test got NaN values: remove them first")
+		return welchResult{}, errors.New("stats: Welch's t-test got NaN values: remove them first")
 	}
 	// t and df do not change when both samples are scaled alike: scaled
 	// by a power of two, the variances of values near 1e-170 do not
@@ -34,11 +34,11 @@ func WelchT(a, b []float64) (WelchResult, error) {
 	mb, vb := meanVar(b, e)
 	vna, vnb := va/float64(na), vb/float64(nb)
 	if vna+vnb == 0 {
-		return WelchResult{}, errors.New("stats: Welch's t-test is undefined when both samples are constant")
+		return welchResult{}, errors.New("stats: Welch's t-test is undefined when both samples are constant")
 	}
 	df := (vna + vnb) * (vna + vnb) / (vna*vna/float64(na-1) + vnb*vnb/float64(nb-1))
 	t := (ma - mb) / math.Sqrt(vna+vnb)
-	return WelchResult{T: t, DF: df, P: 2 * studentTSF(math.Abs(t), df)}, nil
+	return welchResult{T: t, DF: df, P: 2 * studentTSF(math.Abs(t), df)}, nil
 }
 
 // meanVar returns the mean and the sample variance (divisor n-1) of
@@ -48,14 +48,14 @@ func meanVar(xs []float64, e int) (mean, variance float64) {
 	return mean, ss / float64(len(xs)-1)
 }
 
-// HodgesLehmann returns the Hodges-Lehmann estimate of the shift between a
+// hodgesLehmann returns the Hodges-Lehmann estimate of the shift between a
 // and b: the median of all len(a)*len(b) differences a_i - b_j (the average
 // of the two middle ones for an even count). It is the estimate that goes
 // with the Mann-Whitney test, robust to outliers. Small samples sort the
 // differences; large ones select the middle differences without storing
 // them, in O((len(a)+len(b)) log) time and O(len(a)+len(b)) memory. NaN
 // for an empty sample or NaN values.
-func HodgesLehmann(a, b []float64) float64 {
+func hodgesLehmann(a, b []float64) float64 {
 	if len(a) == 0 || len(b) == 0 || slices.ContainsFunc(a, math.IsNaN) || slices.ContainsFunc(b, math.IsNaN) {
 		return math.NaN()
 	}
@@ -65,7 +65,7 @@ func HodgesLehmann(a, b []float64) float64 {
 	return hodgesLehmannSelect(a, b)
 }
 
-// hlSortLimit is the number of differences up to which HodgesLehmann
+// hlSortLimit is the number of differences up to which hodgesLehmann
 // stores and sorts them.
 const hlSortLimit = 1 << 20
 

@@ -42,10 +42,10 @@ func TestCompareAgainstScipy(t *testing.T) {
 		if !close(r.P, c.MWP, tol) {
 			t.Errorf("%s: Mann-Whitney p = %v, %s %v (rel. diff %.2g)", c.Name, r.P, c.MWRef, c.MWP, math.Abs(r.P-c.MWP)/c.MWP)
 		}
-		if hl := HodgesLehmann(c.A, c.B); !close(hl, c.HL, tol) {
+		if hl := hodgesLehmann(c.A, c.B); !close(hl, c.HL, tol) {
 			t.Errorf("%s: Hodges-Lehmann %v, numpy %v", c.Name, hl, c.HL)
 		}
-		w, err := WelchT(c.A, c.B)
+		w, err := welchT(c.A, c.B)
 		if c.WelchP == nil {
 			if err == nil {
 				t.Errorf("%s: Welch gave %+v, want an error", c.Name, w)
@@ -66,7 +66,7 @@ func TestCompareAgainstScipy(t *testing.T) {
 	}
 	for a, want := range ref.MinSamples {
 		alpha, _ := strconv.ParseFloat(a, 64)
-		if got := MinSamplesForSignificance(alpha); got != want {
+		if got := minSamplesForSignificance(alpha); got != want {
 			t.Errorf("MinSamplesForSignificance(%v) = %d, scipy says %d", alpha, got, want)
 		}
 	}
@@ -74,16 +74,16 @@ func TestCompareAgainstScipy(t *testing.T) {
 
 func TestMinSamplesForSignificance(t *testing.T) {
 	// 2/C(6,3) = 0.1 > 0.05 >= 2/C(8,4) = 0.0286.
-	if n := MinSamplesForSignificance(0.05); n != 4 {
+	if n := minSamplesForSignificance(0.05); n != 4 {
 		t.Errorf("MinSamplesForSignificance(0.05) = %d, want 4", n)
 	}
-	if n := MinSamplesForSignificance(0); n != 0 {
+	if n := minSamplesForSignificance(0); n != 0 {
 		t.Errorf("alpha 0 gave %d", n)
 	}
-	if w, ok := SignificanceWarning(3, 3, 0.05); !ok || w.Code != WarnNoSignificance || !strings.Contains(w.Next, "at least 4") {
+	if w, ok := significanceWarning(3, 3, 0.05); !ok || w.Code != warnNoSignificance || !strings.Contains(w.Next, "at least 4") {
 		t.Errorf("3 vs 3: %v %v", w, ok)
 	}
-	if _, ok := SignificanceWarning(4, 4, 0.05); ok {
+	if _, ok := significanceWarning(4, 4, 0.05); ok {
 		t.Error("4 vs 4 warned")
 	}
 }
@@ -99,11 +99,11 @@ func TestCompareErrors(t *testing.T) {
 	for _, c := range []struct{ a, b []float64 }{
 		{[]float64{1}, []float64{1, 2}}, {[]float64{1, 1}, []float64{2, 2}}, {[]float64{math.NaN(), 1}, []float64{1, 2}},
 	} {
-		if _, err := WelchT(c.a, c.b); err == nil || !strings.HasPrefix(err.Error(), "stats: ") {
+		if _, err := welchT(c.a, c.b); err == nil || !strings.HasPrefix(err.Error(), "stats: ") {
 			t.Errorf("WelchT(%v, %v): err %v", c.a, c.b, err)
 		}
 	}
-	if !math.IsNaN(HodgesLehmann(nil, []float64{1})) {
+	if !math.IsNaN(hodgesLehmann(nil, []float64{1})) {
 		t.Error("HodgesLehmann of an empty sample is not NaN")
 	}
 }
@@ -133,7 +133,7 @@ func TestSpecialAgainstScipy(t *testing.T) {
 	}
 }
 
-// The selection path of HodgesLehmann must equal the sorting path exactly.
+// The selection path of hodgesLehmann must equal the sorting path exactly.
 func TestHodgesLehmannSelect(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, nn := range [][2]int{{1, 1}, {1, 2}, {2, 2}, {3, 7}, {10, 10}, {31, 17}, {200, 150}} {
@@ -152,7 +152,7 @@ func TestHodgesLehmannSelect(t *testing.T) {
 	}
 	// A size that takes the selection path through the exported function.
 	a, b := benchSample(1500), benchSample(1000)
-	if got, want := HodgesLehmann(a, b), hodgesLehmannSort(a, b); got != want {
+	if got, want := hodgesLehmann(a, b), hodgesLehmannSort(a, b); got != want {
 		t.Errorf("1500x1000: %v, sort %v", got, want)
 	}
 }

@@ -13,12 +13,13 @@
 //
 // Comparisons use one rule. MannWhitneyU computes its two-sided p-value
 // exactly, from the null distribution of U given the ties, whenever
-// na·nb <= MannWhitneyExactLimit (2500: two samples of 50), and by the
+// na·nb <= 2500 (two samples of 50), and by the
 // normal approximation with tie and continuity corrections above; P is
 // never below MinPValue, the smallest p samples of those sizes can have.
 // A difference is significant at level alpha when P <= alpha
-// (MannWhitneyResult.Significant, used by CompareMedians), which can
-// happen exactly when SignificanceWarning does not warn. MedianCI is the
+// (MannWhitneyResult.Significant, used by CompareMedians), which is
+// possible exactly when MinPValue(na, nb) <= alpha.
+// MedianCI is the
 // order-statistic interval benchstat uses, with exact binomial coverage
 // for every n (see its doc comment for how it differs from benchstat's).
 //
@@ -29,4 +30,11 @@
 // count. They are compared with golang.org/x/perf's (through go-moremath;
 // testdata/genxperf.go writes them) on its own test vectors and random
 // samples, and every difference is explained by a test.
+//
+// stats computes from the values it is given: it never reads a clock,
+// does no I/O, does not render figures (package unit has the digits rule,
+// package report the layouts) and does not decide what a comparison of
+// documents concludes. It imports the HDR histogram and gonum (for the
+// Beta distribution of the seeded bootstrap), and nothing of chronograph's
+// but package warn and internal helpers.
 package stats

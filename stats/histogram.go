@@ -25,8 +25,8 @@ type Histogram struct {
 	min, max   int64 // exact extremes of everything recorded; valid when Count() > 0
 }
 
-// Bucket is a non-empty histogram bucket: Count values in [Lo, Hi].
-type Bucket struct {
+// hdrBucket is a non-empty histogram bucket: Count values in [Lo, Hi].
+type hdrBucket struct {
 	Lo    int64 `json:"lo"`
 	Hi    int64 `json:"hi"`
 	Count int64 `json:"count"`
@@ -112,9 +112,6 @@ func (h *Histogram) Overflows() int64 { return h.overflows }
 // Underflows returns the number of negative values recorded.
 func (h *Histogram) Underflows() int64 { return h.underflows }
 
-// Highest returns the highest trackable value.
-func (h *Histogram) Highest() int64 { return h.h.HighestTrackableValue() }
-
 // Min returns the smallest value recorded (exact), 0 when empty.
 func (h *Histogram) Min() int64 {
 	if h.Count() == 0 {
@@ -179,7 +176,7 @@ func (h *Histogram) Merge(o *Histogram) {
 	if h.Count() > 0 {
 		lo, hi = min(h.min, lo), max(h.max, hi)
 	}
-	for _, b := range o.Buckets() {
+	for _, b := range o.buckets() {
 		h.recordN(b.Lo, b.Count)
 	}
 	// The exact extremes and flow counts of o carry over.
@@ -192,12 +189,12 @@ func (h *Histogram) Merge(o *Histogram) {
 	}
 }
 
-// Buckets returns the non-empty buckets in increasing order of value.
-func (h *Histogram) Buckets() []Bucket {
-	var out []Bucket
+// buckets returns the non-empty buckets in increasing order of value.
+func (h *Histogram) buckets() []hdrBucket {
+	var out []hdrBucket
 	for _, b := range h.h.Distribution() {
 		if b.Count > 0 {
-			out = append(out, Bucket{Lo: b.From, Hi: b.To, Count: b.Count})
+			out = append(out, hdrBucket{Lo: b.From, Hi: b.To, Count: b.Count})
 		}
 	}
 	return out

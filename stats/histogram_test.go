@@ -56,7 +56,7 @@ func TestHistogramRelativeError(t *testing.T) {
 			t.Errorf("sig %d: stddev %v, exact %v", sig, h.StdDev(), s.StdDevPopulation)
 		}
 		var n int64
-		for _, b := range h.Buckets() {
+		for _, b := range h.buckets() {
 			if b.Count <= 0 || b.Lo > b.Hi {
 				t.Fatalf("bad bucket %+v", b)
 			}
@@ -145,7 +145,7 @@ func TestHistogramMergeAndJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if back.Count() != a.Count() || back.Min() != a.Min() || back.Max() != a.Max() ||
-		!slices.Equal(back.Buckets(), a.Buckets()) || back.Quantile(0.99) != a.Quantile(0.99) {
+		!slices.Equal(back.buckets(), a.buckets()) || back.Quantile(0.99) != a.Quantile(0.99) {
 		t.Errorf("JSON round trip changed the histogram")
 	}
 	for _, bad := range []string{`{`, `{"lowest":0,"highest":10,"sigfigs":3}`,

@@ -24,7 +24,7 @@ type Interval struct {
 // Interval methods.
 const (
 	MethodOrderStatistic      = "order-statistic"
-	MethodBootstrapPercentile = "bootstrap-percentile"
+	methodBootstrapPercentile = "bootstrap-percentile"
 )
 
 // Contains reports whether x lies in [Lo, Hi].
@@ -265,9 +265,9 @@ func (b binomialHalf) inside(lo, hi int) float64 {
 	return max(0, 1-b.below(lo-1)-b.below(b.n-hi))
 }
 
-// DefaultResamples is the number of bootstrap resamples used when the
+// defaultResamples is the number of bootstrap resamples used when the
 // caller passes a non-positive number.
-const DefaultResamples = 10000
+const defaultResamples = 10000
 
 // newRand returns the package's seeded generator: PCG, so a seed gives the
 // same stream on every platform and Go release that keeps PCG.
@@ -283,20 +283,20 @@ func resample(r *rand.Rand, dst, xs []float64) {
 	}
 }
 
-// BootstrapCI returns a percentile-bootstrap confidence interval for
-// stat(xs): stat is evaluated on resamples (default DefaultResamples when
+// bootstrapCI returns a percentile-bootstrap confidence interval for
+// stat(xs): stat is evaluated on resamples (default defaultResamples when
 // not positive) resamples of xs drawn with replacement, and the interval
 // holds the central confidence fraction of those values (linear
 // percentiles). The same seed gives the same interval. stat may reorder
 // the slice it gets but must not keep it. Resamples where stat is NaN are
 // left out. An empty xs or a bad confidence gives NaN bounds.
-func BootstrapCI(xs []float64, stat func([]float64) float64, confidence float64, resamples int, seed uint64) Interval {
-	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence, Method: MethodBootstrapPercentile}
+func bootstrapCI(xs []float64, stat func([]float64) float64, confidence float64, resamples int, seed uint64) Interval {
+	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence, Method: methodBootstrapPercentile}
 	if len(xs) == 0 || checkConfidence(confidence) != nil {
 		return iv
 	}
 	if resamples <= 0 {
-		resamples = DefaultResamples
+		resamples = defaultResamples
 	}
 	r := newRand(seed)
 	buf := make([]float64, len(xs))
@@ -310,17 +310,17 @@ func BootstrapCI(xs []float64, stat func([]float64) float64, confidence float64,
 	return percentileInterval(iv, vals)
 }
 
-// BootstrapRatioCI returns a percentile-bootstrap confidence interval for
+// bootstrapRatioCI returns a percentile-bootstrap confidence interval for
 // stat(a)/stat(b), resampling a and b independently (each resample draws
 // len(a) values from a and len(b) from b). It suits "B is 1.23x as slow as
-// A" statements. Arguments and results are as for BootstrapCI.
-func BootstrapRatioCI(a, b []float64, stat func([]float64) float64, confidence float64, resamples int, seed uint64) Interval {
-	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence, Method: MethodBootstrapPercentile}
+// A" statements. Arguments and results are as for bootstrapCI.
+func bootstrapRatioCI(a, b []float64, stat func([]float64) float64, confidence float64, resamples int, seed uint64) Interval {
+	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence, Method: methodBootstrapPercentile}
 	if len(a) == 0 || len(b) == 0 || checkConfidence(confidence) != nil {
 		return iv
 	}
 	if resamples <= 0 {
-		resamples = DefaultResamples
+		resamples = defaultResamples
 	}
 	r := newRand(seed)
 	bufA := make([]float64, len(a))

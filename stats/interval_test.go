@@ -120,12 +120,12 @@ func TestBootstrap(t *testing.T) {
 	for i := range xs {
 		xs[i] = 50 + 10*r.NormFloat64()
 	}
-	a := BootstrapCI(xs, Mean, 0.95, 2000, 42)
-	b := BootstrapCI(xs, Mean, 0.95, 2000, 42)
+	a := bootstrapCI(xs, Mean, 0.95, 2000, 42)
+	b := bootstrapCI(xs, Mean, 0.95, 2000, 42)
 	if a != b {
 		t.Errorf("same seed, different intervals: %+v vs %+v", a, b)
 	}
-	if c := BootstrapCI(xs, Mean, 0.95, 2000, 43); c == a {
+	if c := bootstrapCI(xs, Mean, 0.95, 2000, 43); c == a {
 		t.Errorf("different seeds, same interval %+v", c)
 	}
 	m := Mean(xs)
@@ -134,10 +134,10 @@ func TestBootstrap(t *testing.T) {
 	if !(a.Lo < m && m < a.Hi) || a.Hi-a.Lo < 1.5 || a.Hi-a.Lo > 4.5 {
 		t.Errorf("mean %v, interval %+v", m, a)
 	}
-	if a.Method != MethodBootstrapPercentile || a.Confidence != 0.95 {
+	if a.Method != methodBootstrapPercentile || a.Confidence != 0.95 {
 		t.Errorf("interval %+v", a)
 	}
-	med := BootstrapCI(xs, Median, 0.9, 0, 1)
+	med := bootstrapCI(xs, Median, 0.9, 0, 1)
 	if !med.Contains(Median(xs)) {
 		t.Errorf("median %v outside %+v", Median(xs), med)
 	}
@@ -146,16 +146,16 @@ func TestBootstrap(t *testing.T) {
 	for i := range ys {
 		ys[i] = 2 * xs[i] // twice as slow
 	}
-	ratio := BootstrapRatioCI(ys, xs, Median, 0.95, 2000, 9)
+	ratio := bootstrapRatioCI(ys, xs, Median, 0.95, 2000, 9)
 	if !(ratio.Lo < 2 && 2 < ratio.Hi) || ratio.Lo < 1.6 || ratio.Hi > 2.4 {
 		t.Errorf("ratio interval %+v, want around 2", ratio)
 	}
-	if r2 := BootstrapRatioCI(ys, xs, Median, 0.95, 2000, 9); r2 != ratio {
+	if r2 := bootstrapRatioCI(ys, xs, Median, 0.95, 2000, 9); r2 != ratio {
 		t.Errorf("ratio not reproducible: %+v vs %+v", ratio, r2)
 	}
 	for _, iv := range []Interval{
-		BootstrapCI(nil, Mean, 0.95, 10, 1), BootstrapCI(xs, Mean, 1.5, 10, 1),
-		BootstrapRatioCI(xs, nil, Mean, 0.95, 10, 1),
+		bootstrapCI(nil, Mean, 0.95, 10, 1), bootstrapCI(xs, Mean, 1.5, 10, 1),
+		bootstrapRatioCI(xs, nil, Mean, 0.95, 10, 1),
 	} {
 		if !math.IsNaN(iv.Lo) || !math.IsNaN(iv.Hi) {
 			t.Errorf("bad input gave %+v, want NaN bounds", iv)

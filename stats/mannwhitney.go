@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/chronograph/chronograph/warn"
 )
 
 // MannWhitneyResult is the outcome of a two-sided Mann-Whitney U test.
@@ -26,23 +28,23 @@ type MannWhitneyResult struct {
 // Significant reports whether the test rejects "a and b come from the same
 // distribution" at level alpha: P <= alpha (benchstat's rule too). It is
 // the one rule of this package: CompareMedians uses it, and MinPValue and
-// SignificanceWarning say when it cannot hold.
+// significanceWarning say when it cannot hold.
 func (r MannWhitneyResult) Significant(alpha float64) bool { return r.P <= alpha }
 
-// MannWhitneyExactLimit is the largest product na·nb of the sample sizes
+// mannWhitneyExactLimit is the largest product na·nb of the sample sizes
 // for which MannWhitneyU computes the exact null distribution of U: two
 // samples of 50 (x/perf's limit without ties), or 10 and 250, or 1 and
 // 2500. At the limit, with U at its mean (the costliest case), that takes
 // about 1.8 million multiply-adds, 1.6 ms on one AMD EPYC vCPU
 // (BenchmarkMannWhitneyExact), 3 % of what CompareMedians spends on its
 // bootstrap interval for the same samples.
-const MannWhitneyExactLimit = 2500
+const mannWhitneyExactLimit = 2500
 
 // MannWhitneyU runs the two-sided Mann-Whitney U (Wilcoxon rank-sum) test
 // of a against b. Tied values get their mid-rank. How P is computed
 // depends on the sample sizes only, never on the data:
 //
-//   - na·nb <= MannWhitneyExactLimit: exactly, from the null distribution of
+//   - na·nb <= mannWhitneyExactLimit: exactly, from the null distribution of
 //     U given the ties, that is the distribution of U over all
 //     C(na+nb, na) equally likely ways to split the pooled values into
 //     samples of na and nb (Mann and Whitney 1947 without ties; Klotz 1966
@@ -55,7 +57,7 @@ const MannWhitneyExactLimit = 2500
 //     go-moremath's approximation). When that falls below MinPValue, the
 //     smallest p any data of these sizes can have, P is raised to it.
 //
-// So P is never below MinPValue(na, nb), and SignificanceWarning, which
+// So P is never below MinPValue(na, nb), and significanceWarning, which
 // compares that floor with alpha, never contradicts P.
 //
 // P equals x/perf's (benchstat's, computed by go-moremath) where both use
@@ -72,7 +74,7 @@ const MannWhitneyExactLimit = 2500
 //
 // Cost: sorting, plus for the exact distribution about na²·nb²/3
 // multiply-adds when u is near its mean and fewer in the tails (see
-// MannWhitneyExactLimit). It fails for an empty sample or NaN values; when
+// mannWhitneyExactLimit). It fails for an empty sample or NaN values; when
 // all values are equal P is 1.
 func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 	na, nb := len(a), len(b)
@@ -126,7 +128,7 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 	fa, fb := float64(na), float64(nb)
 	u1 := r1 - fa*(fa+1)/2
 	res := MannWhitneyResult{U: u1, Ties: len(groups) < n, NA: na, NB: nb}
-	if na <= MannWhitneyExactLimit && nb <= MannWhitneyExactLimit && na*nb <= MannWhitneyExactLimit {
+	if na <= mannWhitneyExactLimit && nb <= mannWhitneyExactLimit && na*nb <= mannWhitneyExactLimit {
 		res.Exact = true
 		// The distribution is computed for the smaller sample (cheaper);
 		// W = 2U is an integer.
@@ -288,11 +290,11 @@ func MinPValue(na, nb int) float64 {
 	return min(1, 2/binomial(na+nb, na))
 }
 
-// MinSamplesForSignificance returns the smallest n such that a two-sided
+// minSamplesForSignificance returns the smallest n such that a two-sided
 // Mann-Whitney test of two samples of n values each can reach p <= alpha
 // at all (4 for alpha = 0.05: 2/C(8,4) = 0.029, while 2/C(6,3) = 0.1). It
 // returns 0 for alpha outside (0, 1].
-func MinSamplesForSignificance(alpha float64) int {
+func minSamplesForSignificance(alpha float64) int {
 	if !(alpha > 0 && alpha <= 1) {
 		return 0
 	}
@@ -303,16 +305,16 @@ func MinSamplesForSignificance(alpha float64) int {
 	return n
 }
 
-// SignificanceWarning returns a warning when samples of sizes na and nb
+// significanceWarning returns a warning when samples of sizes na and nb
 // are too small for the Mann-Whitney test ever to reach p <= alpha: when
 // MinPValue(na, nb) > alpha. MannWhitneyU's P is then above alpha for any
 // data, so Significant and CompareMedians never say "significant" while
 // this warns.
-func SignificanceWarning(na, nb int, alpha float64) (Warning, bool) {
+func significanceWarning(na, nb int, alpha float64) (warn.Warning, bool) {
 	if MinPValue(na, nb) <= alpha {
-		return Warning{}, false
+		return warn.Warning{}, false
 	}
-	return warnf(WarnNoSignificance,
+	return warnf(warnNoSignificance,
 		"with %d and %d samples no difference can be significant at alpha=%g (the smallest possible p is %.3g) >> take at least %d samples of each",
-		na, nb, alpha, MinPValue(na, nb), MinSamplesForSignificance(alpha)), true
+		na, nb, alpha, MinPValue(na, nb), minSamplesForSignificance(alpha)), true
 }

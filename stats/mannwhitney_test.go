@@ -373,7 +373,7 @@ func TestMannWhitneyAgainstXPerf(t *testing.T) {
 	t.Logf("x/perf's approximation furthest below the exact p: %s", worstName)
 }
 
-// P is never below MinPValue, so SignificanceWarning never contradicts
+// P is never below MinPValue, so significanceWarning never contradicts
 // the test: when it warns, no data of those sizes is significant.
 func TestSignificanceFloor(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 9))
@@ -403,11 +403,11 @@ func TestSignificanceFloor(t *testing.T) {
 				t.Errorf("%dx%d separated, exact: p = %v, want the floor %v", na, nb, res.P, floor)
 			}
 			for _, alpha := range []float64{1e-9, 1e-4, 0.001, 0.01, 0.05, 0.1, floor} {
-				if _, warns := SignificanceWarning(na, nb, alpha); warns && res.Significant(alpha) {
+				if _, warns := significanceWarning(na, nb, alpha); warns && res.Significant(alpha) {
 					t.Errorf("%dx%d alpha %v: significant (p = %v) while SignificanceWarning says p >= %v", na, nb, alpha, res.P, floor)
 				}
 			}
-			if _, warns := SignificanceWarning(na, nb, 0.05); warns {
+			if _, warns := significanceWarning(na, nb, 0.05); warns {
 				if cm, err := CompareMedians(a, b, 0.95, 0.05, 1); err != nil || cm.Significant {
 					t.Errorf("%dx%d: CompareMedians significant (%+v, %v) while SignificanceWarning warns", na, nb, cm, err)
 				}
@@ -426,7 +426,7 @@ func TestSignificanceFloor(t *testing.T) {
 	} {
 		res, _ := MannWhitneyU(c.a, c.b)
 		cm, _ := CompareMedians(c.a, c.b, 0.95, 0.05, 1)
-		_, warns := SignificanceWarning(len(c.a), len(c.b), 0.05)
+		_, warns := significanceWarning(len(c.a), len(c.b), 0.05)
 		if res.P != c.p || res.P != MinPValue(len(c.a), len(c.b)) || res.Significant(0.05) != c.sig || warns == c.sig || cm.MannWhitney.P != c.p {
 			t.Errorf("%v vs %v: p = %v (want %v, the floor), significant %v, warning %v", c.a, c.b, res.P, c.p, res.Significant(0.05), warns)
 		}

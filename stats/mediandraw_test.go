@@ -68,7 +68,7 @@ func TestBootstrapMedianRatioCI(t *testing.T) {
 		b[i] = 80 + 10*r.NormFloat64()
 	}
 	fast := BootstrapMedianRatioCI(a, b, 0.95, 20000, 1)
-	slow := BootstrapRatioCI(a, b, Median, 0.95, 20000, 1)
+	slow := bootstrapRatioCI(a, b, Median, 0.95, 20000, 1)
 	if math.Abs(fast.Lo-slow.Lo) > 0.01 || math.Abs(fast.Hi-slow.Hi) > 0.01 {
 		t.Errorf("shortcut interval [%.4f, %.4f], resampling [%.4f, %.4f]", fast.Lo, fast.Hi, slow.Lo, slow.Hi)
 	}

@@ -29,11 +29,11 @@ func (o Outliers) Count() int {
 	return len(o.LowSevere) + len(o.LowMild) + len(o.HighMild) + len(o.HighSevere)
 }
 
-// Low returns the number of low outliers (mild and severe).
-func (o Outliers) Low() int { return len(o.LowSevere) + len(o.LowMild) }
+// low returns the number of low outliers (mild and severe).
+func (o Outliers) low() int { return len(o.LowSevere) + len(o.LowMild) }
 
-// High returns the number of high outliers (mild and severe).
-func (o Outliers) High() int { return len(o.HighSevere) + len(o.HighMild) }
+// high returns the number of high outliers (mild and severe).
+func (o Outliers) high() int { return len(o.HighSevere) + len(o.HighMild) }
 
 // Severe returns the number of severe outliers (low and high).
 func (o Outliers) Severe() int { return len(o.LowSevere) + len(o.HighSevere) }
@@ -81,9 +81,9 @@ func Tukey(xs []float64) Outliers {
 	return o
 }
 
-// ModifiedZScoreFactor is Iglewicz and Hoaglin's 0.6745 (Φ⁻¹(3/4)), which
+// modifiedZScoreFactor is Iglewicz and Hoaglin's 0.6745 (Φ⁻¹(3/4)), which
 // makes the modified z-score comparable to a standard score for normal data.
-const ModifiedZScoreFactor = 0.6745
+const modifiedZScoreFactor = 0.6745
 
 // DefaultModifiedZThreshold is Iglewicz and Hoaglin's recommended cut-off.
 const DefaultModifiedZThreshold = 3.5
@@ -112,7 +112,7 @@ func ModifiedZ(xs []float64, threshold float64) []int {
 	}
 	var out []int
 	for i, x := range xs {
-		if math.Abs(ModifiedZScoreFactor*(x-med)/mad) > threshold {
+		if math.Abs(modifiedZScoreFactor*(x-med)/mad) > threshold {
 			out = append(out, i)
 		}
 	}

@@ -33,8 +33,8 @@ func TestTukey(t *testing.T) {
 		!slices.Equal(o.HighMild, want.HighMild) || !slices.Equal(o.HighSevere, want.HighSevere) {
 		t.Errorf("got %+v", o)
 	}
-	if o.Count() != 4 || o.Low() != 2 || o.High() != 2 || o.Severe() != 2 {
-		t.Errorf("counts %d %d %d %d", o.Count(), o.Low(), o.High(), o.Severe())
+	if o.Count() != 4 || o.low() != 2 || o.high() != 2 || o.Severe() != 2 {
+		t.Errorf("counts %d %d %d %d", o.Count(), o.low(), o.high(), o.Severe())
 	}
 
 	// Clean data: nothing flagged; small samples: nothing flagged, NaN fences.

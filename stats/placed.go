@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// CPUDifferThreshold is how far apart (as a fraction: 0.05 = 5 %) the
+// cpuDifferThreshold is how far apart (as a fraction: 0.05 = 5 %) the
 // medians of two CPUs may be before PlacedMedianCI says that the CPUs
 // differ and widens its interval to span them.
-const CPUDifferThreshold = 0.05
+const cpuDifferThreshold = 0.05
 
 // minCPUSamples is the fewest values a CPU needs to count in the decision
 // whether CPUs differ.
@@ -43,7 +43,7 @@ type PlacedInterval struct {
 	// PerCPU summarizes the values of every known CPU, in CPU order (nil
 	// when no CPU is known), and CPUsDiffer is set when the medians of
 	// two CPUs with at least 3 values differ by more than
-	// CPUDifferThreshold.
+	// cpuDifferThreshold.
 	PerCPU     []CPUMedian
 	CPUsDiffer bool
 }
@@ -59,7 +59,7 @@ type PlacedInterval struct {
 // (MedianCI); the Student t interval of the mean of the block medians,
 // when there are two blocks or more, so that it holds what varies between
 // invocations and not only within one; and, when the medians of two CPUs
-// with at least 3 values each differ by more than CPUDifferThreshold,
+// with at least 3 values each differ by more than cpuDifferThreshold,
 // every such CPU's interval (CPUMedian.CI), so that it spans the CPUs'
 // levels. When no value is negative, the interval does not reach below 0
 // (the t interval of a few scattered blocks can). It fails when none of
@@ -101,14 +101,14 @@ func PlacedMedianCI(xs []float64, blocks, cpus []int, confidence float64) (Place
 			lo, hi = min(lo, c.Median), max(hi, c.Median)
 		}
 	}
-	if lo > 0 && hi/lo-1 > CPUDifferThreshold {
+	if lo > 0 && hi/lo-1 > cpuDifferThreshold {
 		p.CPUsDiffer = true
 		for _, c := range p.PerCPU {
 			if c.Samples >= minCPUSamples {
 				widen(c.CI)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("every CPU's interval, since two CPUs' medians differ by more than %g%%", 100*CPUDifferThreshold))
+		parts = append(parts, fmt.Sprintf("every CPU's interval, since two CPUs' medians differ by more than %g%%", 100*cpuDifferThreshold))
 	}
 	if !have {
 		if err == nil {

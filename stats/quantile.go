@@ -54,15 +54,15 @@ var Methods = []Method{
 	InterpolatedInvertedCDF, Hazen, Weibull, Linear, MedianUnbiased, NormalUnbiased,
 }
 
-// HyndmanFanType returns the number (1 to 9) of m in Hyndman and Fan's
+// hyndmanFanType returns the number (1 to 9) of m in Hyndman and Fan's
 // "Sample Quantiles in Statistical Packages" (1996), or 0 for an unknown
 // method.
-func (m Method) HyndmanFanType() int {
+func (m Method) hyndmanFanType() int {
 	return slices.Index(Methods, m) + 1
 }
 
-// Valid reports whether m is one of the nine known methods.
-func (m Method) Valid() bool { return m.HyndmanFanType() > 0 }
+// valid reports whether m is one of the nine known methods.
+func (m Method) valid() bool { return m.hyndmanFanType() > 0 }
 
 // String returns the numpy name of the method.
 func (m Method) String() string { return string(m) }
@@ -74,7 +74,7 @@ func ParseMethod(s string) (Method, error) {
 		return DefaultMethod, nil
 	}
 	m := Method(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_"))
-	if m.Valid() {
+	if m.valid() {
 		return m, nil
 	}
 	names := make([]string, len(Methods))
@@ -226,10 +226,10 @@ func Percentile(xs []float64, p float64, m Method) float64 {
 	return Quantile(sorted, p/100, m)
 }
 
-// Percentiles returns the percentiles ps (each in [0, 100]) of xs by the
+// percentilesOf returns the percentiles ps (each in [0, 100]) of xs by the
 // definition m, sorting a copy of xs once. Entries of ps outside [0, 100]
 // give NaN.
-func Percentiles(xs []float64, ps []float64, m Method) []float64 {
+func percentilesOf(xs []float64, ps []float64, m Method) []float64 {
 	out := make([]float64, len(ps))
 	sorted := slices.Clone(xs)
 	slices.Sort(sorted)

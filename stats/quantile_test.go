@@ -32,7 +32,7 @@ func TestQuantileAgainstNumpy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := Percentiles(c.Xs, ref.Percentiles, m)
+			got := percentilesOf(c.Xs, ref.Percentiles, m)
 			for i, p := range ref.Percentiles {
 				// Exact for every method: the same float operations as numpy.
 				if got[i] != want[i] {
@@ -92,8 +92,8 @@ func TestParseMethod(t *testing.T) {
 		if err != nil || got != m {
 			t.Errorf("ParseMethod(%q) = %q, %v", m, got, err)
 		}
-		if m.HyndmanFanType() != i+1 {
-			t.Errorf("%s: type %d, want %d", m, m.HyndmanFanType(), i+1)
+		if m.hyndmanFanType() != i+1 {
+			t.Errorf("%s: type %d, want %d", m, m.hyndmanFanType(), i+1)
 		}
 	}
 	if m, err := ParseMethod(""); m != DefaultMethod || err != nil {

@@ -36,20 +36,20 @@ type MedianRatio struct {
 // Mann-Whitney U test, and calls the difference significant at level
 // alpha only when both agree. The test is exact for small samples (see
 // MannWhitneyU), so samples too small to reach alpha at all (see
-// SignificanceWarning) are never called significant. The error is the
+// significanceWarning) are never called significant. The error is the
 // test's (an empty sample, NaN); the ratio and interval are still filled
 // in then.
 func CompareMedians(a, b []float64, confidence, alpha float64, seed uint64) (MedianRatio, error) {
 	var r MedianRatio
 	r.Ratio = Median(a) / Median(b)
-	r.CI = BootstrapMedianRatioCI(a, b, confidence, DefaultResamples, seed)
+	r.CI = BootstrapMedianRatioCI(a, b, confidence, defaultResamples, seed)
 	mw, err := MannWhitneyU(a, b)
 	r.MannWhitney = mw
 	r.Significant = err == nil && mw.Significant(alpha) && !r.CI.Contains(1)
 	return r, err
 }
 
-// BootstrapMedianRatioCI is BootstrapRatioCI(a, b, Median, ...) computed
+// BootstrapMedianRatioCI is bootstrapRatioCI(a, b, Median, ...) computed
 // without building the resamples: the median of a resample of n values
 // drawn with replacement from xs is an order statistic of xs whose rank
 // is that of the m-th smallest of n uniform draws, and that uniform order
@@ -61,17 +61,17 @@ func CompareMedians(a, b []float64, confidence, alpha float64, seed uint64) (Med
 func BootstrapMedianRatioCI(a, b []float64, confidence float64, resamples int, seed uint64) Interval {
 	if slices.ContainsFunc(a, math.IsNaN) || slices.ContainsFunc(b, math.IsNaN) {
 		if resamples <= 0 {
-			resamples = DefaultResamples
+			resamples = defaultResamples
 		}
 		resamples = max(100, min(resamples, 4_000_000/max(1, len(a)+len(b))))
-		return BootstrapRatioCI(a, b, Median, confidence, resamples, seed)
+		return bootstrapRatioCI(a, b, Median, confidence, resamples, seed)
 	}
-	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence, Method: MethodBootstrapPercentile}
+	iv := Interval{Lo: math.NaN(), Hi: math.NaN(), Confidence: confidence, Method: methodBootstrapPercentile}
 	if len(a) == 0 || len(b) == 0 || checkConfidence(confidence) != nil {
 		return iv
 	}
 	if resamples <= 0 {
-		resamples = DefaultResamples
+		resamples = defaultResamples
 	}
 	sa, sb := slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
 	r := newRand(seed)

@@ -190,7 +190,7 @@ func sameSummary(a, b Summary) bool {
 
 // FuzzQuantile: for every one of the nine methods, Quantile never panics,
 // is monotone in q (q1 <= q2 gives Quantile(q1) <= Quantile(q2)) and
-// stays within [min, max] of a sample without NaN; Percentiles agrees
+// stays within [min, max] of a sample without NaN; percentilesOf agrees
 // with Percentile; a sample with NaN gives NaN, and so does q outside
 // [0, 1].
 func FuzzQuantile(f *testing.F) {
@@ -244,7 +244,7 @@ func FuzzQuantile(f *testing.F) {
 					t.Fatalf("%s: quantile %g outside [%g, %g] (q %v, %v; sample %g)", m, v, sorted[0], sorted[len(sorted)-1], q1, q2, sorted)
 				}
 			}
-			ps := Percentiles(xs, []float64{q1 * 100, q2 * 100, -1, 101}, m)
+			ps := percentilesOf(xs, []float64{q1 * 100, q2 * 100, -1, 101}, m)
 			if math.Float64bits(ps[0]) != math.Float64bits(Percentile(xs, q1*100, m)) || !math.IsNaN(ps[2]) || !math.IsNaN(ps[3]) {
 				t.Fatalf("%s: Percentiles = %g", m, ps)
 			}
@@ -555,10 +555,10 @@ func FuzzParseMethod(f *testing.F) {
 			}
 			return
 		}
-		if !m.Valid() || s != "" && !strings.EqualFold(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"), string(m)) {
+		if !m.valid() || s != "" && !strings.EqualFold(strings.ReplaceAll(strings.TrimSpace(s), "-", "_"), string(m)) {
 			t.Fatalf("ParseMethod(%q) = %q", s, m)
 		}
-		if n := m.HyndmanFanType(); n < 1 || n > 9 || strconv.Itoa(n) == "" {
+		if n := m.hyndmanFanType(); n < 1 || n > 9 || strconv.Itoa(n) == "" {
 			t.Fatalf("%s has type %d", m, n)
 		}
 	})

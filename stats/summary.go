@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/chronograph/chronograph/warn"
 )
 
 // Summary describes one sample. All figures are in the unit of the sample,
@@ -38,7 +40,7 @@ type Summary struct {
 	// Warnings are the conditions that weaken these figures: too few
 	// samples, outliers, a large spread, values at the clock's resolution
 	// (see CheckResolution), NaN values.
-	Warnings []Warning `json:"warnings,omitempty"`
+	Warnings []warn.Warning `json:"warnings,omitempty"`
 }
 
 // MADScale makes the MAD a consistent estimator of the standard deviation
@@ -67,7 +69,7 @@ func SummarizeSorted(sorted []float64) Summary {
 	sorted = sorted[nan:]
 	s := summarizeSorted(sorted)
 	if nan > 0 {
-		s.Warnings = append(s.Warnings, warnf(WarnNaN,
+		s.Warnings = append(s.Warnings, warnf(warnNaN,
 			"%d NaN value%s left out of the summary >> check the input", nan, plural(nan)))
 	}
 	return s
@@ -76,8 +78,8 @@ func SummarizeSorted(sorted []float64) Summary {
 func summarizeSorted(sorted []float64) Summary {
 	n := len(sorted)
 	if n == 0 {
-		return Summary{Warnings: []Warning{warnf(WarnTooFewSamples,
-			"no samples >> take at least %d", MinSamples)}}
+		return Summary{Warnings: []warn.Warning{warnf(WarnTooFewSamples,
+			"no samples >> take at least %d", minSamples)}}
 	}
 	s := Summary{N: n, Min: sorted[0], Max: sorted[n-1]}
 	// Mean by compensated (Kahan-Babuska) summation (Mean rescales a sum
@@ -187,7 +189,7 @@ func (s *Summary) checkOverflow() {
 	if len(over) == 1 {
 		verb, them = "is", "it"
 	}
-	s.Warnings = append(s.Warnings, warnf(WarnOverflow,
+	s.Warnings = append(s.Warnings, warnf(warnOverflow,
 		"the %s %s beyond the float64 range (±1.8e308), so not shown >> divide the values by a power of ten (e.g. 1e300) to get %s",
 		joinAnd(over), verb, them))
 }
@@ -276,20 +278,20 @@ func linearQuantile(sorted []float64, q float64) float64 {
 // summaryJSON is the JSON form of a Summary: figures that are not finite
 // numbers are null.
 type summaryJSON struct {
-	N                int       `json:"n"`
-	Min              *float64  `json:"min"`
-	Max              *float64  `json:"max"`
-	Mean             *float64  `json:"mean"`
-	Median           *float64  `json:"median"`
-	StdDevSample     *float64  `json:"stddev_sample"`
-	StdDevPopulation *float64  `json:"stddev_population"`
-	MAD              *float64  `json:"mad"`
-	MADScaled        *float64  `json:"mad_scaled"`
-	Q1               *float64  `json:"q1"`
-	Q3               *float64  `json:"q3"`
-	IQR              *float64  `json:"iqr"`
-	CV               *float64  `json:"cv"`
-	Warnings         []Warning `json:"warnings,omitempty"`
+	N                int            `json:"n"`
+	Min              *float64       `json:"min"`
+	Max              *float64       `json:"max"`
+	Mean             *float64       `json:"mean"`
+	Median           *float64       `json:"median"`
+	StdDevSample     *float64       `json:"stddev_sample"`
+	StdDevPopulation *float64       `json:"stddev_population"`
+	MAD              *float64       `json:"mad"`
+	MADScaled        *float64       `json:"mad_scaled"`
+	Q1               *float64       `json:"q1"`
+	Q3               *float64       `json:"q3"`
+	IQR              *float64       `json:"iqr"`
+	CV               *float64       `json:"cv"`
+	Warnings         []warn.Warning `json:"warnings,omitempty"`
 }
 
 // UnmarshalJSON reads what MarshalJSON writes: a null figure becomes NaN

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/warn"
 )
 
 func TestSummaryAgainstNumpy(t *testing.T) {
@@ -52,7 +54,7 @@ func TestSummaryAgainstNumpy(t *testing.T) {
 	}
 }
 
-func codes(ws []Warning) []string {
+func codes(ws []warn.Warning) []string {
 	var out []string
 	for _, w := range ws {
 		out = append(out, w.Code)
@@ -70,9 +72,9 @@ func TestSummaryWarnings(t *testing.T) {
 		{"clean", steady, nil},
 		{"empty", nil, []string{WarnTooFewSamples}},
 		{"three", []float64{1, 1.01, 0.99}, []string{WarnTooFewSamples}},
-		{"outlier", append(slices.Clone(steady), 130), []string{WarnOutliers}},
-		{"spread", []float64{10, 20, 30, 40, 50, 60}, []string{WarnHighVariance}},
-		{"nan", append(slices.Clone(steady), math.NaN()), []string{WarnNaN}},
+		{"outlier", append(slices.Clone(steady), 130), []string{warnOutliers}},
+		{"spread", []float64{10, 20, 30, 40, 50, 60}, []string{warnHighVariance}},
+		{"nan", append(slices.Clone(steady), math.NaN()), []string{warnNaN}},
 	}
 	for _, c := range cases {
 		s := Summarize(c.xs)
@@ -106,7 +108,7 @@ func TestCheckResolution(t *testing.T) {
 		t.Fatalf("warned for a non-positive resolution: %v", s.Warnings)
 	}
 	s.CheckResolution(50)
-	if got := codes(s.Warnings); !slices.Equal(got, []string{WarnResolution}) ||
+	if got := codes(s.Warnings); !slices.Equal(got, []string{warnResolution}) ||
 		!strings.HasPrefix(s.Warnings[0].Message, "values are at the clock's resolution: ") {
 		t.Fatalf("warnings %v", s.Warnings)
 	}
@@ -160,7 +162,7 @@ func TestSummaryNearFloat64Range(t *testing.T) {
 	}
 	var over string
 	for _, w := range s.Warnings {
-		if w.Code == WarnOverflow {
+		if w.Code == warnOverflow {
 			over = w.Message
 		}
 	}
@@ -181,7 +183,7 @@ func TestSummaryNearFloat64Range(t *testing.T) {
 	}
 	// Large values of one sign: every figure finite, no warning.
 	s = Summarize([]float64{1e308, 1.5e308, 1.2e308, 1.7e308})
-	if w := codes(s.Warnings); slices.Contains(w, WarnOverflow) || math.IsInf(s.StdDevSample, 0) || math.IsInf(s.IQR, 0) {
+	if w := codes(s.Warnings); slices.Contains(w, warnOverflow) || math.IsInf(s.StdDevSample, 0) || math.IsInf(s.IQR, 0) {
 		t.Errorf("one-sign summary %+v", s)
 	}
 }
@@ -258,7 +260,7 @@ func TestSpreadAtExtremeScales(t *testing.T) {
 // underflowed to 0 and the test called two different samples constant.
 func TestWelchAtExtremeScales(t *testing.T) {
 	a, b := []float64{1, 2, 3, 4, 5, 6}, []float64{2, 3, 3.5, 5, 7, 8, 9}
-	want, err := WelchT(a, b)
+	want, err := welchT(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +272,7 @@ func TestWelchAtExtremeScales(t *testing.T) {
 		for i, x := range b {
 			bs[i] = x * k
 		}
-		got, err := WelchT(as, bs)
+		got, err := welchT(as, bs)
 		if err != nil || !close(got.T, want.T, 1e-12) || !close(got.DF, want.DF, 1e-12) || !close(got.P, want.P, 1e-12) {
 			t.Errorf("×%g: WelchT = %+v, %v; want %+v", k, got, err, want)
 		}
