@@ -11,10 +11,10 @@ import (
 
 // Placeholders that Redact writes.
 const (
-	RedactedHost    = "<host>"
-	RedactedUser    = "<user>"
-	RedactedHome    = "<home>"
-	RedactedCmdline = "<redacted>"
+	redactedHost    = "<host>"
+	redactedUser    = "<user>"
+	redactedHome    = "<home>"
+	redactedCmdline = "<redacted>"
 )
 
 // Redact replaces what identifies the machine and its users in d, for a
@@ -44,7 +44,7 @@ func Redact(d *Document) {
 		return
 	}
 	if out.Environment != nil && out.Environment.System.Cmdline != "" {
-		out.Environment.System.Cmdline = RedactedCmdline
+		out.Environment.System.Cmdline = redactedCmdline
 	}
 	*d = out
 }
@@ -115,14 +115,14 @@ func (r *redactor) walk(v any) any {
 
 func (r *redactor) text(s string) string {
 	for _, h := range r.homes {
-		s = strings.ReplaceAll(s, h, RedactedHome)
+		s = strings.ReplaceAll(s, h, redactedHome)
 	}
-	s = homeRe.ReplaceAllString(s, RedactedHome)
+	s = homeRe.ReplaceAllString(s, redactedHome)
 	if r.host != "" && len(r.host) >= 2 {
-		s = strings.ReplaceAll(s, r.host, RedactedHost)
+		s = strings.ReplaceAll(s, r.host, redactedHost)
 	}
 	if r.words != nil {
-		s = r.words.ReplaceAllString(s, RedactedUser)
+		s = r.words.ReplaceAllString(s, redactedUser)
 	}
 	return s
 }

@@ -29,7 +29,7 @@ func TestRedact(t *testing.T) {
 	if got, want := d.Measurements[0].Name, "<home>/bin/tool on <host> by <user>"; got != want {
 		t.Errorf("name %q, want %q", got, want)
 	}
-	if d.Environment.System.Cmdline != RedactedCmdline {
+	if d.Environment.System.Cmdline != redactedCmdline {
 		t.Errorf("kernel command line %q", d.Environment.System.Cmdline)
 	}
 	if len(d.Measurements[0].Metrics[0].Values) != 2 {

@@ -2,6 +2,18 @@
 // JSON document that every measurement writes (command benchmarks, Go
 // function benchmarks, sleep and latency studies, summaries of numbers) and
 // that chrono's subcommands read back. The schema is in docs/result-schema.md.
+//
+// Every document starts with New(kind, Meta): the program that wrote it
+// (ToolFromBuild), its command line and the environment. The measuring
+// packages fill in their kind's typed details (KindRun, KindDetail) and
+// their samples as metrics (SampleMetric); Encode and WriteFile write it,
+// Decode, Unmarshal and ReadFile read and validate it (converting version
+// 1 documents and hyperfine's JSON exports), Redact strips what identifies
+// a host.
+//
+// result holds data and converts other versions of it: it does not
+// measure, does not compare documents and does not render them (package
+// report).
 package result
 
 import (

@@ -24,13 +24,10 @@ const (
 	UnitHz = "Hz"
 )
 
-// Units lists every unit a Metric may have, in the order of the schema.
+// units lists every unit a Metric may have, in the order of the schema.
 var units = []string{UnitNs, UnitNsPerOp, UnitBytes, UnitBytesPerOp, UnitCount, UnitCountPerOp, UnitOne, UnitCPU, UnitHz}
 
-// Units returns the units a Metric may have.
-func Units() []string { return append([]string(nil), units...) }
-
-// ValidUnit reports whether u is one of Units.
+// ValidUnit reports whether u is one of the Unit constants.
 func ValidUnit(u string) bool {
 	for _, x := range units {
 		if x == u {

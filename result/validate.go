@@ -12,9 +12,6 @@ import (
 // kinds lists every kind of document, in the schema's order.
 var kinds = []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, KindTrace, KindScope}
 
-// Kinds returns every kind a document may have.
-func Kinds() []string { return slices.Clone(kinds) }
-
 // mayBeEmpty lists the kinds whose documents may hold no measurement: an
 // environment alone, a dump without events, a program without scope
 // timers. A document of another kind without measurements is damaged,
