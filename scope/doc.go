@@ -26,5 +26,12 @@
 // through the subpackage scopeprom (which alone imports client_golang).
 //
 // Measure keeps the function's result and its time apart; a panic inside
-// is recorded as panicked and goes on unchanged.
+// is recorded as panicked and goes on unchanged. The histograms tell
+// durations apart up to 73 minutes; longer ones share the top bucket
+// (their count, total and maximum stay exact).
+//
+// scope only records and reports what it recorded: it does not trace the
+// order of events (package tracer does), does not compare or render
+// results (packages report and history), and links no exporter but
+// expvar and log/slog of the standard library.
 package scope

@@ -18,10 +18,6 @@ const (
 	maxBits     = 42 // values from 2^42 ns (73 min) on share the top bucket
 	halfBuckets = 1 << (subBits - 1)
 	nBuckets    = (maxBits-subBits)*halfBuckets + 2*halfBuckets
-	// MaxTracked is the largest duration the histograms tell apart, in
-	// ns; longer ones are counted in the top bucket (their count, total
-	// and max stay exact).
-	MaxTracked = 1<<maxBits - 1
 )
 
 // bucketOf returns the bucket index of a duration in ns.

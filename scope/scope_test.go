@@ -31,7 +31,7 @@ func TestBucketLayoutMatchesHDR(t *testing.T) {
 		}
 	}
 	if bucketOf(1<<maxBits) != nBuckets-1 || bucketOf(^uint64(0)) != nBuckets-1 {
-		t.Error("values beyond MaxTracked must land in the top bucket")
+		t.Error("values from 2^maxBits ns on must land in the top bucket")
 	}
 	// Every bucket starts where the previous one ends.
 	for i := 1; i < nBuckets; i++ {

@@ -3,6 +3,9 @@
 // so programs that use package scope without Prometheus do not link it.
 //
 //	prometheus.MustRegister(scopeprom.NewCollector(scope.Default, "myapp"))
+//
+// It only translates a registry's snapshots into Prometheus metrics: it
+// does not record (package scope does) or serve them (promhttp does).
 package scopeprom
 
 import (
