@@ -46,6 +46,11 @@
 // Dumps (Snapshot; Dump writes the trace-event JSON and its result
 // document) copy the rings without stopping the writers. Summaries
 // (Summarize: per-span distributions, A→B latencies optionally per flow,
-// the longest gaps per lane) and their result document (Document) are
-// what `chrono trace` prints; package report renders the HTML timeline.
+// the longest gaps per lane) and their result document (Summary.Document)
+// are what `chrono trace` prints; package report renders the HTML
+// timeline.
+//
+// tracer records and summarizes: it does not aggregate durations by name
+// over a program's life (package scope does), compare traces or render
+// them (package report), and it links no trace viewer.
 package tracer

@@ -30,9 +30,9 @@ const (
 	ClockMonotonic
 )
 
-// DefaultRingEvents is the ring size per lane and per P when
+// defaultRingEvents is the ring size per lane and per P when
 // Options.RingEvents is zero: 32 KiB of memory (32 bytes an event).
-const DefaultRingEvents = 1024
+const defaultRingEvents = 1024
 
 // maxRingEvents bounds a ring: 2^24 events are 512 MiB.
 const maxRingEvents = 1 << 24
@@ -40,7 +40,7 @@ const maxRingEvents = 1 << 24
 // Options configure a Tracer. The zero value is valid.
 type Options struct {
 	// RingEvents is the number of events each ring keeps (rounded up to a
-	// power of two; default DefaultRingEvents). There is one ring per P
+	// power of two; default 1024). There is one ring per P
 	// (GOMAXPROCS) and one per Lane; each costs 32 bytes per event. When
 	// a ring is full its oldest events are overwritten (a flight
 	// recorder).
@@ -149,10 +149,10 @@ func New(o Options) (*Tracer, error) {
 
 func newTracer(o Options, clk stampClock) (*Tracer, error) {
 	if o.RingEvents < 0 || o.RingEvents > maxRingEvents {
-		return nil, fmt.Errorf("tracer: RingEvents %d is out of range: use 1 to %d (0 means %d)", o.RingEvents, maxRingEvents, DefaultRingEvents)
+		return nil, fmt.Errorf("tracer: RingEvents %d is out of range: use 1 to %d (0 means %d)", o.RingEvents, maxRingEvents, defaultRingEvents)
 	}
 	if o.RingEvents == 0 {
-		o.RingEvents = DefaultRingEvents
+		o.RingEvents = defaultRingEvents
 	}
 	t := &Tracer{clk: clk, events: o.RingEvents, regions: o.RuntimeRegions, marker: o.Marker}
 	t.extras = t.regions || t.marker != nil
