@@ -352,7 +352,7 @@ func (r *Benchmark) warnings(a *analysis) []warn.Warning {
 	var w []warn.Warning
 	res, sum := a.CommandRuns, a.WallSummary
 	med := medianText(a.Wall, 1)
-	cpuRes := float64(CPUTimeResolution)
+	cpuRes := float64(cpuTimeResolution)
 	if res.Samples != nil && !res.Complete {
 		w = append(w, warn.New("incomplete", fmt.Sprintf("incomplete: only %s made before the benchmark stopped", plural.Count(len(a.Wall), "run")+" "+plural.Was(len(a.Wall))),
 			"run it to its end for the runs asked for"))

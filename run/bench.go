@@ -270,7 +270,7 @@ type Benchmark struct {
 
 // Incomplete reports whether some command lacks runs, or has no timed
 // run at all (every run timed out).
-func (r *Benchmark) Incomplete() bool {
+func (r *Benchmark) incomplete() bool {
 	for _, res := range r.Results {
 		if !res.Complete || res.noTiming() {
 			return true
@@ -340,7 +340,7 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 			return nil, usagef("run: command %d is empty: give a command line to benchmark (an empty line would time only the start-up of the shell)", i+1)
 		}
 	}
-	combos, err := Product(params)
+	combos, err := product(params)
 	if err != nil {
 		return nil, err
 	}
@@ -355,7 +355,7 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 	var cmds []Command
 	for _, combo := range combos {
 		for i, line := range lines {
-			c := Command{Line: Substitute(line, combo), Index: i}
+			c := Command{Line: substitute(line, combo), Index: i}
 			if strings.TrimSpace(c.Line) == "" {
 				return nil, usagef("run: command %q is empty with %s: give parameter values that make a command", line, paramText(params, combo, nil))
 			}
@@ -375,11 +375,11 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 					c.Name = names[i]
 				}
 			case len(names) == 1:
-				c.Name = Substitute(names[0], combo)
+				c.Name = substitute(names[0], combo)
 			case len(names) == total:
-				c.Name = Substitute(names[len(cmds)], combo)
+				c.Name = substitute(names[len(cmds)], combo)
 			default: // one per command line
-				c.Name = Substitute(names[i], combo)
+				c.Name = substitute(names[i], combo)
 			}
 			if len(c.Unused) > 0 {
 				c.Name += " (" + paramText(params, combo, c.Unused) + ")"
@@ -427,7 +427,7 @@ func shellWords(opts Options) ([]string, error) {
 	if sh == "" || sh == "default" {
 		sh = defaultShell
 	}
-	words, err := Split(sh)
+	words, err := splitCommand(sh)
 	if err != nil || len(words) == 0 || words[0] == "" {
 		return nil, usagef("run: bad shell %q: give a shell name or command line such as \"bash --norc\" (or -N for no shell)", opts.Shell)
 	}
@@ -446,9 +446,9 @@ func shellWords(opts Options) ([]string, error) {
 func resolve(line string, params map[string]string, shell []string) ([]string, string, error) {
 	var argv []string
 	if shell != nil {
-		argv = append(slices.Clone(shell), Substitute(line, params))
+		argv = append(slices.Clone(shell), substitute(line, params))
 	} else {
-		words, err := Split(line)
+		words, err := splitCommand(line)
 		if err != nil {
 			return nil, "", err
 		}
@@ -456,7 +456,7 @@ func resolve(line string, params map[string]string, shell []string) ([]string, s
 			return nil, "", usagef("run: empty command: give a program to run (with -N there is no shell to run an empty line)")
 		}
 		for _, w := range words {
-			argv = append(argv, Substitute(w, params))
+			argv = append(argv, substitute(w, params))
 		}
 	}
 	path, err := exec.LookPath(argv[0])
@@ -503,7 +503,8 @@ type bench struct {
 	warmups []int
 }
 
-// Run benchmarks the commands (made by Commands) and returns the report.
+// Run benchmarks the commands (made by Commands) and returns what it
+// measured.
 // It returns an error only for a setup problem before any run (a file
 // that cannot be opened, bad options); failures and interruptions during
 // the runs are in Benchmark.Err and Benchmark.Interrupted, with everything
@@ -770,7 +771,7 @@ func (b *bench) hook(what string, list []string, c *Command) (time.Duration, err
 		return s.Wall, err
 	}
 	if s.ExitCode != 0 {
-		return s.Wall, &FailureError{What: what + " command", Command: Substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
+		return s.Wall, &FailureError{What: what + " command", Command: substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
 	}
 	return s.Wall, nil
 }
@@ -928,7 +929,7 @@ const (
 func (b *bench) loop() {
 	defer func() { b.rep.End, b.rep.ParentPeakRSSBytes = time.Now(), selfPeakRSS() }()
 	if b.shell != nil {
-		b.rep.Overhead = &Overhead{Kind: "shell", Line: Join(append(slices.Clone(b.shell), "")), Subtracted: true}
+		b.rep.Overhead = &Overhead{Kind: "shell", Line: joinWords(append(slices.Clone(b.shell), "")), Subtracted: true}
 	} else {
 		b.rep.Overhead = &Overhead{Kind: "spawn", Line: "true", Subtracted: b.opts.SubtractSpawn}
 	}

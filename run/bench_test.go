@@ -157,14 +157,14 @@ func TestFailure(t *testing.T) {
 			t.Errorf("failure message %q lacks %q", msg, want)
 		}
 	}
-	if !rep.Incomplete() {
+	if !rep.incomplete() {
 		t.Error("report of a failed benchmark is not incomplete")
 	}
 	// With -i the failures are recorded and the benchmark completes.
 	f = &fake{walls: map[string]time.Duration{"A": time.Millisecond, "B": time.Millisecond}, exit: map[string]int{"B": 3}}
 	rep = runFake(t, f, Options{Runs: 5, IgnoreFailure: true}, "A", "B")
-	if rep.Err != nil || rep.Incomplete() {
-		t.Fatalf("-i: Err = %v, incomplete %v", rep.Err, rep.Incomplete())
+	if rep.Err != nil || rep.incomplete() {
+		t.Fatalf("-i: Err = %v, incomplete %v", rep.Err, rep.incomplete())
 	}
 	a := rep.analyze(rep.Results[1])
 	if a.Failures != 5 || rep.Results[1].Samples[0].ExitCode != 3 {
@@ -329,8 +329,8 @@ func TestCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Interrupted || !rep.Incomplete() || rep.Err != nil {
-		t.Errorf("interrupted %v incomplete %v err %v", rep.Interrupted, rep.Incomplete(), rep.Err)
+	if !rep.Interrupted || !rep.incomplete() || rep.Err != nil {
+		t.Errorf("interrupted %v incomplete %v err %v", rep.Interrupted, rep.incomplete(), rep.Err)
 	}
 	// The running sleep was killed, not waited for: no run completed (no
 	// bound on the elapsed time, which a loaded host stretches).

@@ -63,7 +63,7 @@ func Count(ctx context.Context, argv []string, opts CountOptions) (*counters.Sta
 	sp := newProcSpawner(ctx)
 	defer sp.Close()
 	proc := proc{Argv: argv, Stdin: stdio.in, Stdout: stdio.out, Stderr: stdio.err}
-	st := &counters.Stat{Argv: argv, Source: counters.SourcePerf, Asked: opts.Runs, CPUTimeResolution: CPUTimeResolution}
+	st := &counters.Stat{Argv: argv, Source: counters.SourcePerf, Asked: opts.Runs, CPUTimeResolution: cpuTimeResolution}
 	for _, e := range events {
 		st.Events = append(st.Events, e.Name)
 	}

@@ -70,7 +70,7 @@ func TestCount(t *testing.T) {
 		t.Errorf("the command's output %q, want out and err twice and the input once", got)
 	}
 	if st.Source != counters.SourcePerf || strings.Join(st.Events, ",") != "task-clock,page-faults" || st.Start.IsZero() || st.End.Before(st.Start) ||
-		st.CPUTimeResolution != CPUTimeResolution {
+		st.CPUTimeResolution != cpuTimeResolution {
 		t.Errorf("stat %+v", st)
 	}
 	if _, _, err := Count(context.Background(), []string{"/nonexistent/chrono-count-test"}, CountOptions{Events: evs, Runs: 1}); err == nil ||

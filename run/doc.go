@@ -24,4 +24,9 @@
 // in it on cancel or timeout, a Probe started on the locked thread right
 // before the fork (per-thread perf counters reach the child), and a wait
 // that leaves the caller asleep while the child runs.
+//
+// run measures and records: it does not compare the commands or judge a
+// difference (package report recomputes every comparison from the
+// samples), does not render (package report) or keep results over time
+// (package history), and starts no shell but the one the options name.
 package run

@@ -22,7 +22,7 @@ func (r *Benchmark) Document(m result.Meta) *result.Document {
 	if d.End.IsZero() {
 		d.End = d.Start
 	}
-	d.Incomplete = r.Incomplete()
+	d.Incomplete = r.incomplete()
 	// The environment's warnings are shown from it, not copied.
 	run := r.kindRun()
 	d.Run.Command = run
@@ -67,8 +67,8 @@ func (r *Benchmark) kindRun() *result.CommandRun {
 		if len(ov.Samples) > 0 {
 			o.Metrics = []result.Metric{
 				metric("wall", result.UnitNs, 1, series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) })),
-				metric("user", result.UnitNs, float64(CPUTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.User) })),
-				metric("sys", result.UnitNs, float64(CPUTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.Sys) })),
+				metric("user", result.UnitNs, float64(cpuTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.User) })),
+				metric("sys", result.UnitNs, float64(cpuTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.Sys) })),
 			}
 			for _, name := range r.extraNames() {
 				xs := make([]float64, 0, len(ov.Samples))
@@ -129,7 +129,7 @@ func (r *Benchmark) measurement(a *analysis) result.Measurement {
 	res := a.CommandRuns
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
 		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
-	cpuRes := float64(CPUTimeResolution)
+	cpuRes := float64(cpuTimeResolution)
 	m.Metrics = append(m.Metrics, metric("wall", result.UnitNs, 1, a.Wall),
 		metric("user", result.UnitNs, cpuRes, a.User),
 		metric("sys", result.UnitNs, cpuRes, a.Sys))

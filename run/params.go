@@ -176,7 +176,7 @@ func max3(a, b, c int) int { return int(math.Max(float64(a), math.Max(float64(b)
 // Product returns every combination of the parameters' values (the
 // cartesian product), the first parameter varying fastest, as hyperfine
 // orders them. No parameters give one empty combination.
-func Product(params []Param) ([]map[string]string, error) {
+func product(params []Param) ([]map[string]string, error) {
 	total := 1
 	for _, p := range params {
 		if len(p.Values) == 0 {
@@ -215,7 +215,7 @@ func Product(params []Param) ([]map[string]string, error) {
 
 // Substitute replaces every "{name}" in s by the value of the parameter
 // name. Braces that do not name a parameter are left alone.
-func Substitute(s string, values map[string]string) string {
+func substitute(s string, values map[string]string) string {
 	if len(values) == 0 || !strings.Contains(s, "{") {
 		return s
 	}

@@ -86,7 +86,7 @@ func FuzzListParam(f *testing.F) {
 			t.Fatalf("ListParam(%q, %q) = %q, but the values escaped again give %q, %v", name, values, p.Values, again.Values, err)
 		}
 		q := Param{Name: name + "2", Values: p.Values}
-		combos, err := Product([]Param{p, q})
+		combos, err := product([]Param{p, q})
 		n := len(p.Values) * len(p.Values)
 		switch {
 		case n > maxParamValues:
@@ -98,7 +98,7 @@ func FuzzListParam(f *testing.F) {
 			t.Fatalf("Product = %d combinations, %v; want %d", len(combos), err, n)
 		default:
 			for _, c := range combos[:min(len(combos), 4)] {
-				got := Substitute(cmd, c)
+				got := substitute(cmd, c)
 				want := strings.ReplaceAll(cmd, "{"+name+"}", c[name])
 				// (A command that also uses the other name gets both.)
 				if !strings.Contains(cmd, "{"+q.Name+"}") && got != want {
@@ -106,7 +106,7 @@ func FuzzListParam(f *testing.F) {
 				}
 			}
 		}
-		if _, err := Product([]Param{p, p}); err == nil {
+		if _, err := product([]Param{p, p}); err == nil {
 			t.Fatal("Product accepted the same parameter twice")
 		}
 	})

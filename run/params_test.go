@@ -42,22 +42,22 @@ func TestScanParam(t *testing.T) {
 func TestProductAndSubstitute(t *testing.T) {
 	x, _ := ListParam("x", "a,b")
 	y, _ := ListParam("y", "1,2,3")
-	combos, err := Product([]Param{x, y})
+	combos, err := product([]Param{x, y})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	for _, c := range combos {
-		got = append(got, Substitute("echo {x}{y} {z} {", c))
+		got = append(got, substitute("echo {x}{y} {z} {", c))
 	}
 	want := []string{"echo a1 {z} {", "echo b1 {z} {", "echo a2 {z} {", "echo b2 {z} {", "echo a3 {z} {", "echo b3 {z} {"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("substituted product = %q, want %q", got, want)
 	}
-	if c, err := Product(nil); err != nil || len(c) != 1 || len(c[0]) != 0 {
+	if c, err := product(nil); err != nil || len(c) != 1 || len(c[0]) != 0 {
 		t.Errorf("Product(nil) = %v, %v; want one empty combination", c, err)
 	}
-	if _, err := Product([]Param{x, x}); err == nil {
+	if _, err := product([]Param{x, x}); err == nil {
 		t.Error("Product with a repeated name: no error")
 	}
 	if _, err := ListParam("x", ""); err == nil {

@@ -25,11 +25,11 @@ type simulator struct {
 // figures unavailable.
 func (sm simulator) run(spec *execSpec) (Sample, []byte, error) {
 	s := Sample{MaxRSSBytes: -1, MinorFaults: -1, MajorFaults: -1, VolCS: -1, InvolCS: -1}
-	line := Join(spec.argv)
+	line := joinWords(spec.argv)
 	var shellTime time.Duration
 	if n := len(sm.shell); n > 0 && len(spec.argv) == n+1 && slices.Equal(spec.argv[:n], sm.shell) {
 		if len(sm.shell) >= 3 && sm.shell[0] == "sleep" { // ["sleep", "0.02", "-c"]
-			t, err := sleepSeconds(Join(sm.shell[:n-1]))
+			t, err := sleepSeconds(joinWords(sm.shell[:n-1]))
 			if err != nil {
 				return s, nil, err
 			}
@@ -54,7 +54,7 @@ func (simulator) cancel() {}
 
 // sleepSeconds parses `sleep SECONDS` into a duration.
 func sleepSeconds(line string) (time.Duration, error) {
-	words, err := Split(line)
+	words, err := splitCommand(line)
 	if err == nil && len(words) == 2 && words[0] == "sleep" {
 		if f, err := strconv.ParseFloat(words[1], 64); err == nil && f >= 0 && f < math.MaxInt64/1e9 {
 			return time.Duration(math.Round(f * 1e9)), nil

@@ -31,7 +31,7 @@ const maxRSSUnit = 1
 // CPUTimeResolution is the step of the user and system times of a run
 // (Sample.User, Sample.Sys): Windows counts process times in 100 ns
 // units.
-const CPUTimeResolution = 100 * time.Nanosecond
+const cpuTimeResolution = 100 * time.Nanosecond
 
 // defaultShell is the shell commands run through unless -S or -N says
 // otherwise, as in hyperfine.

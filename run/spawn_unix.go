@@ -46,7 +46,7 @@ const usageUnavailable = ""
 
 // CPUTimeResolution is the step of the user and system times of a run
 // (Sample.User, Sample.Sys): rusage gives them in microseconds.
-const CPUTimeResolution = time.Microsecond
+const cpuTimeResolution = time.Microsecond
 
 // defaultShell is the shell commands run through unless -S or -N says
 // otherwise, as in hyperfine.

@@ -27,7 +27,7 @@ import (
 // command, and the position of the problem in a long one. Split works on
 // bytes, so a word that is not valid UTF-8 comes back unchanged
 // (Split(Join(words)) == words for any words). It takes O(len(s)) time.
-func Split(s string) ([]string, error) {
+func splitCommand(s string) ([]string, error) {
 	var (
 		words  []string
 		cur    strings.Builder
@@ -111,7 +111,7 @@ func Split(s string) ([]string, error) {
 // Quote returns s quoted for a POSIX shell when it needs quoting, so that
 // Split(Quote(s)) gives back s as one word. It is used to display argument
 // lists.
-func Quote(s string) string {
+func quoteWord(s string) string {
 	if s == "" {
 		return "''"
 	}
@@ -129,10 +129,10 @@ func Quote(s string) string {
 }
 
 // Join quotes each word with Quote and joins them with spaces.
-func Join(words []string) string {
+func joinWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		q[i] = Quote(w)
+		q[i] = quoteWord(w)
 	}
 	return strings.Join(q, " ")
 }

@@ -57,7 +57,7 @@ func FuzzSplit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		words, err := Split(s)
+		words, err := splitCommand(s)
 		if err != nil {
 			checkUsageError(t, err, 600)
 			return
@@ -67,7 +67,7 @@ func FuzzSplit(f *testing.F) {
 				t.Fatalf("word %q is longer than the command %q", w, s)
 			}
 		}
-		back, err := Split(Join(words))
+		back, err := splitCommand(joinWords(words))
 		if err != nil || !reflect.DeepEqual(back, words) {
 			t.Fatalf("Split(Join(%q)) = %q, %v", words, back, err)
 		}
@@ -86,14 +86,14 @@ func FuzzQuote(f *testing.F) {
 			return
 		}
 		words := strings.Split(s[1:], s[:1])
-		line := Join(words)
-		back, err := Split(line)
+		line := joinWords(words)
+		back, err := splitCommand(line)
 		if err != nil || !reflect.DeepEqual(back, words) {
 			t.Fatalf("Split(Join(%q)) = %q, %v (line %q)", words, back, err, line)
 		}
 		for _, w := range words {
-			if q := Quote(w); q == w {
-				if one, err := Split(w); err != nil || len(one) != 1 || one[0] != w {
+			if q := quoteWord(w); q == w {
+				if one, err := splitCommand(w); err != nil || len(one) != 1 || one[0] != w {
 					t.Fatalf("Quote(%q) left it unquoted, but it splits into %q, %v", w, one, err)
 				}
 			}
@@ -112,7 +112,7 @@ func TestSplitErrorsAreShort(t *testing.T) {
 		{big + " | wc", `unquoted shell operator "|" at byte 1048577`},
 		{"a\n'b", "unterminated single quote in \"a\\n'b\""},
 	} {
-		_, err := Split(tt.in)
+		_, err := splitCommand(tt.in)
 		if err == nil {
 			t.Errorf("Split(%.20q...) accepted", tt.in)
 			continue
@@ -126,7 +126,7 @@ func TestSplitErrorsAreShort(t *testing.T) {
 // TestSplitKeepsBytes: a word that is not UTF-8 is kept byte for byte (it
 // used to come back with U+FFFD in place of each bad byte).
 func TestSplitKeepsBytes(t *testing.T) {
-	got, err := Split("cat '\xff\xfe' \xc3")
+	got, err := splitCommand("cat '\xff\xfe' \xc3")
 	if want := []string{"cat", "\xff\xfe", "\xc3"}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Split = %q, %v; want %q", got, err, want)
 	}

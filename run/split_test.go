@@ -43,7 +43,7 @@ func TestSplit(t *testing.T) {
 		{in: `cmd &`, wantErr: `"&"`},
 	}
 	for _, tt := range tests {
-		got, err := Split(tt.in)
+		got, err := splitCommand(tt.in)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("Split(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
@@ -62,15 +62,15 @@ func TestSplit(t *testing.T) {
 
 func TestQuoteRoundTrip(t *testing.T) {
 	words := []string{"plain", "", "a b", "it's", `back\slash`, `"dq"`, "$HOME", "semi;colon", "tab\there", "ünï", "x|y"}
-	line := Join(words)
-	got, err := Split(line)
+	line := joinWords(words)
+	got, err := splitCommand(line)
 	if err != nil {
 		t.Fatalf("Split(Join(%q)) = error %v (line %s)", words, err, line)
 	}
 	if !reflect.DeepEqual(got, words) {
 		t.Fatalf("Split(Join(words)) = %q, want %q (line %s)", got, words, line)
 	}
-	if Quote("plain") != "plain" {
-		t.Errorf("Quote(plain) = %q, want it unquoted", Quote("plain"))
+	if quoteWord("plain") != "plain" {
+		t.Errorf("Quote(plain) = %q, want it unquoted", quoteWord("plain"))
 	}
 }
