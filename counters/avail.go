@@ -74,7 +74,7 @@ func Available() Availability {
 			a.HardwareUserOnly = true
 			a.HardwareReason = m.note
 		}
-		a.UserRead, a.UserReadReason = g.UserRead()
+		a.UserRead, a.UserReadReason = g.userRead()
 	}
 	g.Close()
 	if p, err := exec.LookPath("valgrind"); err == nil {

@@ -2,7 +2,7 @@ package counters
 
 import "time"
 
-// CommandRun is one run of a command with its counts, as SummarizeRuns
+// CommandRun is one run of a command with its counts, as summarizeRuns
 // takes them. Package run starts commands (run.Run for chrono run,
 // run.Count for chrono stat): a run.Probe that opens a group with
 // OpenForChild right before the fork and reads it after the reaping fills

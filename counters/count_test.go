@@ -131,7 +131,7 @@ func TestGroupReadGolden(t *testing.T) {
 				fmt.Fprintf(&sb, "%s state=%s value=%.6g raw=%d enabled=%v running=%v fraction=%.4f scaled=%v\n",
 					c.Event.Name, c.State, c.Value, c.Raw, c.Enabled, c.Running, c.RunningFraction(), c.Scaled())
 			}
-			for _, d := range r.Derived(0) {
+			for _, d := range r.derived(0) {
 				fmt.Fprintf(&sb, "derived %s = %.6g %s\n", d.Name, d.Value, d.Unit)
 			}
 			golden_.Check(t, strings.TrimSuffix(f, ".hex")+".golden", []byte(sb.String()))

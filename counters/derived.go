@@ -32,26 +32,28 @@ var ratios = []ratio{
 	{name: "ll_miss_rate", nums: []string{"ILmr", "DLmr", "DLmw"}, dens: []string{"instructions", "Dr", "Dw"}, num: "DLmr", den: "instructions", unit: "fraction", label: "LL miss rate (simulated)"},
 }
 
-// Derive computes the derived figures that the available values allow.
-// value returns the value of an event by name (without modifier) and
+// deriveValues computes the derived figures that the available values
+// allow. value returns the value of an event by name (without modifier) and
 // whether it was counted; wall is the elapsed time (0 if unknown), used
 // for "CPUs utilized". A figure is left out when any of its inputs was not
 // counted or its denominator is 0: it is never computed from a missing
 // count.
-func Derive(value func(name string) (float64, bool), wall time.Duration) []result.Derived {
+func deriveValues(value func(name string) (float64, bool), wall time.Duration) []result.Derived {
 	return derive(func(name string) (float64, float64, bool) {
 		v, ok := value(name)
 		return v, 0, ok
 	}, float64(wall.Nanoseconds()), 0)
 }
 
-// DeriveMeans is Derive from means known to an uncertainty: mean returns
-// an event's mean and the half-width of its ~95 % interval (see
+// Derive computes the figures derived from events' means (IPC, miss
+// rates, GHz, CPUs utilized), as perf stat prints them beside the
+// counts: mean returns an event's mean by name (without modifier, e.g.
+// "instructions") and the half-width of its ~95 % interval (see
 // stats.MeanUncertainty), and wall and wallUnc are the mean elapsed time
 // and its uncertainty in ns. Each figure's Uncertainty is propagated
 // from its inputs' (relative uncertainties added in quadrature), so that
 // it prints with the digits the runs support.
-func DeriveMeans(mean func(name string) (v, unc float64, ok bool), wall, wallUnc float64) []result.Derived {
+func Derive(mean func(name string) (v, unc float64, ok bool), wall, wallUnc float64) []result.Derived {
 	return derive(mean, wall, wallUnc)
 }
 
@@ -97,9 +99,9 @@ func ratioUncertainty(n, un, d, ud float64) float64 {
 	return math.Sqrt(un*un/(d*d) + r*r*ud*ud/(d*d))
 }
 
-// Derived returns the derived figures of the reading (see Derive).
-func (r Reading) Derived(wall time.Duration) []result.Derived {
-	return Derive(valueLookup(func(yield func(string, float64)) {
+// derived returns the derived figures of the reading (see deriveValues).
+func (r Reading) derived(wall time.Duration) []result.Derived {
+	return deriveValues(valueLookup(func(yield func(string, float64)) {
 		for _, c := range r.Counts {
 			if c.IsCounted() {
 				yield(c.Event.Name, c.Value)
@@ -108,15 +110,15 @@ func (r Reading) Derived(wall time.Duration) []result.Derived {
 	}), wall)
 }
 
-// DeriveSummaries returns the derived figures of the means of summaries
+// deriveSummaries returns the derived figures of the means of summaries
 // (ratios of means, as perf stat prints them), with their uncertainties;
 // wall summarizes the elapsed times (ns). Only events counted in every run
 // are used.
-func DeriveSummaries(sums []EventSummary, wall stats.Summary) []result.Derived {
+func deriveSummaries(sums []eventSummary, wall stats.Summary) []result.Derived {
 	means := map[string][2]float64{}
 	base := map[string][2]float64{}
 	for _, s := range sums {
-		if !s.AllCounted() {
+		if !s.allCounted() {
 			continue
 		}
 		m := [2]float64{s.Summary.Mean, stats.MeanUncertainty(s.Summary)}
@@ -126,30 +128,13 @@ func DeriveSummaries(sums []EventSummary, wall stats.Summary) []result.Derived {
 			base[b] = m
 		}
 	}
-	return DeriveMeans(func(name string) (float64, float64, bool) {
+	return Derive(func(name string) (float64, float64, bool) {
 		m, ok := means[name]
 		if !ok {
 			m, ok = base[name]
 		}
 		return m[0], m[1], ok
 	}, wall.Mean, stats.MeanUncertainty(wall))
-}
-
-// PerOp divides every counted value of the reading by ops (the number of
-// operations the reading covers), e.g. instructions/op for a benchmark.
-// It returns nothing when ops <= 0.
-func (r Reading) PerOp(ops float64) []result.Derived {
-	if ops <= 0 {
-		return nil
-	}
-	var out []result.Derived
-	for _, c := range r.Counts {
-		if !c.IsCounted() {
-			continue
-		}
-		out = append(out, result.Derived{Name: c.Event.Name + "/op", Value: c.Value / ops, Unit: c.Event.Unit + "/op", Label: c.Event.Name + " per op", Of: c.Event.Name})
-	}
-	return out
 }
 
 // valueLookup builds a lookup by event name from (name, value) pairs. A

@@ -83,22 +83,25 @@
 // package run (run.Run, run.Count: chrono run and chrono stat) starts
 // the child with a run.Probe doing the above and waits without waking up.
 //
-// Summarize aggregates the readings of several runs (mean, stddev, perf's
-// ± standard error, running fractions) with stats.Summarize; Derive,
-// Reading.Derived, DeriveMeans and DeriveSummaries compute IPC, miss
-// rates, GHz and CPUs utilized (from means, with their uncertainty), and
-// Reading.PerOp per-operation values. Stat is a measurement in the manner
-// of perf stat (a command run N times, counted); its Document is the
-// result document of kind "counters" that chrono stat writes and package
-// report renders.
+// Derive computes IPC, miss rates, GHz and CPUs utilized from events'
+// means, with their uncertainty. Stat is a measurement in the manner of
+// perf stat (a command run N times, counted: run.Count makes it); its
+// Document summarizes the runs (mean, stddev, perf's ± standard error,
+// running fractions, the derived figures) into the result document of
+// kind "counters" that chrono stat writes and package report renders.
 //
 // # Reading cost and user-space reads
 //
-// Counts are read with read(2) (Group.ReadCost measures it). Where the CPU
-// allows user-space reads (cap_user_rdpmc in the perf mmap page),
-// Group.UserRead and Available report it, but the user-space read path is
-// not implemented: it could not be tested on a host with a PMU.
+// Counts are read with read(2) (ProbeRead measures its cost). Where the
+// CPU allows user-space reads (cap_user_rdpmc in the perf mmap page),
+// ProbeRead and Available report it, but the user-space read path is not
+// implemented: it could not be tested on a host with a PMU.
 //
 // Available reports what this host can count, for chrono clocks and
 // chrono env. On systems other than Linux every event is NotSupported.
+//
+// counters counts and summarizes counts: it does not start commands
+// (package run does, through the hooks above), does not compare
+// measurements or render them (package report), and opens no file but
+// the perf events and cachegrind's output.
 package counters

@@ -38,9 +38,9 @@ type Stat struct {
 	Start, End time.Time
 }
 
-// QuoteArgs renders argv as one line, quoting the arguments that hold
+// quoteArgs renders argv as one line, quoting the arguments that hold
 // blanks, quotes or other characters a shell would read specially.
-func QuoteArgs(argv []string) string {
+func quoteArgs(argv []string) string {
 	q := make([]string, len(argv))
 	for i, a := range argv {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$") {
@@ -72,9 +72,9 @@ func (s *Stat) Document(m result.Meta) *result.Document {
 			fmt.Sprintf("interrupted after %d of %s: the figures are of the runs that finished", len(s.Runs), plural.Count(s.Asked, "run")),
 			"run again without interrupting for all the runs"))
 	}
-	ms := result.Measurement{Name: QuoteArgs(s.Argv), Incomplete: d.Incomplete}
+	ms := result.Measurement{Name: quoteArgs(s.Argv), Incomplete: d.Incomplete}
 	detail := &result.CountersDetail{Argv: s.Argv}
-	sum := SummarizeRuns(s.Runs)
+	sum := summarizeRuns(s.Runs)
 	readings := make([]Reading, len(s.Runs))
 	for i, r := range s.Runs {
 		readings[i] = r.Reading
@@ -85,7 +85,7 @@ func (s *Stat) Document(m result.Meta) *result.Document {
 			ev.Description = cachegrindDesc[e.Event.Name]
 		}
 		switch {
-		case e.AllCounted():
+		case e.allCounted():
 			ev.State = result.CounterCounted
 		case e.Counted > 0:
 			ev.State = result.CounterPartly
@@ -98,7 +98,7 @@ func (s *Stat) Document(m result.Meta) *result.Document {
 			ev.State = result.CounterNotSupported
 		}
 		detail.Events = append(detail.Events, ev)
-		if !e.AllCounted() {
+		if !e.allCounted() {
 			continue
 		}
 		ms.Metrics = append(ms.Metrics, result.SampleMetric(e.Event.Name, e.Event.Unit, 1, e.Values))
@@ -149,7 +149,7 @@ func (s *Stat) Document(m result.Meta) *result.Document {
 
 // noteWarning turns the qualification of an event's counts into a
 // warning: the condition, and the fix the note gives after ": run ".
-func noteWarning(e EventSummary) warn.Warning {
+func noteWarning(e eventSummary) warn.Warning {
 	msg, fix, ok := strings.Cut(e.Note, ": run ")
 	if !ok {
 		return warn.NewNote("counter-note", e.Event.Name+": "+e.Note, "")

@@ -182,10 +182,10 @@ func DefaultEvents() []Event {
 	return evs
 }
 
-// Describe returns a one-line description of the event named name
+// describe returns a one-line description of the event named name
 // (without modifier): perf's event, else cachegrind's simulated one, or ""
 // if it is not known.
-func Describe(name string) string {
+func describe(name string) string {
 	base, _, _ := strings.Cut(name, ":")
 	for _, d := range eventTable {
 		if d.name == base {

@@ -78,11 +78,11 @@ func TestDefaultEvents(t *testing.T) {
 		t.Fatalf("DefaultEvents() has %d events, want %d", len(evs), len(DefaultEventNames))
 	}
 	for _, n := range KnownEventNames() {
-		if Describe(n) == "" {
+		if describe(n) == "" {
 			t.Errorf("event %s has no description", n)
 		}
 	}
-	if Describe("D1mr") == "" || Describe("nonsense") != "" || Describe("instructions") != "instructions retired" {
-		t.Errorf("Describe(D1mr) = %q, Describe(nonsense) = %q, Describe(instructions) = %q", Describe("D1mr"), Describe("nonsense"), Describe("instructions"))
+	if describe("D1mr") == "" || describe("nonsense") != "" || describe("instructions") != "instructions retired" {
+		t.Errorf("describe(D1mr) = %q, describe(nonsense) = %q, describe(instructions) = %q", describe("D1mr"), describe("nonsense"), describe("instructions"))
 	}
 }

@@ -253,9 +253,6 @@ func (g *Group) Enable() error {
 // Disable stops counting; the counts are kept for Read.
 func (g *Group) Disable() error { return g.ioctlAll(ioctlDisable) }
 
-// Reset sets the counts to zero without changing whether they count.
-func (g *Group) Reset() error { return g.ioctlAll(ioctlReset) }
-
 func (g *Group) ioctlAll(op ioctlOp) error {
 	if g.closed {
 		return errors.New("counters: group used after Close")
@@ -334,11 +331,11 @@ func (g *Group) Close() error {
 	return first
 }
 
-// UserRead reports whether the CPU allows reading the group's hardware
+// userRead reports whether the CPU allows reading the group's hardware
 // counters from user space (cap_user_rdpmc in the perf mmap page), and
 // why not. chronograph always reads with read(2): the user-space path is
 // not implemented because it could not be tested on a host with a PMU.
-func (g *Group) UserRead() (available bool, reason string) {
+func (g *Group) userRead() (available bool, reason string) {
 	for _, ks := range g.sets {
 		if ks.kind == Hardware {
 			return rdpmcStatus(ks.members[0].fd)
@@ -347,9 +344,9 @@ func (g *Group) UserRead() (available bool, reason string) {
 	return false, "no hardware counter is open (cap_user_rdpmc applies to hardware counters only)"
 }
 
-// ReadCost measures the mean cost of one Read of the group over n reads
+// readCost measures the mean cost of one Read of the group over n reads
 // (n <= 0 means 1000), with the monotonic clock.
-func (g *Group) ReadCost(n int) (time.Duration, error) {
+func (g *Group) readCost(n int) (time.Duration, error) {
 	if n <= 0 {
 		n = 1000
 	}
@@ -419,7 +416,9 @@ func (op ioctlOp) String() string {
 type ReadInfo struct {
 	// Cost is the mean cost of one group read (read(2)) of the events.
 	Cost time.Duration
-	// UserRead and UserReadReason are as Group.UserRead.
+	// UserRead says whether the CPU allows user-space counter reads
+	// (cap_user_rdpmc in the perf mmap page of a hardware event), and
+	// UserReadReason why or why not.
 	UserRead       bool
 	UserReadReason string
 }
@@ -438,10 +437,10 @@ func ProbeRead(events []Event, opts Options, n int) (ReadInfo, error) {
 	}
 	defer g.Close()
 	var ri ReadInfo
-	ri.UserRead, ri.UserReadReason = g.UserRead()
+	ri.UserRead, ri.UserReadReason = g.userRead()
 	if err := g.Enable(); err != nil {
 		return ri, err
 	}
-	ri.Cost, err = g.ReadCost(n)
+	ri.Cost, err = g.readCost(n)
 	return ri, err
 }

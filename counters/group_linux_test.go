@@ -94,7 +94,7 @@ func TestThreadTaskClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, ok := r.Get("task-clock")
+	tc, ok := r.get("task-clock")
 	if !ok || !tc.IsCounted() {
 		t.Fatalf("task-clock not counted: %+v", tc)
 	}
@@ -423,7 +423,7 @@ func TestUserReadSoftware(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	ok, why := g.UserRead()
+	ok, why := g.userRead()
 	if ok || !strings.Contains(why, "hardware") {
 		t.Errorf("UserRead of a software group = %v, %q", ok, why)
 	}
@@ -432,7 +432,7 @@ func TestUserReadSoftware(t *testing.T) {
 	if ok || !strings.Contains(why, "cap_user_rdpmc is 0") {
 		t.Errorf("rdpmcStatus(task-clock) = %v, %q", ok, why)
 	}
-	cost, err := g.ReadCost(1000)
+	cost, err := g.readCost(1000)
 	if err != nil || cost <= 0 {
 		t.Errorf("ReadCost = %v, %v", cost, err)
 	}

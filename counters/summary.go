@@ -9,9 +9,9 @@ import (
 	"github.com/chronograph/chronograph/stats"
 )
 
-// EventSummary summarizes the counts of one event over several readings
+// eventSummary summarizes the counts of one event over several readings
 // (e.g. the runs of a command).
-type EventSummary struct {
+type eventSummary struct {
 	Event Event
 	// Runs is the number of readings; Counted how many of them counted the
 	// event. Only counted values are summarized: a reading that did not
@@ -41,17 +41,17 @@ type EventSummary struct {
 	UserOnly bool
 }
 
-// AllCounted reports whether every reading counted the event.
-func (s EventSummary) AllCounted() bool { return s.Runs > 0 && s.Counted == s.Runs }
+// allCounted reports whether every reading counted the event.
+func (s eventSummary) allCounted() bool { return s.Runs > 0 && s.Counted == s.Runs }
 
-// Summarize summarizes each event over readings. Events are matched by
+// summarize summarizes each event over readings. Events are matched by
 // position (every reading of a group has the same events in the same
 // order); the result has one entry per event of the first reading.
-func Summarize(readings []Reading) []EventSummary {
+func summarize(readings []Reading) []eventSummary {
 	if len(readings) == 0 {
 		return nil
 	}
-	out := make([]EventSummary, len(readings[0].Counts))
+	out := make([]eventSummary, len(readings[0].Counts))
 	for i := range out {
 		s := &out[i]
 		s.Event = readings[0].Counts[i].Event
@@ -106,14 +106,14 @@ func Summarize(readings []Reading) []EventSummary {
 	return out
 }
 
-// RunsSummary summarizes several runs of a command (CommandRun, counted
+// runsSummary summarizes several runs of a command (CommandRun, counted
 // with a child-scope Group or simulated with Cachegrind).
-type RunsSummary struct {
+type runsSummary struct {
 	// Runs is the number of runs; Source is where the counts come from.
 	Runs   int
 	Source string
-	// Events summarizes each event over the runs (see Summarize).
-	Events []EventSummary
+	// Events summarizes each event over the runs (see summarize).
+	Events []eventSummary
 	// Derived are figures derived from the mean counts and the mean wall
 	// time (ratios of means, as perf stat prints them).
 	Derived []result.Derived
@@ -127,9 +127,9 @@ type RunsSummary struct {
 	Failed int
 }
 
-// SummarizeRuns summarizes runs (at least one).
-func SummarizeRuns(runs []CommandRun) RunsSummary {
-	s := RunsSummary{Runs: len(runs)}
+// summarizeRuns summarizes runs (at least one).
+func summarizeRuns(runs []CommandRun) runsSummary {
+	s := runsSummary{Runs: len(runs)}
 	if len(runs) == 0 {
 		return s
 	}
@@ -145,16 +145,12 @@ func SummarizeRuns(runs []CommandRun) RunsSummary {
 		}
 	}
 	s.Source = runs[0].Reading.Source
-	s.Events = Summarize(readings)
+	s.Events = summarize(readings)
 	s.WallNs, s.UserNs, s.SysNs = wall, user, sys
 	s.Wall, s.User, s.Sys = stats.Summarize(wall), stats.Summarize(user), stats.Summarize(sys)
 	if s.Runs > 1 && s.Wall.Mean > 0 {
 		s.WallStdErrPercent = 100 * s.Wall.StdDevSample / math.Sqrt(float64(s.Runs)) / s.Wall.Mean
 	}
-	s.Derived = DeriveSummaries(s.Events, s.Wall)
+	s.Derived = deriveSummaries(s.Events, s.Wall)
 	return s
 }
-
-// SummaryOf summarizes values with stats.Summarize; it is here so that
-// callers that present counters need not import stats.
-func SummaryOf(values []float64) stats.Summary { return stats.Summarize(values) }

@@ -24,12 +24,12 @@ func TestSummarize(t *testing.T) {
 		{Counts: []Count{counted("task-clock", 110, 1), unsup, {Event: Event{Name: "branches"}, State: NotCounted, Reason: "never scheduled"}}},
 		{Counts: []Count{counted("task-clock", 120, 1), unsup, counted("branches", 3000, 0.25)}},
 	}
-	s := Summarize(readings)
+	s := summarize(readings)
 	if len(s) != 3 {
 		t.Fatalf("%d summaries", len(s))
 	}
 	tc := s[0]
-	if !tc.AllCounted() || tc.Summary.Mean != 110 || tc.Summary.StdDevSample != 10 || tc.Scaled || tc.MinRunningFraction != 1 {
+	if !tc.allCounted() || tc.Summary.Mean != 110 || tc.Summary.StdDevSample != 10 || tc.Scaled || tc.MinRunningFraction != 1 {
 		t.Errorf("task-clock summary = %+v", tc)
 	}
 	// perf's ± is the standard error of the mean: 10/sqrt(3)/110.
@@ -41,12 +41,12 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("cycles summary = %+v, want not supported with no values", cy)
 	}
 	br := s[2]
-	if br.Counted != 2 || br.AllCounted() || !br.Scaled || br.MinRunningFraction != 0.25 || br.MeanRunningFraction != 0.375 ||
+	if br.Counted != 2 || br.allCounted() || !br.Scaled || br.MinRunningFraction != 0.25 || br.MeanRunningFraction != 0.375 ||
 		!strings.Contains(br.Reason, "counted in 2 of 3 runs (never scheduled)") || br.Summary.Mean != 2000 {
 		t.Errorf("branches summary = %+v", br)
 	}
-	if Summarize(nil) != nil {
-		t.Error("Summarize(nil) != nil")
+	if summarize(nil) != nil {
+		t.Error("summarize(nil) != nil")
 	}
 }
 
@@ -61,7 +61,7 @@ func TestDerive(t *testing.T) {
 		counted("cache-references", 100, 1),
 	}}
 	got := map[string]float64{}
-	for _, d := range r.Derived(time.Duration(1000)) {
+	for _, d := range r.derived(time.Duration(1000)) {
 		got[d.Name] = d.Value
 	}
 	want := map[string]float64{"ipc": 2.5, "branch_miss_rate": 0.01, "ghz": 2, "cpus_utilized": 0.5}
@@ -78,17 +78,13 @@ func TestDerive(t *testing.T) {
 	}
 	// Zero denominator: no figure.
 	z := Reading{Counts: []Count{counted("cycles", 0, 1), counted("instructions", 5, 1)}}
-	if d := z.Derived(0); len(d) != 0 {
+	if d := z.derived(0); len(d) != 0 {
 		t.Errorf("derived from zero cycles: %+v", d)
 	}
-	per := r.PerOp(100)
-	if len(per) != 6 || per[1].Name != "instructions:u/op" || per[1].Value != 25 || r.PerOp(0) != nil {
-		t.Errorf("PerOp = %+v", per)
-	}
-	s := Summarize([]Reading{r, r})
-	ds := DeriveSummaries(s, stats.Summary{N: 2, Mean: 1000})
+	s := summarize([]Reading{r, r})
+	ds := deriveSummaries(s, stats.Summary{N: 2, Mean: 1000})
 	if len(ds) != len(want) {
-		t.Errorf("DeriveSummaries = %+v", ds)
+		t.Errorf("deriveSummaries = %+v", ds)
 	}
 	for _, d := range ds {
 		if d.Uncertainty != 0 {
@@ -97,11 +93,11 @@ func TestDerive(t *testing.T) {
 	}
 }
 
-// TestDeriveMeansUncertainty: the uncertainty of a ratio of means adds
+// TestDeriveUncertainty: the uncertainty of a ratio of means adds
 // the relative uncertainties of its inputs in quadrature.
-func TestDeriveMeansUncertainty(t *testing.T) {
+func TestDeriveUncertainty(t *testing.T) {
 	means := map[string][2]float64{"instructions": {3000, 30}, "cycles": {1000, 40}, "task-clock": {800, 0}}
-	ds := DeriveMeans(func(name string) (float64, float64, bool) {
+	ds := Derive(func(name string) (float64, float64, bool) {
 		m, ok := means[name]
 		return m[0], m[1], ok
 	}, 1000, 10)

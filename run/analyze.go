@@ -229,7 +229,7 @@ func (r *Benchmark) analyzeMetrics(a *analysis, names []string) {
 		mean := func(m *metricAnalysis) (float64, float64, bool) {
 			return m.Summary.Mean, stats.MeanUncertainty(m.Summary), true
 		}
-		a.Derived = counters.DeriveMeans(func(name string) (float64, float64, bool) {
+		a.Derived = counters.Derive(func(name string) (float64, float64, bool) {
 			if m := a.Metric(name); m != nil {
 				return mean(m)
 			}
