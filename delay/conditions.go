@@ -80,7 +80,7 @@ func Acquire(c Conditions) (*Held, error) {
 		return nil, err
 	}
 	if c.MLock {
-		unlock, err := LockMemory()
+		unlock, err := lockMemory()
 		if err != nil {
 			if err := drop("mlockall", err); err != nil {
 				return nil, err
@@ -91,7 +91,7 @@ func Acquire(c Conditions) (*Held, error) {
 		}
 	}
 	if c.DMALatency >= 0 {
-		rel, err := HoldDMALatency(c.DMALatency)
+		rel, err := holdDMALatency(c.DMALatency)
 		setting := fmt.Sprintf("/dev/cpu_dma_latency %d µs", c.DMALatency)
 		switch {
 		case err != nil && c.DMALatencyOptional:
@@ -111,7 +111,7 @@ func Acquire(c Conditions) (*Held, error) {
 	// CPU drops all pinning under BestEffort, so that the threads stay
 	// comparable.
 	for _, cpu := range c.Settings.CPUs {
-		if err := (ThreadSettings{CPUs: []int{cpu}}).Check(); err != nil {
+		if err := (ThreadSettings{CPUs: []int{cpu}}).check(); err != nil {
 			if err := drop("pinning to "+cpuWords(c.Settings.CPUs), err); err != nil {
 				return nil, err
 			}
@@ -120,7 +120,7 @@ func Acquire(c Conditions) (*Held, error) {
 		}
 	}
 	if c.Settings.Priority > 0 {
-		if err := (ThreadSettings{Priority: c.Settings.Priority}).Check(); err != nil {
+		if err := (ThreadSettings{Priority: c.Settings.Priority}).check(); err != nil {
 			if err := drop(fmt.Sprintf("SCHED_FIFO priority %d", c.Settings.Priority), err); err != nil {
 				return nil, err
 			}

@@ -83,4 +83,9 @@
 // (which MaxSpin may prevent); the timer-thread machinery, timer slack,
 // SCHED_FIFO and the latency test are Linux-only and report themselves as
 // unavailable elsewhere.
+//
+// delay waits and measures how well it waits: it does not choose the
+// figures to print or render them (package report), and it changes no
+// system setting beyond the thread settings, memory lock and PM-QoS
+// request a caller asks for (Acquire), which it undoes (Held.Release).
 package delay

@@ -17,13 +17,13 @@ import (
 // document (linear definition).
 var studyPercentiles = []float64{50, 90, 99, 99.9}
 
-// LatencyPercentiles are the percentiles stored with each latency metric
+// latencyPercentiles are the percentiles stored with each latency metric
 // (read from the HDR histogram).
-var LatencyPercentiles = []float64{50, 90, 99, 99.9, 99.99}
+var latencyPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 
-// LatencyWait is how every thread of a LatencyTest waits for its
+// latencyWait is how every thread of a LatencyTest waits for its
 // deadlines (the "wait" of a latency document).
-const LatencyWait = "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)"
+const latencyWait = "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)"
 
 // Document returns the study as a result document of kind "sleep"
 // (docs/result-schema.md) with m's tool, arguments and environment: the
@@ -54,7 +54,7 @@ func (r *StudyResult) Document(m result.Meta) *result.Document {
 	if held != nil {
 		d.Warnings = append(d.Warnings, held.Warnings...)
 	}
-	d.Warnings = append(d.Warnings, r.Warnings()...)
+	d.Warnings = append(d.Warnings, r.warnings()...)
 	d.Measurements = []result.Measurement{}
 	for _, c := range r.Cells {
 		d.Measurements = append(d.Measurements, c.measurement(float64(r.Tick)))
@@ -62,9 +62,9 @@ func (r *StudyResult) Document(m result.Meta) *result.Document {
 	return d
 }
 
-// CellName is the name of the measurement of a mechanism at a requested
+// cellName is the name of the measurement of a mechanism at a requested
 // duration: "time.Sleep@100µs".
-func CellName(mechanism string, requested time.Duration) string {
+func cellName(mechanism string, requested time.Duration) string {
 	return mechanism + "@" + requested.String()
 }
 
@@ -76,7 +76,7 @@ func (c *Cell) measurement(tick float64) result.Measurement {
 		v := c.TimerSlack
 		det.TimerSlackNs = &v
 	}
-	m := result.Measurement{Name: CellName(c.Mechanism, c.Requested), Metrics: []result.Metric{},
+	m := result.Measurement{Name: cellName(c.Mechanism, c.Requested), Metrics: []result.Metric{},
 		Detail: result.KindDetail{Sleep: det}, Incomplete: c.Incomplete}
 	if c.Unavailable != nil {
 		det.Unavailable = c.Unavailable.Error()
@@ -161,7 +161,7 @@ func (r *LatencyResult) Document(m result.Meta) *result.Document {
 		interval = time.Millisecond
 	}
 	set := ThreadSettings{Priority: o.Priority, CPUs: o.Affinity}
-	run := &result.LatencyRun{Wait: LatencyWait, IntervalNs: int64(interval), Threads: len(r.Threads),
+	run := &result.LatencyRun{Wait: latencyWait, IntervalNs: int64(interval), Threads: len(r.Threads),
 		Loops: o.Loops, DurationNs: int64(o.Duration), OverflowNs: int64(r.HistogramMax),
 		SignificantDigits: latencyDigits, Conditions: waitConditions(set, held)}
 	if o.HistogramMax > 0 {
@@ -217,11 +217,11 @@ func (r *LatencyResult) Document(m result.Meta) *result.Document {
 	}
 	if len(r.Threads) > 1 && r.All != nil {
 		m := result.Measurement{Name: "all threads", Metrics: []result.Metric{},
-			Detail:     result.KindDetail{Latency: &result.LatencyDetail{Overflows: r.Overflows(), Overruns: overruns}},
+			Detail:     result.KindDetail{Latency: &result.LatencyDetail{Overflows: r.overflows(), Overruns: overruns}},
 			Incomplete: d.Incomplete}
 		if r.All.Count() > 0 {
 			m.Primary = "latency"
-			m.Metrics = append(m.Metrics, latencyMetric(r.All, r.Mean(), r.StdDev(), tick))
+			m.Metrics = append(m.Metrics, latencyMetric(r.All, r.mean(), r.stdDev(), tick))
 		}
 		d.Measurements = append(d.Measurements, m)
 	}
@@ -244,7 +244,7 @@ func latencyMetric(h *stats.Histogram, mean, stdDev, resolution float64) result.
 	}
 	m := result.Metric{Name: "latency", Unit: result.UnitNs, Histogram: rh, Resolution: resolution,
 		Percentiles: map[string]float64{}, PercentileMethod: "hdr-upper"}
-	for _, p := range LatencyPercentiles {
+	for _, p := range latencyPercentiles {
 		m.Percentiles[stats.PercentileLabel(p)] = float64(h.Quantile(p / 100))
 	}
 	return m

@@ -1,10 +1,12 @@
 package delay_test
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/chronograph/chronograph/delay"
+	"github.com/chronograph/chronograph/result"
 )
 
 // Sleep waits for a duration far more precisely than time.Sleep (which
@@ -87,4 +89,19 @@ func ExampleNewPacer() {
 	}
 	fmt.Println("4 slots")
 	// Output: 4 slots
+}
+
+func ExampleStudy() {
+	res, err := delay.Study(context.Background(), delay.StudyOptions{
+		Durations:  []time.Duration{100 * time.Microsecond},
+		Mechanisms: []string{"delay.Sleep"},
+		MaxSamples: 5,
+	})
+	if err != nil {
+		panic(err)
+	}
+	d := res.Document(result.Meta{Tool: result.ToolFromBuild("example")})
+	m := d.Measurements[0]
+	fmt.Println(d.Kind, m.Name, m.Primary, len(m.Metric("achieved").Values))
+	// Output: sleep delay.Sleep@100µs achieved 5
 }

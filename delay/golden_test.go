@@ -46,13 +46,13 @@ func fixedLatency(t *testing.T) *LatencyResult {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	r := &LatencyResult{Options: LatencyOptions{Interval: 200 * time.Microsecond, Loops: 5, Threads: 2, Priority: 80, HistogramMax: 12 * time.Microsecond},
 		Start: start, End: start.Add(time.Millisecond), HistogramMax: 12 * time.Microsecond, Tick: 20}
-	all, err := stats.NewHistogram(1, int64(DefaultHistogramRange), latencyDigits)
+	all, err := stats.NewHistogram(1, int64(defaultHistogramRange), latencyDigits)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.All = all
 	for i, lat := range [][]int64{{11900, 11950, 11910, 12300, 11920}, {11800, 11820, 11810, 11990, 11815}} {
-		h, err := stats.NewHistogram(1, int64(DefaultHistogramRange), latencyDigits)
+		h, err := stats.NewHistogram(1, int64(defaultHistogramRange), latencyDigits)
 		if err != nil {
 			t.Fatal(err)
 		}

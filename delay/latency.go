@@ -33,16 +33,16 @@ type LatencyOptions struct {
 	Affinity []int
 	// HistogramMax is cyclictest's -h limit: latencies at or above it are
 	// counted as overflows (ThreadLatency.Overflows). It does not clip the
-	// HDR histograms, which track every latency up to at least
-	// DefaultHistogramRange, so percentiles and the mean stay right
-	// whatever the limit. 0 means DefaultHistogramRange.
+	// HDR histograms, which track every latency up to at least 10 s, so
+	// percentiles and the mean stay right whatever the limit. 0 means
+	// 10 s.
 	HistogramMax time.Duration
 }
 
-// DefaultHistogramRange is the highest latency a LatencyTest's HDR
+// defaultHistogramRange is the highest latency a LatencyTest's HDR
 // histograms track (or HistogramMax, when that is larger); latencies above
 // it are recorded at it, counted as overflows.
-const DefaultHistogramRange = 10 * time.Second
+const defaultHistogramRange = 10 * time.Second
 
 // ThreadLatency is the live state of one measuring thread, in ns.
 type ThreadLatency struct {
@@ -117,9 +117,9 @@ type LatencyResult struct {
 	moments []moments
 }
 
-// Overflows returns the latencies of all threads at or above
+// overflows returns the latencies of all threads at or above
 // LatencyOptions.HistogramMax.
-func (r *LatencyResult) Overflows() int64 {
+func (r *LatencyResult) overflows() int64 {
 	var n int64
 	for _, th := range r.Threads {
 		n += th.Overflows
@@ -127,9 +127,9 @@ func (r *LatencyResult) Overflows() int64 {
 	return n
 }
 
-// Mean returns the exact mean latency of all threads (NaN when none was
+// mean returns the exact mean latency of all threads (NaN when none was
 // recorded).
-func (r *LatencyResult) Mean() float64 {
+func (r *LatencyResult) mean() float64 {
 	var sum, n int64
 	for _, th := range r.Threads {
 		sum += int64(th.Sum)
@@ -141,10 +141,10 @@ func (r *LatencyResult) Mean() float64 {
 	return float64(sum) / float64(n)
 }
 
-// StdDev returns the population standard deviation of the latencies of
+// stdDev returns the population standard deviation of the latencies of
 // all threads (ns, exact: merged from each thread's running sums), NaN
 // when none was recorded.
-func (r *LatencyResult) StdDev() float64 {
+func (r *LatencyResult) stdDev() float64 {
 	var all moments
 	for _, m := range r.moments {
 		all = all.merge(m)
@@ -226,7 +226,7 @@ func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
 		opts.Threads = 1
 	}
 	if opts.HistogramMax == 0 {
-		opts.HistogramMax = DefaultHistogramRange
+		opts.HistogramMax = defaultHistogramRange
 	}
 	switch {
 	case opts.Interval < time.Microsecond || opts.Interval > time.Hour:
@@ -260,7 +260,7 @@ func NewLatencyTest(opts LatencyOptions) (*LatencyTest, error) {
 
 // histogramRange is the highest value the HDR histograms track.
 func (o LatencyOptions) histogramRange() int64 {
-	return int64(max(o.HistogramMax, DefaultHistogramRange))
+	return int64(max(o.HistogramMax, defaultHistogramRange))
 }
 
 // Snapshot returns the live state of every thread (safe to call while Run

@@ -147,7 +147,7 @@ func TestLatencyLoopFake(t *testing.T) {
 	for _, c := range []struct {
 		got  float64
 		want []float64
-	}{{th.StdDev, all}, {th.PerCPU[1].StdDevNs, cpu1}, {res.StdDev(), all}} {
+	}{{th.StdDev, all}, {th.PerCPU[1].StdDevNs, cpu1}, {res.stdDev(), all}} {
 		if w := stats.Summarize(c.want).StdDevPopulation; math.Abs(c.got-w) > 1e-6*w {
 			t.Errorf("standard deviation %v, want %v", c.got, w)
 		}
@@ -319,7 +319,7 @@ func TestLatencyDocument(t *testing.T) {
 		t.Fatalf("strict decoding: %v", err)
 	}
 	r := back.Run.Latency
-	if r == nil || r.IntervalNs != 1e6 || r.Threads != 2 || r.Loops != 50 || r.OverflowNs != 40_000 || r.HistogramUs != 40 || r.SignificantDigits != 3 || r.Wait != LatencyWait {
+	if r == nil || r.IntervalNs != 1e6 || r.Threads != 2 || r.Loops != 50 || r.OverflowNs != 40_000 || r.HistogramUs != 40 || r.SignificantDigits != 3 || r.Wait != latencyWait {
 		t.Fatalf("run %+v", r)
 	}
 	if len(back.Measurements) != 3 || back.Measurements[2].Name != "all threads" || back.Measurements[2].Detail.Latency.Thread != nil {
@@ -344,7 +344,7 @@ func TestLatencyDocument(t *testing.T) {
 				t.Errorf("%s: total %d, mean %v, detail %+v; thread %+v", m.Name, h.Total(), h.Mean, det, th)
 			}
 			total += det.Overflows
-		} else if h.Total() != 100 || h.Mean != res.Mean() || *h.StdDev != res.StdDev() || det.Overflows != total || det.RuntimeYields != nil ||
+		} else if h.Total() != 100 || h.Mean != res.mean() || *h.StdDev != res.stdDev() || det.Overflows != total || det.RuntimeYields != nil ||
 			h.Min != float64(min(res.Threads[0].Min, res.Threads[1].Min)) || h.Max != float64(max(res.Threads[0].Max, res.Threads[1].Max)) {
 			t.Errorf("all threads: total %d, detail %+v", h.Total(), det)
 		}

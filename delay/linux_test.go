@@ -300,11 +300,11 @@ func TestPermissionDenied(t *testing.T) {
 
 func TestInvalidSettings(t *testing.T) {
 	for _, s := range []ThreadSettings{{Priority: 100}, {Priority: -1}, {CPUs: []int{-2}}} {
-		if err := s.Check(); err == nil {
+		if err := s.check(); err == nil {
 			t.Errorf("%+v accepted", s)
 		}
 	}
-	if err := (ThreadSettings{CPUs: []int{4095}}).Check(); err == nil {
+	if err := (ThreadSettings{CPUs: []int{4095}}).check(); err == nil {
 		t.Error("pinning to CPU 4095 accepted")
 	}
 }

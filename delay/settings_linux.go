@@ -52,10 +52,10 @@ func (s ThreadSettings) apply() error {
 	return nil
 }
 
-// Check tries s on a throwaway thread (which exits afterwards, taking the
+// check tries s on a throwaway thread (which exits afterwards, taking the
 // settings with it) and returns the refusal, if any: a preflight before a
 // measurement that must not start without them.
-func (s ThreadSettings) Check() error {
+func (s ThreadSettings) check() error {
 	if err := s.validate(); err != nil {
 		return err
 	}
@@ -64,9 +64,9 @@ func (s ThreadSettings) Check() error {
 	return <-errc
 }
 
-// LockMemory locks the process's current and future memory (mlockall), so
+// lockMemory locks the process's current and future memory (mlockall), so
 // page faults do not add to wake-up latency. The returned function unlocks.
-func LockMemory() (unlock func(), err error) {
+func lockMemory() (unlock func(), err error) {
 	if err := mlockall(unix.MCL_CURRENT | unix.MCL_FUTURE); err != nil {
 		if errors.Is(err, unix.EPERM) || errors.Is(err, unix.ENOMEM) || errors.Is(err, unix.EAGAIN) {
 			return nil, &PermissionError{Setting: "mlockall", Err: err,
@@ -77,10 +77,10 @@ func LockMemory() (unlock func(), err error) {
 	return func() { _ = munlockall() }, nil
 }
 
-// HoldDMALatency asks the kernel's PM-QoS to keep CPU wake-up latency at
+// holdDMALatency asks the kernel's PM-QoS to keep CPU wake-up latency at
 // or below us microseconds (0 keeps CPUs out of deep idle states) by
 // holding /dev/cpu_dma_latency open; the request lasts until release.
-func HoldDMALatency(us int) (release func() error, err error) {
+func holdDMALatency(us int) (release func() error, err error) {
 	if us < 0 {
 		return nil, fmt.Errorf("delay: DMA latency %d µs out of range (use ≥ 0)", us)
 	}

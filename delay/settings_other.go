@@ -14,17 +14,17 @@ func (s ThreadSettings) apply() error {
 	return nil
 }
 
-// Check reports whether s can be applied: on this platform only the
+// check reports whether s can be applied: on this platform only the
 // default settings can.
-func (s ThreadSettings) Check() error { return s.apply() }
+func (s ThreadSettings) check() error { return s.apply() }
 
-// LockMemory is not supported on this platform.
-func LockMemory() (unlock func(), err error) {
+// lockMemory is not supported on this platform.
+func lockMemory() (unlock func(), err error) {
 	return nil, fmt.Errorf("delay: mlockall: %w", ErrUnsupported)
 }
 
-// HoldDMALatency is not supported on this platform.
-func HoldDMALatency(us int) (release func() error, err error) {
+// holdDMALatency is not supported on this platform.
+func holdDMALatency(us int) (release func() error, err error) {
 	return nil, fmt.Errorf("delay: /dev/cpu_dma_latency: %w", ErrUnsupported)
 }
 

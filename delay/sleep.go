@@ -8,12 +8,12 @@ import (
 
 // Defaults of Options.
 const (
-	// DefaultMaxSpin bounds the busy-wait at the end of each wait: no wait
+	// defaultMaxSpin bounds the busy-wait at the end of each wait: no wait
 	// spins longer than this, whatever the observed lateness.
-	DefaultMaxSpin = 500 * time.Microsecond
-	// DefaultQuantile is the quantile of the observed wake-up lateness used
+	defaultMaxSpin = 500 * time.Microsecond
+	// defaultQuantile is the quantile of the observed wake-up lateness used
 	// as the spin margin.
-	DefaultQuantile = 0.99
+	defaultQuantile = 0.99
 	// initialMargin is the margin used before any lateness was observed
 	// (capped by MaxSpin).
 	initialMargin = 200 * time.Microsecond
@@ -27,18 +27,18 @@ const (
 )
 
 // Options set the accuracy/CPU trade-off of a Sleeper. The zero value is
-// the default: spin at most DefaultMaxSpin, margin at the p99 of the
-// observed lateness.
+// the default: spin at most 500 µs, margin at the p99 of the observed
+// lateness.
 type Options struct {
 	// MaxSpin is the longest busy-wait per wait (the CPU cost bound);
-	// 0 means DefaultMaxSpin. Waits shorter than the margin spin entirely
+	// 0 means 500 µs. Waits shorter than the margin spin entirely
 	// when they are shorter than MaxSpin.
 	MaxSpin time.Duration
 	// NoSpin disables spinning: waits end when the kernel wakes the thread,
 	// typically a few to tens of µs late, at almost no CPU cost.
 	NoSpin bool
 	// Quantile (0 < q < 1) of the observed wake-up lateness used as the
-	// margin; 0 means DefaultQuantile. Higher is more accurate in the tail
+	// margin; 0 means 0.99. Higher is more accurate in the tail
 	// and spins longer.
 	Quantile float64
 }
@@ -48,14 +48,14 @@ func (o Options) maxSpin() int64 {
 		return 0
 	}
 	if o.MaxSpin <= 0 {
-		return int64(DefaultMaxSpin)
+		return int64(defaultMaxSpin)
 	}
 	return int64(o.MaxSpin)
 }
 
 func (o Options) quantile() float64 {
 	if o.Quantile <= 0 || o.Quantile >= 1 {
-		return DefaultQuantile
+		return defaultQuantile
 	}
 	return o.Quantile
 }
@@ -121,9 +121,9 @@ func (s *Sleeper) SleepUntilNano(abs int64) int64 {
 	return s.untilNano(abs, s.clock.now())
 }
 
-// Margin returns the current spin margin: how long before a deadline the
+// margin returns the current spin margin: how long before a deadline the
 // waiting goroutine plans to be woken by the kernel.
-func (s *Sleeper) Margin() time.Duration {
+func (s *Sleeper) margin() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return time.Duration(s.marginLocked())
@@ -144,11 +144,11 @@ func (s *Sleeper) marginLocked() int64 {
 	return m
 }
 
-// Failures returns how many waits of s could not block in the kernel
+// failureCount returns how many waits of s could not block in the kernel
 // (neither a timerfd nor clock_nanosleep worked, which is not expected)
 // and used time.Sleep and the spin instead, and the error of the last one
 // (nil when none failed).
-func (s *Sleeper) Failures() (n int64, last error) {
+func (s *Sleeper) failureCount() (n int64, last error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.failures.Load(), s.lastErr

@@ -93,7 +93,7 @@ func TestSleeperFakeClock(t *testing.T) {
 					t.Fatalf("sleep %d overshoot %v, want ≤ %v", i, over, time.Duration(tt.wantMaxOver))
 				}
 			}
-			if m := s.Margin(); m < tt.wantMargin[0] || m > tt.wantMargin[1] {
+			if m := s.margin(); m < tt.wantMargin[0] || m > tt.wantMargin[1] {
 				t.Errorf("margin %v, want in [%v, %v]", m, tt.wantMargin[0], tt.wantMargin[1])
 			}
 		})
@@ -186,7 +186,7 @@ func TestSleepReturnsAfterDeadline(t *testing.T) {
 			t.Errorf("concurrent sleep returned %v before its deadline", -over)
 		}
 	}
-	if n, err := s.Failures(); n != 0 {
+	if n, err := s.failureCount(); n != 0 {
 		t.Errorf("%d kernel waits failed: %v", n, err)
 	}
 }
@@ -200,18 +200,18 @@ func TestSleeperBlockFails(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		s.Sleep(time.Millisecond)
 	}
-	margin := s.Margin()
+	margin := s.margin()
 	cause := errors.New("timerfd: no")
 	c.fail = func() error { return cause }
 	abs := c.now() + int64(time.Millisecond)
 	if got := s.SleepUntilNano(abs); got < abs {
 		t.Errorf("returned at %d, before the deadline %d", got, abs)
 	}
-	if n, err := s.Failures(); n != 1 || !errors.Is(err, cause) {
+	if n, err := s.failureCount(); n != 1 || !errors.Is(err, cause) {
 		t.Errorf("failures %d, %v; want 1, the cause", n, err)
 	}
-	if s.Margin() != margin {
-		t.Errorf("margin moved from %v to %v after a failed wait", margin, s.Margin())
+	if s.margin() != margin {
+		t.Errorf("margin moved from %v to %v after a failed wait", margin, s.margin())
 	}
 }
 
@@ -235,14 +235,14 @@ func TestLatencyOverflowLimitDoesNotClip(t *testing.T) {
 		t.Errorf("p90 %d ns, want about 3 ms (not clipped at the -h limit)", q)
 	}
 	res := &LatencyResult{Threads: []ThreadLatency{snap}, Histograms: []*stats.Histogram{th.hist}, All: th.hist, HistogramMax: 100 * time.Microsecond}
-	if got, want := res.Mean(), (50e3+99_999+100e3+6e6)/5.0; got != want {
+	if got, want := res.mean(), (50e3+99_999+100e3+6e6)/5.0; got != want {
 		t.Errorf("mean %v, want exact %v", got, want)
 	}
 	m := res.Document(result.Meta{Tool: result.Tool{Name: "test"}}).Measurements[0]
 	if got := m.Detail.Latency.Overflows; got != 3 {
 		t.Errorf("exported overflows %d, want 3", got)
 	}
-	if met := m.Metric("latency"); met == nil || met.Histogram == nil || met.Histogram.Mean != res.Mean() || met.Histogram.Max != 3e6 {
-		t.Errorf("exported latency metric %+v, want the exact mean %v and max 3 ms", met, res.Mean())
+	if met := m.Metric("latency"); met == nil || met.Histogram == nil || met.Histogram.Mean != res.mean() || met.Histogram.Max != 3e6 {
+		t.Errorf("exported latency metric %+v, want the exact mean %v and max 3 ms", met, res.mean())
 	}
 }

@@ -18,9 +18,9 @@ import (
 	"github.com/chronograph/chronograph/warn"
 )
 
-// DefaultDurations are the requested durations of a Study when none are
+// defaultDurations are the requested durations of a Study when none are
 // given: 1 µs to 1 s by decades.
-var DefaultDurations = []time.Duration{
+var defaultDurations = []time.Duration{
 	time.Microsecond, 10 * time.Microsecond, 100 * time.Microsecond,
 	time.Millisecond, 10 * time.Millisecond, 100 * time.Millisecond, time.Second,
 }
@@ -40,7 +40,7 @@ const (
 // StudyOptions configure a Study.
 type StudyOptions struct {
 	// Durations are the requested waits (each in (0, MaxStudyDuration]);
-	// nil means DefaultDurations.
+	// nil means 1 µs to 1 s by decades.
 	Durations []time.Duration
 	// Mechanisms selects mechanisms by name (see Mechanisms); nil means all.
 	Mechanisms []string
@@ -207,7 +207,7 @@ func simpleWaiter(wait func() (int64, int64, error)) *waiter {
 func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	durs := opts.Durations
 	if len(durs) == 0 {
-		durs = DefaultDurations
+		durs = defaultDurations
 	}
 	seen := map[time.Duration]bool{}
 	for _, d := range durs {
@@ -265,7 +265,7 @@ func Study(ctx context.Context, opts StudyOptions) (*StudyResult, error) {
 	done := func() (*StudyResult, error) {
 		for _, c := range res.Cells {
 			if c.Mechanism == "delay.Sleep" && len(c.Achieved) > 0 {
-				res.SpinMargin = studySleeper.Margin()
+				res.SpinMargin = studySleeper.margin()
 			}
 		}
 		res.End = time.Now()
@@ -634,10 +634,10 @@ func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
 		}
 		return func(d time.Duration, _ *stopFlag) (*waiter, error) {
 			return simpleWaiter(func() (int64, int64, error) {
-				before, _ := s.Failures()
+				before, _ := s.failureCount()
 				st := nanotime()
 				end := s.untilNano(st+int64(d), st)
-				if after, err := s.Failures(); after != before {
+				if after, err := s.failureCount(); after != before {
 					// The kernel wait failed: the time.Sleep fallback
 					// is not what is measured here.
 					return st, end, err
@@ -659,11 +659,11 @@ func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
 	return runtimeWaits, spinAndDelay
 }
 
-// WarnSpinPreempted is the code of the warning that busy-spin's
+// warnSpinPreempted is the code of the warning that busy-spin's
 // overshoot shows the machine preempting the measuring threads.
-const WarnSpinPreempted = "busy-spin-preempted"
+const warnSpinPreempted = "busy-spin-preempted"
 
-// PreemptionFactor is how far above its floor busy-spin's median
+// preemptionFactor is how far above its floor busy-spin's median
 // overshoot must be for a study to warn that the machine was preempting.
 //
 // A spin that keeps its CPU notices the deadline at its first clock read
@@ -678,15 +678,15 @@ const WarnSpinPreempted = "busy-spin-preempted"
 // waits), while 10 leaves room for the clock's own jitter (a slower read
 // now and then: a cache miss, a retried vDSO read), which an idle
 // machine's median never reaches.
-const PreemptionFactor = 10
+const preemptionFactor = 10
 
-// Warnings returns what the study's figures themselves say about the
+// warnings returns what the study's figures themselves say about the
 // conditions they were taken in: the busy-spin cells whose median
-// overshoot is above PreemptionFactor times busy-spin's floor
+// overshoot is above preemptionFactor times busy-spin's floor
 // (max(ReadCost, Tick)), which means the spinning thread, and so every
-// other waiter, was being preempted (code WarnSpinPreempted). It is nil
+// other waiter, was being preempted (code warnSpinPreempted). It is nil
 // without busy-spin samples or without a floor.
-func (r *StudyResult) Warnings() []warn.Warning {
+func (r *StudyResult) warnings() []warn.Warning {
 	floor := max(r.ReadCost, float64(r.Tick))
 	if !(floor > 0) {
 		return nil
@@ -700,7 +700,7 @@ func (r *StudyResult) Warnings() []warn.Warning {
 		for i, a := range c.Achieved {
 			over[i] = a - float64(c.Requested)
 		}
-		if med := stats.Summarize(over).Median; med > PreemptionFactor*floor {
+		if med := stats.Summarize(over).Median; med > preemptionFactor*floor {
 			cells = append(cells, fmt.Sprintf("%s at %v", unit.Duration(med, unit.Precision{Resolution: max(float64(r.Tick), 1)}), c.Requested))
 		}
 	}
@@ -711,8 +711,8 @@ func (r *StudyResult) Warnings() []warn.Warning {
 	if float64(r.Tick) > r.ReadCost {
 		what = fmt.Sprintf("the clock steps by %s", unit.Duration(float64(r.Tick), unit.Precision{Resolution: 1}))
 	}
-	return []warn.Warning{warn.New(WarnSpinPreempted,
+	return []warn.Warning{warn.New(warnSpinPreempted,
 		fmt.Sprintf("busy-spin overshot by a median of %s, more than %d times its floor (%s): the spinning thread lost its CPU, so the machine was preempting the waits and every figure here includes that",
-			strings.Join(cells, ", "), PreemptionFactor, what),
+			strings.Join(cells, ", "), preemptionFactor, what),
 		"measure on an idle machine (stop other work; uptime shows the load), or give the waits a CPU of their own: --pin and -p (SCHED_FIFO)")}
 }

@@ -278,7 +278,7 @@ func TestStudySpinPreemptedWarning(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &StudyResult{Tick: tt.tick, ReadCost: tt.readCost, Cells: tt.cells}
-			ws := r.Warnings()
+			ws := r.warnings()
 			d := r.Document(result.Meta{Tool: result.Tool{Name: "test"}})
 			if tt.want == "" {
 				if len(ws) != 0 || len(d.Warnings) != 0 {
@@ -286,8 +286,8 @@ func TestStudySpinPreemptedWarning(t *testing.T) {
 				}
 				return
 			}
-			if len(ws) != 1 || ws[0].String() != tt.want || ws[0].Code != WarnSpinPreempted || ws[0].Severity != "warning" {
-				t.Fatalf("warnings %+v\nwant one %s warning: %s", ws, WarnSpinPreempted, tt.want)
+			if len(ws) != 1 || ws[0].String() != tt.want || ws[0].Code != warnSpinPreempted || ws[0].Severity != "warning" {
+				t.Fatalf("warnings %+v\nwant one %s warning: %s", ws, warnSpinPreempted, tt.want)
 			}
 			if len(d.Warnings) != 1 || d.Warnings[0] != ws[0] {
 				t.Errorf("the document's warnings %+v, want the study's", d.Warnings)

@@ -94,15 +94,6 @@ func NewTicker(period time.Duration, overrun Overrun) (*Ticker, error) {
 	return newTicker(period, overrun, defaultSleeper, nanotime())
 }
 
-// NewTickerWith is NewTicker with an explicit start time (the k-th deadline
-// is start + k*period) and Sleeper (nil means the default).
-func NewTickerWith(start time.Time, period time.Duration, overrun Overrun, s *Sleeper) (*Ticker, error) {
-	if s == nil {
-		s = defaultSleeper
-	}
-	return newTicker(period, overrun, s, monoOf(start))
-}
-
 func newTicker(period time.Duration, overrun Overrun, s *Sleeper, start int64) (*Ticker, error) {
 	if period <= 0 {
 		return nil, errors.New("delay: ticker period must be positive (e.g. 1ms)")
