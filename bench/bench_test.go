@@ -165,8 +165,8 @@ func TestRunFakeClock(t *testing.T) {
 	}
 	// Two warm-up samples, then one more at the start of each block but
 	// the first.
-	if len(r.Samples) != 8 || len(r.Warmup) != 2+DefaultBlocks-1 {
-		t.Fatalf("%d samples and %d warm-up, want 8 and %d", len(r.Samples), len(r.Warmup), 2+DefaultBlocks-1)
+	if len(r.Samples) != 8 || len(r.Warmup) != 2+defaultBlocks-1 {
+		t.Fatalf("%d samples and %d warm-up, want 8 and %d", len(r.Samples), len(r.Warmup), 2+defaultBlocks-1)
 	}
 	jittered := false
 	for _, s := range r.Samples {

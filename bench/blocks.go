@@ -105,7 +105,7 @@ func cpusOf(ss []Sample) []int {
 	cs := make([]int, len(ss))
 	for i, s := range ss {
 		cs[i] = s.CPU
-		if s.Migrated() {
+		if s.migrated() {
 			cs[i] = -1
 		}
 	}

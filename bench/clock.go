@@ -67,7 +67,7 @@ func resolveClock(c Clock) (*clockSource, *warn.Warning) {
 		if src != nil {
 			return src, nil
 		}
-		w := warn.NewNote(WarnTSCUnavailable, "the TSC was requested but is unavailable ("+reason+"): the samples were timed with the monotonic clock",
+		w := warn.NewNote(warnTSCUnavailable, "the TSC was requested but is unavailable ("+reason+"): the samples were timed with the monotonic clock",
 			"ask for ClockMonotonic (or ClockDefault) to time with it on purpose")
 		return monotonicSource, &w
 	default:

@@ -130,7 +130,7 @@ func TestCountersSoftware(t *testing.T) {
 	tc := r.Counters[0]
 	var cpu []float64
 	for _, s := range r.Samples {
-		cpu = append(cpu, s.CPUNsPerOp())
+		cpu = append(cpu, s.cpuNsPerOp())
 	}
 	cpuMed := stats.Median(cpu)
 	if tc.Event != "task-clock" || tc.OverheadPerSample <= 0 || tc.PerOp.Median <= 0 {

@@ -147,8 +147,8 @@ func TestSpreadCPUsThatDiffer(t *testing.T) {
 		}
 		perBlock[s.Block] = s.CPU
 	}
-	if len(perBlock) != DefaultBlocks {
-		t.Errorf("%d blocks, want %d", len(perBlock), DefaultBlocks)
+	if len(perBlock) != defaultBlocks {
+		t.Errorf("%d blocks, want %d", len(perBlock), defaultBlocks)
 	}
 	if len(r.Placement.PerCPU) != 2 || r.Placement.PerCPU[0].CPU != 0 || r.Placement.PerCPU[1].CPU != 1 {
 		t.Fatalf("per-CPU results %+v, want CPUs 0 and 1", r.Placement.PerCPU)

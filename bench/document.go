@@ -94,11 +94,11 @@ func perOpMetrics(ss []Sample, tickNs float64) []result.Metric {
 	perOp := 1 / float64(fewest) // one count in the shortest sample
 	ms := []result.Metric{metric("wall", result.UnitNsPerOp, tickNs*perOp, column(ss, Sample.NsPerOp))}
 	if all(ss, func(s Sample) bool { return s.CPUNs >= 0 }) {
-		ms = append(ms, metric("cpu_time", result.UnitNsPerOp, perOp, column(ss, Sample.CPUNsPerOp)))
+		ms = append(ms, metric("cpu_time", result.UnitNsPerOp, perOp, column(ss, Sample.cpuNsPerOp)))
 	}
 	return append(ms,
-		metric("allocs", result.UnitCountPerOp, perOp, column(ss, Sample.AllocsPerOp)),
-		metric("bytes", result.UnitBytesPerOp, perOp, column(ss, Sample.BytesPerOp)))
+		metric("allocs", result.UnitCountPerOp, perOp, column(ss, Sample.allocsPerOp)),
+		metric("bytes", result.UnitBytesPerOp, perOp, column(ss, Sample.bytesPerOp)))
 }
 
 // measurements returns r as measurements of the result document: its

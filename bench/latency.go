@@ -132,13 +132,13 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 		l.StdDev = math.Sqrt(max(sumSq/n-l.Mean*l.Mean, 0))
 	}
 	if l.P50 < latencyMinOpNs {
-		l.Warnings = append(l.Warnings, warn.New(WarnLatencyBelowRead,
+		l.Warnings = append(l.Warnings, warn.New(warnLatencyBelowRead,
 			fmt.Sprintf("single operations of %s are below ~%d ns: the clock read (%s, subtracted) dominates them",
 				unit.Duration(l.P50, unit.Precision{Resolution: 1}), latencyMinOpNs, unit.Duration(over, unit.Precision{Resolution: s.probe.TickNs})),
 			"use the batch figures"))
 	}
 	if l.Ops < 1000 {
-		l.Warnings = append(l.Warnings, warn.New(WarnLatencyFewOps,
+		l.Warnings = append(l.Warnings, warn.New(warnLatencyFewOps,
 			fmt.Sprintf("only %s timed: p99.9 needs at least 1000", plural.Count(int(l.Ops), "operation")),
 			"raise Options.Samples or Options.Target"))
 	}

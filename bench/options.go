@@ -97,10 +97,10 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultTarget  = 10 * time.Millisecond
+	defaultTarget  = 10 * time.Millisecond
 	DefaultSamples = 20
-	DefaultWarmup  = 50 * time.Millisecond
-	DefaultBlocks  = 4
+	defaultWarmup  = 50 * time.Millisecond
+	defaultBlocks  = 4
 )
 
 // minSamples is the fewest measured samples a budget may cut a run to.
@@ -115,13 +115,13 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	switch {
 	case c.Target < 0:
-		return c, fmt.Errorf("bench: negative Target %v: use a positive duration, or 0 for the default %v", c.Target, DefaultTarget)
+		return c, fmt.Errorf("bench: negative Target %v: use a positive duration, or 0 for the default %v", c.Target, defaultTarget)
 	case c.Samples < 0:
 		return c, fmt.Errorf("bench: negative Samples %d: use a positive count, or 0 for the default %d", c.Samples, DefaultSamples)
 	case c.Warmup < 0 || c.WarmupSamples < 0:
 		return c, fmt.Errorf("bench: negative warm-up: use a positive Warmup or WarmupSamples, or 0 for the default")
 	case c.Blocks < 0:
-		return c, fmt.Errorf("bench: negative Blocks %d: use a positive count, or 0 for the default %d", c.Blocks, DefaultBlocks)
+		return c, fmt.Errorf("bench: negative Blocks %d: use a positive count, or 0 for the default %d", c.Blocks, defaultBlocks)
 	case c.Budget < 0:
 		return c, fmt.Errorf("bench: negative Budget %v: use a positive duration, or 0 for no cap", c.Budget)
 	case c.MinDuration < 0:
@@ -132,16 +132,16 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("bench: negative CPU %d to pin to: use a CPU number from the process's affinity", c.CPU)
 	}
 	if c.Target == 0 {
-		c.Target = DefaultTarget
+		c.Target = defaultTarget
 	}
 	if c.Samples == 0 {
 		c.Samples = DefaultSamples
 	}
 	if c.Blocks == 0 {
-		c.Blocks = DefaultBlocks
+		c.Blocks = defaultBlocks
 	}
 	if c.Warmup == 0 && c.WarmupSamples == 0 {
-		c.Warmup = DefaultWarmup
+		c.Warmup = defaultWarmup
 	}
 	if c.Seed == 0 {
 		c.Seed = 1

@@ -381,7 +381,7 @@ blocks:
 		for i := 0; i < pl.size(j); i++ {
 			if s.opts.Budget > 0 && taken >= minSamples && time.Since(t0) >= s.opts.Budget {
 				res.Incomplete = true
-				res.Warnings = append(res.Warnings, warn.New(WarnBudget,
+				res.Warnings = append(res.Warnings, warn.New(warnBudget,
 					fmt.Sprintf("the budget of %v ran out after %d of %s", s.opts.Budget, taken, plural.Count(s.opts.Samples, "sample")),
 					"raise Options.Budget or lower Options.Target"))
 				break blocks
@@ -553,18 +553,18 @@ const noiseFloorFactor = 2
 
 // The codes of the warnings of a Benchmark (warn.Warning.Code).
 const (
-	WarnNoiseFloor       = "noise-floor"          // possibly optimized away
-	WarnCPUsDiffer       = "cpus-differ"          // the CPUs' medians differ
-	WarnMigrations       = "migrations"           // samples changed CPU mid-sample
-	WarnCPURead          = "cpu-read-dominates"   // the CPU clock's reads are most of the CPU time
-	WarnPreempted        = "preempted"            // the thread ran only part of the wall time
-	WarnInvoluntary      = "involuntary-switches" // other threads took the CPU
-	WarnGC               = "gc-in-samples"        // garbage collection ran in samples
-	WarnStopTimer        = "stop-timer"           // StopTimer/StartTimer's cost inside the timed region
-	WarnBudget           = "budget-exhausted"     // fewer samples than asked
-	WarnTSCUnavailable   = "tsc-unavailable"      // ClockTSC asked, monotonic used
-	WarnLatencyBelowRead = "latency-below-read"   // single operations dominated by the clock read
-	WarnLatencyFewOps    = "latency-few-ops"      // too few operations for p99.9
+	warnNoiseFloor       = "noise-floor"          // possibly optimized away
+	warnCPUsDiffer       = "cpus-differ"          // the CPUs' medians differ
+	warnMigrations       = "migrations"           // samples changed CPU mid-sample
+	warnCPURead          = "cpu-read-dominates"   // the CPU clock's reads are most of the CPU time
+	warnPreempted        = "preempted"            // the thread ran only part of the wall time
+	warnInvoluntary      = "involuntary-switches" // other threads took the CPU
+	warnGC               = "gc-in-samples"        // garbage collection ran in samples
+	warnStopTimer        = "stop-timer"           // StopTimer/StartTimer's cost inside the timed region
+	warnBudget           = "budget-exhausted"     // fewer samples than asked
+	warnTSCUnavailable   = "tsc-unavailable"      // ClockTSC asked, monotonic used
+	warnLatencyBelowRead = "latency-below-read"   // single operations dominated by the clock read
+	warnLatencyFewOps    = "latency-few-ops"      // too few operations for p99.9
 )
 
 // analyze computes the summaries and warnings.
@@ -583,7 +583,7 @@ func (r *Benchmark) analyze(s *setup) {
 	}
 	r.Placement.Migrations = 0
 	for _, smp := range r.Samples {
-		if smp.Migrated() {
+		if smp.migrated() {
 			r.Placement.Migrations++
 		}
 	}
@@ -627,7 +627,7 @@ func (r *Benchmark) analyze(s *setup) {
 		r.NetNsPerOp = &net
 	} else if len(xs) > 0 {
 		r.PossiblyOptimizedAway = true
-		r.Warnings = append(r.Warnings, warn.New(WarnNoiseFloor,
+		r.Warnings = append(r.Warnings, warn.New(warnNoiseFloor,
 			fmt.Sprintf("at the noise floor, possibly optimized away: %s/op is within %dx of an empty loop's %s/op",
 				unit.Duration(med, medPrec), noiseFloorFactor, op(loop)),
 			"pass results to b.Keep and feed inputs from variables"))
@@ -640,33 +640,33 @@ func (r *Benchmark) analyze(s *setup) {
 			parts = append(parts, fmt.Sprintf("CPU %d %s/op [%s, %s] (%s)", c.CPU,
 				unit.Duration(c.Median, p), unit.Duration(c.CI.Lo, p), unit.Duration(c.CI.Hi, p), plural.Count(c.Samples, "sample")))
 		}
-		r.Warnings = append(r.Warnings, warn.New(WarnCPUsDiffer,
+		r.Warnings = append(r.Warnings, warn.New(warnCPUsDiffer,
 			"the CPUs differ: "+strings.Join(parts, ", ")+": the figure depends on the CPU it runs on, so the interval spans them",
 			"pin one CPU (Options.Pin, or taskset -c) to measure it there; `chrono env` compares the CPUs' speeds"))
 	}
 	if m := r.Placement.Migrations; m > 0 {
-		r.Warnings = append(r.Warnings, warn.New(WarnMigrations,
+		r.Warnings = append(r.Warnings, warn.New(warnMigrations,
 			fmt.Sprintf("%d of %s changed CPU mid-sample (Sample.CPU and CPUEnd differ): they are left out of the per-CPU figures", m, plural.Count(len(r.Samples), "sample")),
 			"pin with Options.Pin"))
 	}
 	if cpuOK && cpu+cpuSub > 0 && cpuSub > cpu && r.Overhead.CPUReadNs != nil {
-		r.Warnings = append(r.Warnings, warn.New(WarnCPURead,
+		r.Warnings = append(r.Warnings, warn.New(warnCPURead,
 			fmt.Sprintf("the thread CPU time is mostly the cost of reading the CPU clock: %s per timed segment (±%s), %s of the CPU time read, was subtracted, so the CPU figures are only as good as that correction",
 				unit.Duration(*r.Overhead.CPUReadNs, unit.Precision{Resolution: 1}), unit.Duration(*r.Overhead.CPUReadMADNs, unit.Precision{Resolution: 1}), pct(cpuSub/(cpu+cpuSub))),
 			"prefer Options.Setup/Teardown to StopTimer/StartTimer"))
 	}
 	if r.CPUPerWall >= 0 && r.CPUPerWall < 0.9 {
-		r.Warnings = append(r.Warnings, warn.New(WarnPreempted,
+		r.Warnings = append(r.Warnings, warn.New(warnPreempted,
 			fmt.Sprintf("the thread ran only %s of the wall time (preempted or blocked)", pct(r.CPUPerWall)),
 			"reduce other load, or pin with Options.Pin"))
 	}
 	if n := len(r.Samples); n > 0 && involSamples*2 > n {
-		r.Warnings = append(r.Warnings, warn.New(WarnInvoluntary,
+		r.Warnings = append(r.Warnings, warn.New(warnInvoluntary,
 			fmt.Sprintf("involuntary context switches in %d of %s: other threads compete for the CPU", involSamples, plural.Count(n, "sample")),
 			"stop other load, or pin the benchmark to a quiet CPU (Options.Pin)"))
 	}
 	if gcSamples > 0 {
-		r.Warnings = append(r.Warnings, warn.NewNote(WarnGC,
+		r.Warnings = append(r.Warnings, warn.NewNote(warnGC,
 			fmt.Sprintf("garbage collection ran in %d of %s: its cost is part of the figures (%s allocations/op)",
 				gcSamples, plural.Count(len(r.Samples), "sample"), unit.Plain(r.AllocsPerOp, unit.Precision{Resolution: 1 / float64(max(r.Iterations, 1))})),
 			"allocate less in the loop to measure the code without it"))
@@ -679,7 +679,7 @@ func (r *Benchmark) analyze(s *setup) {
 		// Only the part of a pair inside the timed region biases the
 		// figures; the rest lengthens the run.
 		share := float64(stops) * r.Overhead.TimerPairInsideNs / wall
-		r.Warnings = append(r.Warnings, warn.New(WarnStopTimer,
+		r.Warnings = append(r.Warnings, warn.New(warnStopTimer,
 			fmt.Sprintf("StopTimer/StartTimer called %s, %s per pair, of which %s fall inside the timed region (~%s of the timed wall time, not subtracted)",
 				plural.Count(stops, "time"), unit.Duration(r.Overhead.TimerPairNs, unit.Precision{Resolution: 1}), unit.Duration(r.Overhead.TimerPairInsideNs, unit.Precision{Resolution: 1}),
 				unit.Plain(100*share, unit.Precision{})+"%"),

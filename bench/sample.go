@@ -62,31 +62,31 @@ func (s Sample) NsPerOp() float64 {
 	return s.WallNs / float64(s.Iterations)
 }
 
-// CPUNsPerOp returns the thread CPU time per iteration in nanoseconds, or
+// cpuNsPerOp returns the thread CPU time per iteration in nanoseconds, or
 // -1 when CPU time is unavailable.
-func (s Sample) CPUNsPerOp() float64 {
+func (s Sample) cpuNsPerOp() float64 {
 	if s.Iterations == 0 || s.CPUNs < 0 {
 		return -1
 	}
 	return s.CPUNs / float64(s.Iterations)
 }
 
-// AllocsPerOp returns the heap allocations per iteration.
-func (s Sample) AllocsPerOp() float64 {
+// allocsPerOp returns the heap allocations per iteration.
+func (s Sample) allocsPerOp() float64 {
 	if s.Iterations == 0 {
 		return 0
 	}
 	return float64(s.Allocs) / float64(s.Iterations)
 }
 
-// BytesPerOp returns the heap bytes allocated per iteration.
-func (s Sample) BytesPerOp() float64 {
+// bytesPerOp returns the heap bytes allocated per iteration.
+func (s Sample) bytesPerOp() float64 {
 	if s.Iterations == 0 {
 		return 0
 	}
 	return float64(s.Bytes) / float64(s.Iterations)
 }
 
-// Migrated reports whether the thread was seen on two CPUs during the
+// migrated reports whether the thread was seen on two CPUs during the
 // sample (both known and different).
-func (s Sample) Migrated() bool { return s.CPU >= 0 && s.CPUEnd >= 0 && s.CPU != s.CPUEnd }
+func (s Sample) migrated() bool { return s.CPU >= 0 && s.CPUEnd >= 0 && s.CPU != s.CPUEnd }
