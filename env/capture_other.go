@@ -12,6 +12,6 @@ func capture() *Host {
 		on := ecx&(1<<31) != 0
 		h.CPU.Hypervisor = &on
 	}
-	h.Warnings = Warnings(h)
+	h.Warnings = warnings(h)
 	return h
 }

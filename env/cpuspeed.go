@@ -23,8 +23,8 @@ type CPUSpeed struct {
 	// CPUs holds one entry per measured CPU, in CPU order.
 	CPUs []CPUSpeedOf `json:"cpus"`
 	// Spread is how much longer the slowest CPU took than the fastest
-	// (0.35: 35 % longer), and Differ is set when it exceeds
-	// CPUSpeedThreshold.
+	// (0.35: 35 % longer), and Differ is set when it exceeds 0.05 (5 %
+	// longer).
 	Spread float64 `json:"spread"`
 	Differ bool    `json:"differ"`
 	// Method says what was timed and how: loop, trials, time bound.
@@ -48,9 +48,9 @@ type CPUSpeedOf struct {
 	Relative float64 `json:"relative"`
 }
 
-// CPUSpeedThreshold is the spread above which CPUs are said to differ
+// cpuSpeedThreshold is the spread above which CPUs are said to differ
 // (0.05: the slowest takes more than 5 % longer than the fastest).
-const CPUSpeedThreshold = 0.05
+const cpuSpeedThreshold = 0.05
 
 // The CPU speed probe: rounds of one trial per CPU, at most speedBudget
 // in all.
@@ -84,7 +84,7 @@ func analyzeCPUSpeed(trials map[int][]float64, unmeasured map[int]string, method
 	}
 	if len(s.CPUs) > 0 {
 		s.Spread = slowest/fastest - 1
-		s.Differ = s.Spread > CPUSpeedThreshold
+		s.Differ = s.Spread > cpuSpeedThreshold
 	}
 	for cpu, why := range unmeasured {
 		if s.Unmeasured == nil {

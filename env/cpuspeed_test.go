@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/warn"
 )
 
 func TestAnalyzeCPUSpeed(t *testing.T) {
@@ -87,7 +89,7 @@ func TestCaptureCPUSpeed(t *testing.T) {
 	}
 	found := false
 	for _, w := range h.Warnings {
-		found = found || (w.Code == "cpu-speed" && w.Severity == Warn)
+		found = found || (w.Code == "cpu-speed" && w.Severity == warn.Warn)
 	}
 	if !found {
 		t.Errorf("no cpu-speed warning in %+v", h.Warnings)

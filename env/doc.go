@@ -9,10 +9,16 @@
 // guessed: a field that could not be read is left empty and its JSON path
 // is listed in Host.Unknown with the reason (see Host.Reason).
 //
-// Warnings derives the conditions that spoil measurements (frequency
+// Capture also derives the conditions that spoil measurements (frequency
 // scaling, turbo, hypervisor, race detector, load, battery, clocksource,
-// cgroup quota, ...). Each Warning has a stable Code, a Severity (Warn for
-// what spoils results, Note for what may add noise) and a Message that
-// ends with the next step. Host.WriteText renders the table that
-// `chrono env` prints and Brief a one-line summary for report headers.
+// cgroup quota, ...) into Host.Warnings: each a warn.Warning with a stable
+// Code, a Severity (warn.Warn for what spoils results, warn.Note for what
+// may add noise) and a Message that ends with the next step. Host.Groups
+// lays the facts out as the table that `chrono env` prints and Brief as a
+// one-line summary for report headers.
+//
+// env reads facts and never changes the host: it does not pin or
+// prioritize the caller's threads (it times its CPU-speed loop on threads
+// of its own), and it imports nothing of chronograph's but package warn and
+// internal helpers.
 package env

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	golden_ "github.com/chronograph/chronograph/internal/golden"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -81,7 +82,7 @@ func captureFixture(t *testing.T, name string) *Host {
 	return nil
 }
 
-func codes(ws []Warning) []string {
+func codes(ws []warn.Warning) []string {
 	var out []string
 	for _, w := range ws {
 		out = append(out, w.Code)
@@ -264,10 +265,10 @@ func TestWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ws := Warnings(&tt.h)
+			ws := warnings(&tt.h)
 			eq(t, "codes", codes(ws), tt.want)
 			for _, w := range ws {
-				if w.Severity != Warn && w.Severity != Note {
+				if w.Severity != warn.Warn && w.Severity != warn.Note {
 					t.Errorf("%s: severity %q", w.Code, w.Severity)
 				}
 				if w.Message == "" || w.Next == "" {
@@ -280,18 +281,18 @@ func TestWarnings(t *testing.T) {
 
 func TestWarningText(t *testing.T) {
 	h := &Host{Frequency: Frequency{CPUs: []CPUFreq{{CPU: 0, Governor: "schedutil"}, {CPU: 1, Governor: "schedutil"}}}}
-	ws := Warnings(h)
+	ws := warnings(h)
 	want := "CPU frequency scaling is on (governor 'schedutil'); set the governor to 'performance' for stable results, e.g. `sudo cpupower frequency-set -g performance`"
 	if len(ws) != 1 || ws[0].String() != want {
 		t.Errorf("warnings = %v, want %q", ws, want)
 	}
 	h.Frequency.CPUs[1].Governor = "performance"
-	if ws := Warnings(h); len(ws) != 1 || !strings.Contains(ws[0].Message, "governor 'schedutil' on CPUs 0") {
+	if ws := warnings(h); len(ws) != 1 || !strings.Contains(ws[0].Message, "governor 'schedutil' on CPUs 0") {
 		t.Errorf("mixed governors: %v", ws)
 	}
 	yes := true
 	h = &Host{CPU: CPU{Hypervisor: &yes, HypervisorVendor: "KVM"}}
-	if ws := Warnings(h); !strings.HasPrefix(ws[0].Message, "running under a hypervisor (KVM): expect noise") {
+	if ws := warnings(h); !strings.HasPrefix(ws[0].Message, "running under a hypervisor (KVM): expect noise") {
 		t.Errorf("hypervisor warning: %q", ws[0].Message)
 	}
 }
@@ -334,7 +335,7 @@ func TestGoldenUnsupported(t *testing.T) {
 	h := &Host{Go: p.goInfo(), Process: p.process()}
 	h.Go.GOOS, h.Go.GOARCH = "darwin", "arm64"
 	markUnsupported(h, "darwin")
-	h.Warnings = Warnings(h)
+	h.Warnings = warnings(h)
 	var buf bytes.Buffer
 	if err := writeText(&buf, h); err != nil {
 		t.Fatal(err)

@@ -35,7 +35,7 @@ type Host struct {
 
 	// Warnings are the conditions that spoil measurements, each with the
 	// next step in its text.
-	Warnings []Warning `json:"warnings,omitempty"`
+	Warnings []warn.Warning `json:"warnings,omitempty"`
 }
 
 // CPU describes the processors.
@@ -218,21 +218,6 @@ type Cgroup struct {
 	CPUPeriodUs int64   `json:"cpu_period_us,omitempty"`
 	LimitCPUs   float64 `json:"limit_cpus,omitempty"`
 }
-
-// Severity grades a warning (warn.Severity).
-type Severity = warn.Severity
-
-// Severities of warnings: a Warn spoils measurements; a Note is a
-// condition worth knowing that may add noise.
-const (
-	Warn = warn.Warn
-	Note = warn.Note
-)
-
-// Warning is a condition of the environment that spoils measurements:
-// chronograph's one warning type, warn.Warning (code, severity, message,
-// next step).
-type Warning = warn.Warning
 
 // setUnknown records that the field at path could not be read, and why.
 func (h *Host) setUnknown(path, reason string) {

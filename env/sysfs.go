@@ -51,7 +51,7 @@ func captureFrom(root string, p probes) *Host {
 	}
 	captureProcess(h, f, p)
 	captureCPUSpeed(h, p)
-	h.Warnings = Warnings(h)
+	h.Warnings = warnings(h)
 	return h
 }
 
