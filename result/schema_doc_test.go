@@ -516,3 +516,67 @@ func TestJSONFieldsWalk(t *testing.T) {
 		t.Errorf("paths %q, want %q", got, want)
 	}
 }
+
+// warningCodePatterns find the warning codes written in the module's
+// source: the first argument of warn.New and warn.NewNote, env's
+// add(warn.Warn/Note, code, ...), and the warning code constants
+// (warnX/WarnX/noteX/NoteX = "code").
+var warningCodePatterns = []*regexp.Regexp{
+	regexp.MustCompile(`warn\.(?:New|NewNote)\(\s*"([a-z0-9-]+)"`),
+	regexp.MustCompile(`add\(warn\.(?:Warn|Note),\s*"([a-z0-9-]+)"`),
+	regexp.MustCompile(`(?m)^\s*(?:const\s+)?(?:[Ww]arn|[Nn]ote)[A-Z]\w*\s*=\s*"([a-z0-9-]+)"`),
+	regexp.MustCompile(`\bcode\s*:?=\s*"([a-z0-9-]+)"`),
+	regexp.MustCompile(`\bCode:\s*"([a-z0-9-]+)"`),
+}
+
+// TestSchemaDocListsWarningCodes: every warning code the module's code
+// writes is listed (in backticks) in the Warning section of
+// docs/result-schema.md, so that programs that match codes can find them
+// all in one place.
+func TestSchemaDocListsWarningCodes(t *testing.T) {
+	listed := map[string]bool{}
+	for _, sec := range readSchemaDoc(t) {
+		if sec.Heading == "Warning" {
+			for _, m := range codeSpan.FindAllStringSubmatch(sec.Text, -1) {
+				listed[m[1]] = true
+			}
+		}
+	}
+	if len(listed) == 0 {
+		t.Fatalf("%s has no Warning section with codes", schemaDoc)
+	}
+	found := 0
+	err := filepath.WalkDir("..", func(path string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if n := e.Name(); n == "testdata" || n == "examples" || (strings.HasPrefix(n, ".") && path != "..") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, re := range warningCodePatterns {
+			for _, m := range re.FindAllSubmatch(src, -1) {
+				found++
+				if code := string(m[1]); !listed[code] {
+					t.Errorf("%s writes the warning code %q, which the Warning section of %s does not list", path, code, schemaDoc)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 50 {
+		t.Errorf("found %d warning codes in the source: the patterns no longer match how codes are written", found)
+	}
+}
