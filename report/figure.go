@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -253,31 +252,11 @@ func Figure(v float64, un string, p unit.Precision, u unit.Unit) string {
 	return unit.Plain(v, p) + " " + un
 }
 
-// Ratio formats a dimensionless ratio with its interval's precision: the
-// digits its interval supports, at most 3 significant ones.
-func Ratio(r, lo, hi float64) string {
-	unc := math.Max(math.Abs(r-lo), math.Abs(hi-r))
-	if math.IsNaN(unc) {
-		unc = 0
-	}
-	p := unit.Precision{Uncertainty: unc, Resolution: math.Pow(10, math.Floor(math.Log10(math.Abs(r)))-2)}
-	return unit.Plain(r, p)
-}
+// Ratio is unit.Ratio: a ratio with the digits its interval supports.
+func Ratio(r, lo, hi float64) string { return unit.Ratio(r, lo, hi) }
 
-// PValue formats a p-value with 2 significant digits, in exponent form
-// below 0.001.
-func PValue(p float64) string {
-	if math.IsNaN(p) {
-		return "–"
-	}
-	if p != 0 && p < 1e-3 {
-		return strconv.FormatFloat(p, 'e', 1, 64)
-	}
-	return unit.Sig(p, 2)
-}
+// PValue is unit.PValue: 2 significant digits, exponent form below 0.001.
+func PValue(p float64) string { return unit.PValue(p) }
 
-// Percent formats a fraction (0.95) as a percentage without float noise:
-// "95%", "99.9%", "0.0001%".
-func Percent(f float64) string {
-	return strconv.FormatFloat(f*100, 'g', 6, 64) + "%"
-}
+// Percent is unit.Percent: a fraction as a percentage ("95%").
+func Percent(f float64) string { return unit.Percent(f) }
