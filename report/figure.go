@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -141,42 +140,13 @@ func (s *Series) OfStdDev() unit.Precision {
 }
 
 // Quantile returns the q-quantile (0..1) by the linear definition: of
-// the raw values, or, for a binned series, between the order statistics
-// at the ranks around q·(n-1), each read from its bin (the k-th of c
-// values in a bin sits at the middle of the k-th c-th of it; the smallest
-// and largest are the exact extremes), so that a quantile between two
-// values in distant bins lies between them, as it does for raw values.
+// the raw values, or, for a binned series, read from the bins
+// (result.Histogram.Quantile).
 func (s *Series) Quantile(q float64) float64 {
 	if s.hist == nil {
 		return stats.Quantile(s.Sorted, q, stats.Linear)
 	}
-	n := s.cum[len(s.cum)-1] + s.hist.Overflow
-	if n == 0 {
-		return math.NaN()
-	}
-	rank := math.Min(math.Max(q, 0), 1) * float64(n-1) // 0-based, as the linear definition
-	k := int64(math.Floor(rank))
-	lo := s.orderStat(k, n)
-	if f := rank - float64(k); f > 0 {
-		return lo + f*(s.orderStat(k+1, n)-lo)
-	}
-	return lo
-}
-
-// orderStat estimates the k-th smallest (0-based) of the n binned values:
-// the exact minimum and maximum at the ends, an underflow as the minimum,
-// an overflow as the maximum, else a point in its bin.
-func (s *Series) orderStat(k, n int64) float64 {
-	switch {
-	case k <= 0 || k < s.cum[0]:
-		return s.hist.Min
-	case k >= n-1 || k >= s.cum[len(s.cum)-1]:
-		return s.hist.Max
-	}
-	i := sort.Search(len(s.hist.Counts), func(i int) bool { return s.cum[i+1] > k })
-	c := s.hist.Counts[i]
-	v := s.hist.Bounds[i] + (float64(k-s.cum[i])+0.5)/float64(c)*(s.hist.Bounds[i+1]-s.hist.Bounds[i])
-	return math.Min(math.Max(v, s.hist.Min), s.hist.Max)
+	return s.hist.Quantile(q)
 }
 
 // bin returns the index of the bin that holds the q-quantile's rank
