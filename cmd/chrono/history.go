@@ -20,6 +20,7 @@ import (
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/result/input"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -112,7 +113,7 @@ func historyAddCmd(f *historyFlags) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("history add: %w", err)
 				}
-				d, err := report.ReadInput(data, p)
+				d, err := input.Read(data, p)
 				if err != nil {
 					return fmt.Errorf("history add: %s: %w", p, err)
 				}
