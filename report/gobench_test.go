@@ -90,7 +90,7 @@ func TestBenchstatAgreement(t *testing.T) {
 				bn := benchmath.AssumeNothing.Summary(sn, stats.Confidence).Center / factor
 				bc := benchmath.AssumeNothing.Compare(so, sn)
 				rows++
-				centersAgree := close(c.Old, bo) && close(c.New, bn)
+				centersAgree := closeTo(c.Old, bo) && closeTo(c.New, bn)
 				if centersAgree {
 					agreeCenters++
 				} else {
@@ -158,7 +158,7 @@ func TestBenchstatAgreement(t *testing.T) {
 			seen++
 			oc, _ := strconv.ParseFloat(rec[1], 64)
 			nc, _ := strconv.ParseFloat(rec[3], 64)
-			if !close(c.Old, oc*1e9) || !close(c.New, nc*1e9) {
+			if !closeTo(c.Old, oc*1e9) || !closeTo(c.New, nc*1e9) {
 				t.Errorf("%s: centers %v %v, benchstat printed %s %s", c.Measurement, c.Old, c.New, rec[1], rec[3])
 			}
 			if (rec[5] == "~") == (c.MannWhitney.P <= stats.Alpha) {
@@ -171,5 +171,5 @@ func TestBenchstatAgreement(t *testing.T) {
 	}
 }
 
-// close reports whether a and b agree to 1e-9 relative.
-func close(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+// closeTo reports whether a and b agree to 1e-9 relative.
+func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
