@@ -8,7 +8,7 @@ const (
 	KindSleep    = "sleep"    // chrono sleep: accuracy of waiting mechanisms
 	KindLatency  = "latency"  // chrono latency: wake-up latency (cyclictest)
 	KindClocks   = "clocks"   // chrono clocks: the clocks of the host
-	KindNumbers  = "numbers"  // chrono stats: a summary of numbers
+	KindNumbers  = "numbers"  // chrono numbers: a summary of numbers
 	KindEnv      = "env"      // chrono env: the environment alone
 )
 

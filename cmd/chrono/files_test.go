@@ -35,7 +35,7 @@ func TestEmptyPaths(t *testing.T) {
 		{[]string{"latency", "--export-csv", "", "-l", "1"}, "--export-csv", "give a FILE"},
 		{[]string{"clocks", "--export-json", ""}, "--export-json", "give a FILE"},
 		{[]string{"env", "--export-json", ""}, "--export-json", "give a FILE"},
-		{[]string{"stats", "--export-csv", ""}, "--export-csv", "give a FILE"},
+		{[]string{"numbers", "--export-csv", ""}, "--export-csv", "give a FILE"},
 		{[]string{"report", "--html", "", doc}, "--html", "give a FILE, or - for standard output"},
 		{[]string{"report", "--svg", "", doc}, "--svg", "give a directory"},
 		{[]string{"report", "--baseline", "", doc}, "--baseline", "give the older result document's FILE"},

@@ -136,14 +136,14 @@ func TestHistoryFlagAndBadStore(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	db := filepath.Join(dir, "h.db")
-	if _, errOut, code := runChrono(t, "1\n2\n3\n4\n", "stats", "--history="+db); code != 0 || !strings.Contains(errOut, "history: added the numbers document") {
+	if _, errOut, code := runChrono(t, "1\n2\n3\n4\n", "numbers", "--history="+db); code != 0 || !strings.Contains(errOut, "history: added the numbers document") {
 		t.Fatalf("stats --history: %d %s", code, errOut)
 	}
 	if out, _, code := runChrono(t, "", "history", "list", "--db", db); code != 0 || !strings.Contains(out, "stdin") {
 		t.Fatalf("list: %s", out)
 	}
 	os.WriteFile("notes.txt", []byte("not a database"), 0o644)
-	_, errOut, code := runChrono(t, "1\n2\n", "stats", "--history=notes.txt")
+	_, errOut, code := runChrono(t, "1\n2\n", "numbers", "--history=notes.txt")
 	if code == 0 || !strings.Contains(errOut, "not a SQLite database") {
 		t.Fatalf("bad store: %d %s", code, errOut)
 	}
@@ -173,8 +173,8 @@ func TestHistoryBadAddress(t *testing.T) {
 		{"mysql on add", []string{"history", "add", "--db", "mysql://x", doc}, "unsupported store address"},
 		{"directory", []string{"history", "list", "--db", dir}, dir + " is a directory, not a SQLite file: give a file in it, e.g. --db " + filepath.Join(dir, "history.db")},
 		{"sqlite: directory", []string{"history", "check", "--db", "sqlite:" + dir}, "is a directory, not a SQLite file"},
-		{"--history directory", []string{"stats", "--history=" + dir}, "--history: history: " + dir + " is a directory"},
-		{"--history mysql", []string{"stats", "--history=mysql://x"}, "--history: history: unsupported store address"},
+		{"--history directory", []string{"numbers", "--history=" + dir}, "--history: history: " + dir + " is a directory"},
+		{"--history mysql", []string{"numbers", "--history=mysql://x"}, "--history: history: unsupported store address"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errOut, code := runChrono(t, "1\n2\n", tt.args...)

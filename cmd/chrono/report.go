@@ -236,7 +236,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	case stdin > 1:
 		return usagef("standard input (-) can be read once: give the other documents as FILEs")
 	case stdin == 1 && stdinIsTerminal(cmd.InOrStdin()):
-		return usagef("chrono report reads a result document: give FILE (e.g. chrono report clocks.json), or pipe one in (chrono stats --json < numbers.txt | chrono report)")
+		return usagef("chrono report reads a result document: give FILE (e.g. chrono report clocks.json), or pipe one in (chrono numbers --json < numbers.txt | chrono report)")
 	}
 	var ins []reportInput
 	for _, p := range paths {
