@@ -10,6 +10,7 @@ const (
 	KindClocks   = "clocks"   // chrono clocks: the clocks of the host
 	KindNumbers  = "numbers"  // chrono numbers: a summary of numbers
 	KindEnv      = "env"      // chrono env: the environment alone
+	KindHistory  = "history"  // chrono history: stored runs over time, change points
 )
 
 // KindRun holds the kind-level details of a document: at most one field
@@ -24,6 +25,7 @@ type KindRun struct {
 	Clocks   *ClocksRun   `json:"clocks,omitempty"`
 	Numbers  *NumbersRun  `json:"numbers,omitempty"`
 	Trace    *TraceRun    `json:"trace,omitempty"`
+	History  *HistoryRun  `json:"history,omitempty"`
 }
 
 // KindDetail holds the kind-specific details of one measurement: at most
@@ -38,4 +40,5 @@ type KindDetail struct {
 	Numbers  *NumbersDetail  `json:"numbers,omitempty"`
 	Trace    *TraceDetail    `json:"trace,omitempty"`
 	Scope    *ScopeDetail    `json:"scope,omitempty"`
+	History  *HistoryDetail  `json:"history,omitempty"`
 }
