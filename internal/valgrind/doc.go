@@ -17,11 +17,11 @@
 // DX; arm64: four rotations of R12 and ORR R10, R10, R10 with the block
 // in R4 and the result in R3), which does nothing natively and which
 // valgrind recognises. On other architectures they do nothing (Supported
-// is false). Cachegrind's own requests (CACHEGRIND_START/STOP_
-// INSTRUMENTATION) arrived in valgrind 3.22, and Debian 12 has 3.19,
-// whose cachegrind counts the whole process and has no --toggle-collect:
-// so regions are measured with callgrind, whose --cache-sim=yes gives the
-// same simulated cache events as cachegrind.
+// is false). Valgrind 3.19, Debian 12's, ships no cachegrind.h: its
+// cachegrind has no client requests, no option to start with collection
+// off and no --toggle-collect, and counts the whole process. So regions
+// are measured with callgrind, whose --cache-sim=yes gives the same
+// simulated cache events as cachegrind.
 //
 // # The measured-region protocol
 //
@@ -76,7 +76,22 @@
 // The program must be built as users run it: a -race or -cover build
 // counts its instrumentation (14 times as many instructions for a sum
 // loop under -race). Go 1.25's "valgrind" build tag is not needed and
-// changes the count: it annotates the runtime's allocator and stacks for
-// memcheck with client requests (a few dozen instructions per allocation)
-// and turns off the size-specialised allocator.
+// changes the count of code that allocates: it annotates the runtime's
+// allocator and stacks for memcheck with client requests (20 to 40 more
+// instructions per 64-byte allocation here) and turns off the
+// size-specialised allocator; a loop that does not allocate counts the
+// same with it.
+//
+// # What the figures are
+//
+// The instruction count is exact and the same on every run and under any
+// load, for code whose work does not depend on time, randomness (map
+// iteration order, select), other goroutines or the allocator's slow
+// paths (refilling a span every so many objects, growing the heap), which
+// make a count vary or not grow linearly; PerOp's Exact and
+// Result.Repeatable say when that happened. Callgrind does not model the
+// clock frequency, memory latency, the pipeline or other programs. The
+// simulated cache misses, and the cycle estimate built on them, depend on
+// where code and data lie in memory (stack and heap addresses change from
+// run to run): they are close from run to run, not exact.
 package valgrind
