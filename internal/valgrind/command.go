@@ -22,7 +22,9 @@ import (
 //
 // A process that replaces itself (execve, as `exec prog` in a shell) is
 // counted from the new program's start: the instructions before the exec
-// are lost. The counts of a C program are the same run after run; a Go
+// are lost. The counts of a C program are the same run after run with
+// the same environment (the C start-up reads it: the count of the same
+// run moved by 10 instructions between two shells here); a Go
 // program's whole-process count is not (its runtime's background threads
 // are counted too, and their work depends on time: about 0.5 % apart over
 // three runs of a test binary here), which is what Session's regions are
