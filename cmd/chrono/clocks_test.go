@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,4 +272,67 @@ func TestClocksTextFakes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeBareReport is a probe report of a host that tells little: no
+// counter, no kernel figure, no clocksource, no clock that passed the
+// checks; one clock unavailable with an error but no text of its own,
+// one that was never timed.
+func fakeBareReport() clock.Report {
+	rep := clock.Report{
+		Results: []clock.Result{
+			{Props: clock.Props{Name: "go-monotonic", Kind: clock.Elapsed, Unit: "ns", Path: "runtime", PathBasis: "the Go runtime's own clock"},
+				NominalNs: 1, NominalFrom: "unit (time.Duration)", Reads: 100, Changes: 0, TickBasis: result.TickUncertain},
+			{Props: clock.Props{Name: "CLOCK_MONOTONIC", Kind: clock.Elapsed, Unit: "ns", Err: clock.ErrUnavailable}},
+		},
+		TSCError:         "clock: no timestamp counter support on riscv64: clock: not available on this platform",
+		KernelError:      "clock: reading the kernel's TSC frequency is supported on Linux only",
+		ClocksourceError: "clock: the kernel clocksource is a Linux sysfs file",
+		Elapsed:          1234567 * time.Nanosecond,
+	}
+	rep.Assess()
+	return rep
+}
+
+// TestClocksDocumentGolden: the clocks document of each fake probe, with
+// its times, tool and environment fixed, is the golden JSON, byte for
+// byte, and reads back to the same bytes. (The document's shape is the
+// schema: a change here is a change of docs/result-schema.md.)
+func TestClocksDocumentGolden(t *testing.T) {
+	good := calibrated(2_596_150_100, 0.4, 100*time.Millisecond)
+	vdso := "clock_gettime(CLOCK_MONOTONIC) through the vDSO"
+	uncal := clock.Info{Hz: 2_400_000_000, Source: clock.FromCPUID15h}
+	cases := []struct {
+		name string
+		rep  clock.Report
+		opts clock.ProbeOptions
+	}{
+		{"tsc", fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO, vdso, 25, good),
+			clock.ProbeOptions{Reads: 20000}},
+		{"kvm-clock, exact counter, calibrate asked", fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock"}}, clock.PathVDSO, vdso, 45, uncal),
+			clock.ProbeOptions{Reads: 6, Calibrate: 500 * time.Millisecond}},
+		{"vDSO fallback", fakeClocksReport(clock.Clocksource{Current: "hpet", Available: []string{"hpet", "acpi_pm"}}, clock.PathSyscall,
+			vdso+" (the vDSO falls back to the system call)", 1400, good), clock.ProbeOptions{Reads: 20000}},
+		{"short calibration", fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO, vdso, 25,
+			calibrated(2_596_160_000, 180, 10*time.Millisecond)), clock.ProbeOptions{Reads: 20000}},
+		{"clear disagreement", fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO, vdso, 25,
+			calibrated(2_597_000_000, 2, 100*time.Millisecond)), clock.ProbeOptions{Reads: 20000}},
+		{"nothing known", fakeBareReport(), clock.ProbeOptions{}},
+	}
+	end := time.Date(2025, 6, 7, 8, 9, 10, 111213141, time.UTC)
+	var all bytes.Buffer
+	for _, c := range cases {
+		d := c.rep.Document(c.opts, result.Tool{Name: "chrono", Version: "v0.0.0-golden", GoVersion: "go1.26", Revision: "abc"})
+		took := d.End.Sub(d.Start)
+		d.End, d.Start = end, end.Add(-took)
+		d.Args = []string{"chrono", "clocks", "--json"}
+		d.Environment = &env.Host{Counters: &env.Counters{Summary: "hardware counters: no (no PMU exposed); software counters: yes"}}
+		var b bytes.Buffer
+		if err := result.Encode(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		decodeStrict(t, b.Bytes())
+		fmt.Fprintf(&all, "=== %s\n%s", c.name, b.Bytes())
+	}
+	golden(t, "clocks-documents.golden", all.Bytes())
 }
