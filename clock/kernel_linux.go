@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/chronograph/chronograph/internal/kernel"
 )
 
 const tscFreqKHzPath = "/sys/devices/system/cpu/cpu0/tsc_freq_khz"
@@ -69,23 +71,14 @@ func KernelTSCHz() (KernelTSC, error) {
 
 // readKernelLog returns the kernel ring buffer, as `dmesg` reads it.
 func readKernelLog() ([]byte, error) {
-	const (
-		syslogActionReadAll    = 3
-		syslogActionSizeBuffer = 10
-	)
-	n, err := unix.Klogctl(syslogActionSizeBuffer, nil)
-	if err != nil || n <= 0 {
-		n = 1 << 20
-	}
-	buf := make([]byte, n)
-	m, err := unix.Klogctl(syslogActionReadAll, buf)
+	buf, err := kernel.Log()
 	if err != nil {
 		if errors.Is(err, unix.EPERM) {
 			return nil, fmt.Errorf("the kernel log is restricted (kernel.dmesg_restrict=1 needs CAP_SYSLOG): %w", err)
 		}
 		return nil, fmt.Errorf("reading the kernel log: %w", err)
 	}
-	return buf[:m], nil
+	return buf, nil
 }
 
 const clocksourceDir = "/sys/devices/system/clocksource/clocksource0/"
