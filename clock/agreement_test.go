@@ -50,13 +50,13 @@ func TestNiceDuration(t *testing.T) {
 }
 
 // fakeResult is a probed clock with the given cost and path.
-func fakeResult(name string, kind Kind, cost float64, path string) Result {
-	return Result{Props: Props{Name: name, Kind: kind, Path: path, Description: "clock_gettime(" + name + ") through the vDSO"},
+func fakeResult(name string, kind Kind, cost float64, path string) Measured {
+	return Measured{Props: Props{Name: name, Kind: kind, Path: path, Description: "clock_gettime(" + name + ") through the vDSO"},
 		CostMedianNs: cost, TickNs: 30, Changes: 10, Reads: 10}
 }
 
 func TestRecommendTies(t *testing.T) {
-	rs := []Result{
+	rs := []Measured{
 		fakeResult("go-monotonic", Elapsed, 26, PathVDSO),
 		fakeResult("CLOCK_MONOTONIC", Elapsed, 24, PathVDSO),
 		fakeResult("CLOCK_MONOTONIC_RAW", Elapsed, 25, PathVDSO),
@@ -86,7 +86,7 @@ func TestClocksourceWarnings(t *testing.T) {
 	tests := []struct {
 		name      string
 		cs        *Clocksource
-		r         Result
+		r         Measured
 		want, not []string
 	}{
 		{"kvm-clock, tsc offered", &Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock", "tsc"}}, ok,
@@ -101,7 +101,7 @@ func TestClocksourceWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var lines []string
-		for _, x := range clocksourceWarnings(&Report{Clocksource: tt.cs, Results: []Result{tt.r}}) {
+		for _, x := range clocksourceWarnings(&Survey{Clocksource: tt.cs, Clocks: []Measured{tt.r}}) {
 			if x.Code == "" || x.Next == "" {
 				t.Errorf("%s: warning without a code or a next step: %+v", tt.name, x)
 			}

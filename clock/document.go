@@ -22,17 +22,17 @@ const MetricReadCost = "read_cost"
 // Run.Clocks; the warnings and notes of the probe as the document's.
 // opts are the options the probe was given (for the document's record).
 // Callers set Environment and Args.
-func (rep Report) Document(opts ProbeOptions, tool result.Tool) *result.Document {
+func (rep Survey) Document(opts ProbeOptions, tool result.Tool) *result.Document {
 	opts.defaults()
 	d := result.New(result.KindClocks, tool)
 	d.End = d.Start
 	d.Start = d.End.Add(-rep.Elapsed)
 	d.Measurements = []result.Measurement{}
-	for _, r := range rep.Results {
+	for _, r := range rep.Clocks {
 		d.Measurements = append(d.Measurements, r.measurement())
 	}
 	run := &result.ClocksRun{
-		PathCheck:   pathCheck(rep.Results),
+		PathCheck:   pathCheck(rep.Clocks),
 		Reads:       opts.Reads,
 		CalibrateNs: int64(opts.Calibrate),
 		ElapsedNs:   int64(rep.Elapsed),
@@ -73,7 +73,7 @@ func (rep Report) Document(opts ProbeOptions, tool result.Tool) *result.Document
 }
 
 // measurement is one clock of a clocks document.
-func (r Result) measurement() result.Measurement {
+func (r Measured) measurement() result.Measurement {
 	p := r.Props
 	cd := &result.ClockDetail{Kind: string(p.Kind), Description: p.Description, Unit: p.Unit, Path: p.Path, PathBasis: p.PathBasis,
 		Coarse: p.Coarse, PerThread: p.PerThread, Ordered: p.Ordered, NominalNs: r.NominalNs, NominalFrom: r.NominalFrom}
@@ -112,7 +112,7 @@ func (r Result) measurement() result.Measurement {
 
 // pathCheck says how the vDSO paths of rs were checked: "counted",
 // "inferred" or "none".
-func pathCheck(rs []Result) string {
+func pathCheck(rs []Measured) string {
 	for _, r := range rs {
 		switch b := r.Props.PathBasis; {
 		case strings.HasPrefix(b, "measured"):

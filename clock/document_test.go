@@ -13,11 +13,11 @@ import (
 // batch; an unavailable one has no metrics, no measured figures, and says
 // why (never a zero cost); unknown facts are absent.
 func TestDocument(t *testing.T) {
-	read := Result{Props: Props{Name: "CLOCK_MONOTONIC", Kind: Elapsed, Unit: "ns", Path: PathVDSO, PathBasis: "inferred from cost: fake"},
+	read := Measured{Props: Props{Name: "CLOCK_MONOTONIC", Kind: Elapsed, Unit: "ns", Path: PathVDSO, PathBasis: "inferred from cost: fake"},
 		NominalNs: 1, NominalFrom: "clock_getres", TickNs: 30, TickBasis: result.TickUpperBound, Changes: 90, TickChanges: 90, Reads: 100, BatchSize: 500,
 		CostNs: []float64{25, 24, 26}, CostMedianNs: 25, CostP99Ns: 25.98, CostMinNs: 24}
-	gone := Result{Props: Props{Name: "CLOCK_TAI", Kind: Wall, Unit: "ns", Err: errors.New("clock: no TAI"), Unavailable: "clock: no TAI"}}
-	rep := Report{Results: []Result{read, gone}, TSC: &Info{Hz: 1e9, Source: FromCPUID15h}, KernelError: "no kernel log",
+	gone := Measured{Props: Props{Name: "CLOCK_TAI", Kind: Wall, Unit: "ns", Err: errors.New("clock: no TAI"), Unavailable: "clock: no TAI"}}
+	rep := Survey{Clocks: []Measured{read, gone}, TSC: &Info{Hz: 1e9, Source: FromCPUID15h}, KernelError: "no kernel log",
 		ClocksourceError: "no sysfs", Elapsed: 2 * time.Second}
 	rep.Assess()
 	d := rep.Document(ProbeOptions{Reads: 100}, result.Tool{Name: "test"})

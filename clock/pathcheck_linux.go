@@ -105,7 +105,7 @@ func syscallCost(src Source, opts ProbeOptions) float64 {
 		return 0
 	}
 	sys := posixClock{name: src.Name(), id: id, kind: Elapsed}
-	var r Result
+	var r Measured
 	probeCost(sys, &r, ProbeOptions{Batches: 21, BatchTime: opts.BatchTime})
 	return r.CostMedianNs
 }

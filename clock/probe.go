@@ -58,10 +58,10 @@ func (o *ProbeOptions) defaults() {
 	}
 }
 
-// Result is what Probe measured of one source. Every duration is in
+// Measured is what Probe measured of one source. Every duration is in
 // nanoseconds (counter ticks converted with the TSC frequency), as float64
 // because counter ticks are fractions of a nanosecond.
-type Result struct {
+type Measured struct {
 	Props Props `json:"props"`
 	// NominalNs is the resolution the system states: clock_getres, or
 	// 1/frequency for counters; NominalFrom says which (empty if unknown).
@@ -135,9 +135,9 @@ type Recommendation struct {
 	Counter string `json:"counter,omitempty"`
 }
 
-// Report is the outcome of Probe.
-type Report struct {
-	Results []Result `json:"results"`
+// Survey is the outcome of Probe.
+type Survey struct {
+	Clocks []Measured `json:"results"`
 	// TSC holds the counter facts (nil when unavailable: TSCError says why).
 	TSC      *Info  `json:"tsc,omitempty"`
 	TSCError string `json:"tsc_error,omitempty"`
@@ -170,10 +170,10 @@ var probeSink atomic.Int64
 // Probe characterizes every source of Sources. It takes about a second
 // with the default options; most of it is the coarse clocks' wait for a
 // tick, the cross-thread checks and the TSC calibration.
-func Probe(opts ProbeOptions) Report {
+func Probe(opts ProbeOptions) Survey {
 	opts.defaults()
 	start := Mono()
-	var rep Report
+	var rep Survey
 
 	var info Info
 	var err error
@@ -211,7 +211,7 @@ func Probe(opts ProbeOptions) Report {
 			}
 			r.Props.Path, r.Props.PathBasis = path, basis
 		}
-		rep.Results = append(rep.Results, r)
+		rep.Clocks = append(rep.Clocks, r)
 	}
 	rep.Assess()
 	rep.Elapsed = Mono() - start
@@ -219,17 +219,17 @@ func Probe(opts ProbeOptions) Report {
 }
 
 // Assess derives the conclusions of a report from its measured parts
-// (Results, TSC, Kernel, Clocksource): DiffPPM and Agreement, the
+// (Clocks, TSC, Kernel, Clocksource): DiffPPM and Agreement, the
 // Recommendation, the Warnings and the Notes, replacing any there were.
 // Probe calls it; call it again after changing a report's measurements.
-func (rep *Report) Assess() {
+func (rep *Survey) Assess() {
 	rep.DiffPPM, rep.Agreement = nil, nil
 	if rep.TSC != nil && rep.Kernel != nil && rep.Kernel.Hz > 0 {
 		a := kernelAgreement(*rep.TSC, *rep.Kernel)
 		d := a.DiffPPM
 		rep.DiffPPM, rep.Agreement = &d, &a
 	}
-	rep.Recommendation = recommend(rep.Results, rep.TSC)
+	rep.Recommendation = recommend(rep.Clocks, rep.TSC)
 	rep.Warnings = warnings(rep)
 	rep.Notes = notes(rep)
 }
@@ -246,9 +246,9 @@ func toNs(p Props, info *Info) (func(float64) float64, bool) {
 	return func(d float64) float64 { return d * 1e9 / hz }, true
 }
 
-func probeSource(src Source, info *Info, opts ProbeOptions) Result {
+func probeSource(src Source, info *Info, opts ProbeOptions) Measured {
 	p := src.Props()
-	r := Result{Props: p}
+	r := Measured{Props: p}
 	if p.Err != nil {
 		return r
 	}
@@ -319,7 +319,7 @@ const MinReads = MinTickChanges + 1
 // every read changed by more, the clock ticks faster than it can be read
 // and the smallest step, about one read, only bounds its tick from
 // above.
-func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOptions, now func() time.Duration) {
+func probeTick(src Source, r *Measured, ns func(float64) float64, opts ProbeOptions, now func() time.Duration) {
 	// "On one thread" literally: an unlocked goroutine may move to another
 	// OS thread between reads, and a per-thread clock would then appear to
 	// step back.
@@ -395,7 +395,7 @@ func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOption
 // compare (< 1 ns) are included: that is what a caller pays. The spread of
 // the batches (median vs p99) shows interference: interrupts, preemption,
 // frequency changes.
-func probeCost(src Source, r *Result, opts ProbeOptions) {
+func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	br, ok := src.(batchReader)
 	if !ok {
 		br = loopReader{src}
@@ -594,11 +594,11 @@ const tieFraction = 0.10
 // pick is slewed by NTP, the raw clock. Counters are not recommended for
 // elapsed time in general (they need a frequency and an invariant TSC),
 // but a note says what the best one costs.
-func recommend(rs []Result, info *Info) Recommendation {
-	ok := func(r Result) bool {
+func recommend(rs []Measured, info *Info) Recommendation {
+	ok := func(r Measured) bool {
 		return r.Props.Err == nil && r.BackwardSteps == 0 && (r.Cross == nil || r.Cross.BackwardSteps == 0)
 	}
-	var cands []*Result
+	var cands []*Measured
 	var cheapest float64
 	for i := range rs {
 		r := &rs[i]
@@ -619,7 +619,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 		}
 		return len(tiePreference)
 	}
-	var best *Result
+	var best *Measured
 	for _, r := range cands {
 		if r.CostMedianNs > cheapest*(1+tieFraction) {
 			continue
@@ -655,7 +655,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 	}
 	rec := Recommendation{Source: best.Props.Name, Reason: why.String()}
 
-	var ctr *Result
+	var ctr *Measured
 	for i := range rs {
 		r := &rs[i]
 		if r.Props.Kind == Counter && r.Props.Ordered && ok(*r) && r.CostMedianNs > 0 && (ctr == nil || r.CostMedianNs < ctr.CostMedianNs) {
@@ -675,7 +675,7 @@ func recommend(rs []Result, info *Info) Recommendation {
 
 // tickText says the observed tick in prose: its figure, "≤ figure" for
 // an upper bound, or "uncertain (N changes seen)".
-func (r Result) tickText() string {
+func (r Measured) tickText() string {
 	switch r.TickBasis {
 	case result.TickUncertain:
 		return result.TickUncertainText(r.TickChanges)
@@ -699,7 +699,7 @@ const MaxKernelDiffPPM = 100
 // clocksourcePath is the sysfs directory of the kernel's clocksource.
 const clocksourcePath = "/sys/devices/system/clocksource/clocksource0/"
 
-// Warning codes of Report.Warnings and Report.Notes.
+// Warning codes of Survey.Warnings and Survey.Notes.
 const (
 	WarnTSCDisagrees     = "tsc-kernel-disagree"
 	WarnTSCNotInvariant  = "tsc-not-invariant"
@@ -710,7 +710,7 @@ const (
 	NoteUnorderedCounter = "unordered-counter-read"
 )
 
-func warnings(rep *Report) []warn.Warning {
+func warnings(rep *Survey) []warn.Warning {
 	var w []warn.Warning
 	if a := rep.Agreement; a != nil && a.Verdict == Disagree {
 		w = append(w, warn.New(WarnTSCDisagrees,
@@ -723,7 +723,7 @@ func warnings(rep *Report) []warn.Warning {
 			"do not use it for elapsed time"))
 	}
 	w = append(w, clocksourceWarnings(rep)...)
-	for _, r := range rep.Results {
+	for _, r := range rep.Clocks {
 		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
 			w = append(w, warn.New(WarnSteppedBack,
 				fmt.Sprintf("%s stepped back %s on one thread (up to %s)", r.Props.Name, plural.Count(int(r.BackwardSteps), "time"), nsText(r.MaxBackwardNs)),
@@ -737,10 +737,10 @@ func warnings(rep *Report) []warn.Warning {
 // reads, from what was measured: clocks whose vDSO read falls back to the
 // system call, or a clocksource other than the TSC. It advises selecting
 // the TSC only when the kernel offers it (available_clocksource).
-func clocksourceWarnings(rep *Report) []warn.Warning {
+func clocksourceWarnings(rep *Survey) []warn.Warning {
 	var fellBack []string
 	var sysNs float64
-	for _, r := range rep.Results {
+	for _, r := range rep.Clocks {
 		if r.Props.Err == nil && strings.Contains(r.Props.Description, "falls back") {
 			fellBack = append(fellBack, r.Props.Name)
 			sysNs = max(sysNs, r.CostMedianNs)
@@ -775,7 +775,7 @@ func clocksourceWarnings(rep *Report) []warn.Warning {
 	}
 	if cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
 		mono := ""
-		for _, r := range rep.Results {
+		for _, r := range rep.Clocks {
 			if r.Props.Name == "CLOCK_MONOTONIC" && r.Props.Err == nil && r.CostMedianNs > 0 {
 				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
 			}
@@ -789,14 +789,14 @@ func clocksourceWarnings(rep *Report) []warn.Warning {
 	return nil
 }
 
-func notes(rep *Report) []warn.Warning {
+func notes(rep *Survey) []warn.Warning {
 	var n []warn.Warning
 	if rep.Clocksource != nil && rep.Clocksource.Current == "tsc" && rep.TSC != nil &&
 		rep.TSC.Calibration != nil && rep.TSC.Calibration.Reference == "CLOCK_MONOTONIC_RAW" {
 		n = append(n, warn.NewNote(NoteTSCIsClocksource, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
 			"agreement with the kernel's figure confirms the calibration, not the kernel's figure itself", ""))
 	}
-	for _, r := range rep.Results {
+	for _, r := range rep.Clocks {
 		if r.Props.Kind == Counter && !r.Props.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
 			n = append(n, warn.NewNote(NoteUnorderedCounter,
 				fmt.Sprintf("%s stepped back across threads %s in %d: an unordered read may execute before the preceding load",

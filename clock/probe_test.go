@@ -14,10 +14,10 @@ var quickProbe = ProbeOptions{Reads: 5000, Batches: 20, CrossThread: 5 * time.Mi
 
 func TestProbeSanity(t *testing.T) {
 	rep := Probe(quickProbe)
-	if len(rep.Results) != len(Sources()) {
-		t.Fatalf("%d results for %d sources", len(rep.Results), len(Sources()))
+	if len(rep.Clocks) != len(Sources()) {
+		t.Fatalf("%d results for %d sources", len(rep.Clocks), len(Sources()))
 	}
-	for _, r := range rep.Results {
+	for _, r := range rep.Clocks {
 		p := r.Props
 		if p.Err != nil {
 			t.Logf("%s: unavailable: %v", p.Name, p.Err)

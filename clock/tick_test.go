@@ -47,7 +47,7 @@ func TestProbeTick(t *testing.T) {
 		clk   fakeTicking
 		reads int
 		wait  time.Duration
-		// want: Result fields
+		// want: Measured fields
 		tick        float64
 		basis       string
 		changes     int
@@ -96,7 +96,7 @@ func TestProbeTick(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clk := tt.clk
-			var r Result
+			var r Measured
 			probeTick(&clk, &r, func(d float64) float64 { return d }, ProbeOptions{Reads: tt.reads, CoarseWait: tt.wait}, clk.now)
 			if r.TickNs != tt.tick || r.TickBasis != tt.basis || r.Changes != tt.changes || r.TickChanges != tt.tickChanges || r.Reads != tt.wantReads {
 				t.Errorf("tick %v ns (%s), %d changes, %d counted, %d reads; want %v ns (%s), %d, %d, %d",

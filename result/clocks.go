@@ -3,7 +3,7 @@ package result
 import "fmt"
 
 // ClocksRun holds what a clocks document (chrono clocks,
-// clock.Report.Document) says of the host as a whole: the timestamp
+// clock.Survey.Document) says of the host as a whole: the timestamp
 // counter, the kernel's figure for its frequency and their agreement, the
 // kernel clocksource, how vDSO read paths were checked, the clock to use
 // for elapsed time, and what the probe itself took. (Whether performance

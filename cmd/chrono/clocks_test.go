@@ -118,11 +118,11 @@ func TestClocksUsage(t *testing.T) {
 }
 
 // fakeClocksReport is a probe report as a host might produce it, with
-// the conclusions derived by clock.Report.Assess.
-func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost float64, info clock.Info) clock.Report {
-	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Result {
+// the conclusions derived by clock.Survey.Assess.
+func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost float64, info clock.Info) clock.Survey {
+	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Measured {
 		costs := []float64{cost, cost * 1.01, cost * 0.99, cost * 1.02, cost, cost * 2, cost * 1.01, cost * 0.98, cost, cost * 1.03}
-		return clock.Result{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
+		return clock.Measured{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
 			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, TickBasis: result.TickUpperBound, Changes: 100, TickChanges: 100, Reads: 100, BatchSize: 800,
 			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost * 0.98, CostNs: costs,
 			Cross: &clock.Cross{Mode: clock.CrossShared, Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
@@ -137,10 +137,10 @@ func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost 
 	coarse := res("CLOCK_MONOTONIC_COARSE", clock.Elapsed, clock.PathVDSO, "clock_gettime(CLOCK_MONOTONIC_COARSE) through the vDSO", 6.6)
 	coarse.Props.Coarse, coarse.NominalNs, coarse.NominalFrom = true, 4e6, "clock_getres"
 	coarse.TickNs, coarse.TickBasis, coarse.Changes, coarse.TickChanges, coarse.Reads = 0, result.TickUncertain, 3, 1, 812345
-	missing := clock.Result{Props: clock.Props{Name: "CLOCK_TAI", Kind: clock.Wall, Unit: "ns", Path: clock.PathVDSO,
+	missing := clock.Measured{Props: clock.Props{Name: "CLOCK_TAI", Kind: clock.Wall, Unit: "ns", Path: clock.PathVDSO,
 		Unavailable: "clock: CLOCK_TAI is not available on this platform", Err: clock.ErrUnavailable}}
-	rep := clock.Report{
-		Results: []clock.Result{
+	rep := clock.Survey{
+		Clocks: []clock.Measured{
 			res("go-monotonic", clock.Elapsed, monoPath, "time.Since(base)", monoCost),
 			wall, missing,
 			res("CLOCK_MONOTONIC", clock.Elapsed, monoPath, monoDesc, monoCost),
@@ -165,11 +165,11 @@ func calibrated(hz uint64, errPPM float64, window time.Duration) clock.Info {
 
 // fakeClocks makes chrono clocks use rep and a fixed environment for the
 // rest of the test.
-func fakeClocks(t *testing.T, rep clock.Report) {
+func fakeClocks(t *testing.T, rep clock.Survey) {
 	t.Helper()
 	probe, envf := clocksProbe, clocksEnv
 	t.Cleanup(func() { clocksProbe, clocksEnv = probe, envf })
-	clocksProbe = func(clock.ProbeOptions) clock.Report { return rep }
+	clocksProbe = func(clock.ProbeOptions) clock.Survey { return rep }
 	clocksEnv = func() *env.Host {
 		return &env.Host{Counters: &env.Counters{Summary: "hardware counters: no (no PMU exposed); software counters: yes"}}
 	}
@@ -221,7 +221,7 @@ func TestClocksTextFakes(t *testing.T) {
 	good := calibrated(2_596_150_100, 0.4, 100*time.Millisecond)
 	tests := []struct {
 		name      string
-		rep       clock.Report
+		rep       clock.Survey
 		want, not []string
 	}{
 		{"kvm-clock without tsc",
@@ -278,9 +278,9 @@ func TestClocksTextFakes(t *testing.T) {
 // counter, no kernel figure, no clocksource, no clock that passed the
 // checks; one clock unavailable with an error but no text of its own,
 // one that was never timed.
-func fakeBareReport() clock.Report {
-	rep := clock.Report{
-		Results: []clock.Result{
+func fakeBareReport() clock.Survey {
+	rep := clock.Survey{
+		Clocks: []clock.Measured{
 			{Props: clock.Props{Name: "go-monotonic", Kind: clock.Elapsed, Unit: "ns", Path: "runtime", PathBasis: "the Go runtime's own clock"},
 				NominalNs: 1, NominalFrom: "unit (time.Duration)", Reads: 100, Changes: 0, TickBasis: result.TickUncertain},
 			{Props: clock.Props{Name: "CLOCK_MONOTONIC", Kind: clock.Elapsed, Unit: "ns", Err: clock.ErrUnavailable}},
@@ -304,7 +304,7 @@ func TestClocksDocumentGolden(t *testing.T) {
 	uncal := clock.Info{Hz: 2_400_000_000, Source: clock.FromCPUID15h}
 	cases := []struct {
 		name string
-		rep  clock.Report
+		rep  clock.Survey
 		opts clock.ProbeOptions
 	}{
 		{"tsc", fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO, vdso, 25, good),
