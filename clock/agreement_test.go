@@ -52,7 +52,7 @@ func TestNiceDuration(t *testing.T) {
 // fakeResult is a probed clock with the given cost and path.
 func fakeResult(name string, kind Kind, cost float64, path string) Measured {
 	return Measured{Props: Props{Name: name, Kind: kind, Path: path, Description: "clock_gettime(" + name + ") through the vDSO"},
-		CostMedianNs: cost, TickNs: 30, Changes: 10, Reads: 10}
+		CostMedianNs: cost, Steps: &Steps{TickNs: 30, Changes: 10, Reads: 10}}
 }
 
 func TestRecommendTies(t *testing.T) {
@@ -63,18 +63,18 @@ func TestRecommendTies(t *testing.T) {
 		fakeResult("CLOCK_BOOTTIME", Elapsed, 24.5, PathVDSO),
 	}
 	rec := recommend(rs, nil)
-	if rec.Source != "go-monotonic" || !strings.Contains(rec.Reason, "a tie") || !strings.Contains(rec.Reason, "clock.MonotonicRaw") {
+	if rec.Clock != "go-monotonic" || !strings.Contains(rec.Reason, "a tie") || !strings.Contains(rec.Reason, "clock.MonotonicRaw") {
 		t.Errorf("ties: %+v", rec)
 	}
 	// go-monotonic 2x dearer: no tie; the raw clock is the cheapest.
 	rs[0].CostMedianNs, rs[1].CostMedianNs, rs[3].CostMedianNs = 60, 30, 40
 	rec = recommend(rs, nil)
-	if rec.Source != "CLOCK_MONOTONIC_RAW" || strings.Contains(rec.Reason, "a tie") || strings.Contains(rec.Reason, "must not slew") {
+	if rec.Clock != "CLOCK_MONOTONIC_RAW" || strings.Contains(rec.Reason, "a tie") || strings.Contains(rec.Reason, "must not slew") {
 		t.Errorf("raw cheapest: %+v", rec)
 	}
 	// Backward steps disqualify.
-	rs[2].BackwardSteps = 1
-	if rec = recommend(rs, nil); rec.Source != "CLOCK_MONOTONIC" || !strings.Contains(rec.Reason, "clock.Monotonic;") {
+	rs[2].Steps.BackwardSteps = 1
+	if rec = recommend(rs, nil); rec.Clock != "CLOCK_MONOTONIC" || !strings.Contains(rec.Reason, "clock.Monotonic;") {
 		t.Errorf("raw stepped back: %+v", rec)
 	}
 }
@@ -101,7 +101,7 @@ func TestClocksourceWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var lines []string
-		for _, x := range clocksourceWarnings(&Survey{Clocksource: tt.cs, Clocks: []Measured{tt.r}}) {
+		for _, x := range clocksourceWarnings(&Survey{Host: Host{Clocksource: tt.cs}, Clocks: []Measured{tt.r}}) {
 			if x.Code == "" || x.Next == "" {
 				t.Errorf("%s: warning without a code or a next step: %+v", tt.name, x)
 			}

@@ -47,16 +47,18 @@ const (
 	PathRuntime = "runtime"
 )
 
-// Props are the static facts of a clock source.
+// Props are the static facts of a clock source. In a clocks document
+// they open a measurement's detail.clock (Name is the measurement's).
 type Props struct {
 	// Name identifies the source: "go-monotonic", "CLOCK_MONOTONIC",
 	// "rdtscp", ...
-	Name string `json:"name"`
-	// Description says in a few words what is read and how.
-	Description string `json:"description"`
+	Name string `json:"-"`
 	// Kind is what the clock measures.
 	Kind Kind `json:"kind"`
-	// Unit is the unit of Now: "ns" or "ticks" (counter clocks).
+	// Description says in a few words what is read and how.
+	Description string `json:"description"`
+	// Unit is the unit of Now: "ns" or "ticks" (counter clocks; every
+	// figure of Measured is converted to ns).
 	Unit string `json:"unit"`
 	// Path is how a read reaches the clock (PathVDSO, PathSyscall, ...),
 	// and PathBasis how that was told: by construction of the code that

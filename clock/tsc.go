@@ -53,7 +53,8 @@ const (
 	FromCalibration = "calibrated"
 )
 
-// Info holds the facts of the timestamp counter.
+// Info holds the facts of the timestamp counter (TSC on amd64, CNTVCT_EL0
+// on arm64).
 type Info struct {
 	// Hz is the counter frequency in ticks per second.
 	Hz uint64 `json:"hz"`
@@ -65,9 +66,8 @@ type Info struct {
 	ErrorPPM float64 `json:"error_ppm"`
 	// Invariant reports the invariant-TSC bit (CPUID 0x80000007 EDX[8]):
 	// the counter runs at a constant rate in every P-, C- and T-state.
-	// InvariantKnown is false where the bit cannot be read.
-	Invariant      bool `json:"invariant"`
-	InvariantKnown bool `json:"invariant_known"`
+	// It is nil where the bit cannot be read.
+	Invariant *bool `json:"invariant,omitempty"`
 	// CPUID16hMHz is the base frequency CPUID leaf 0x16 reports (0 when
 	// absent). It is a whole number of MHz (up to 500 ppm off), so it is
 	// kept as a cross-check and a calibration is preferred to it.
@@ -146,7 +146,9 @@ func CalibrateTSC(window time.Duration) (Info, error) {
 		return Info{}, fmt.Errorf("clock: calibration window %v is too short: use at least 10ms", window)
 	}
 	info := Info{}
-	info.Invariant, info.InvariantKnown = tscInvariant()
+	if inv, known := tscInvariant(); known {
+		info.Invariant = &inv
+	}
 	info.CPUID16hMHz = cpuid16hMHz()
 	if hz, src := tscHardwareHz(); hz != 0 {
 		info.Hz, info.Source = hz, src
