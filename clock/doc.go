@@ -7,11 +7,11 @@
 //   - Mono: nanoseconds since the package was initialized, from Go's
 //     monotonic clock (time.Since; a vDSO read on Linux). Use it for elapsed
 //     time unless a figure says otherwise.
-//   - Monotonic, MonotonicRaw, MonotonicCoarse, Boottime, Realtime,
-//     RealtimeCoarse, TAI: the POSIX clocks, read through the kernel's vDSO
-//     on linux/amd64 as C's clock_gettime reads them (~25 ns; the COARSE
-//     clocks ~5 ns), in pure Go (no cgo). MonotonicRaw is the clock NTP
-//     does not slew.
+//   - POSIX.Read: the POSIX clocks (Monotonic, MonotonicRaw,
+//     MonotonicCoarse, Boottime, Realtime, RealtimeCoarse, TAI), read
+//     through the kernel's vDSO on linux/amd64 as C's clock_gettime reads
+//     them (~25 ns; the COARSE clocks ~5 ns), in pure Go (no cgo):
+//     MonotonicRaw.Read() is the clock NTP does not slew.
 //   - CPU: the CPU the calling thread runs on (the vDSO's getcpu on
 //     linux/amd64, a few ns).
 //   - TSC, TSCFenced, TSCP: the raw timestamp counter, unordered, ordered

@@ -480,10 +480,10 @@ func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration
 // readerFuncs names the Go function that reads each elapsed-time clock.
 var readerFuncs = map[string]string{
 	"go-monotonic":           "clock.Mono or time.Since",
-	"CLOCK_MONOTONIC":        "clock.Monotonic",
-	"CLOCK_MONOTONIC_RAW":    "clock.MonotonicRaw",
-	"CLOCK_MONOTONIC_COARSE": "clock.MonotonicCoarse",
-	"CLOCK_BOOTTIME":         "clock.Boottime",
+	"CLOCK_MONOTONIC":        "clock.Monotonic.Read",
+	"CLOCK_MONOTONIC_RAW":    "clock.MonotonicRaw.Read",
+	"CLOCK_MONOTONIC_COARSE": "clock.MonotonicCoarse.Read",
+	"CLOCK_BOOTTIME":         "clock.Boottime.Read",
 }
 
 // tiePreference orders elapsed-time clocks whose costs tie: Go's own
@@ -558,7 +558,7 @@ func recommend(rs []Measured, info *Info) Recommendation {
 	if best.Name != "CLOCK_MONOTONIC_RAW" {
 		for _, r := range cands {
 			if r.Name == "CLOCK_MONOTONIC_RAW" {
-				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %s, %s)", nsText(r.CostMedianNs), r.Path)
+				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw.Read, %s, %s)", nsText(r.CostMedianNs), r.Path)
 			}
 		}
 	}
