@@ -9,7 +9,7 @@ import (
 func TestKernelAgreement(t *testing.T) {
 	kernel := KernelTSC{Hz: 2_596_150_000, ResolutionPPM: 0.19}
 	cal := func(hz uint64, errPPM float64, window time.Duration) Info {
-		return Info{Hz: hz, Source: FromCalibration, ErrorPPM: errPPM, Calibration: &Calibration{Window: window}}
+		return Info{Hz: hz, Source: fromCalibration, ErrorPPM: errPPM, Calibration: &Calibration{Window: window}}
 	}
 	tests := []struct {
 		name    string
@@ -18,20 +18,20 @@ func TestKernelAgreement(t *testing.T) {
 		settle  time.Duration
 		reason  string
 	}{
-		{"agrees", cal(2_596_160_000, 2, 100*time.Millisecond), Agree, 0, ""},
-		{"disagrees", cal(2_597_000_000, 2, 100*time.Millisecond), Disagree, 0, ""},
+		{"agrees", cal(2_596_160_000, 2, 100*time.Millisecond), agree, 0, ""},
+		{"disagrees", cal(2_597_000_000, 2, 100*time.Millisecond), disagree, 0, ""},
 		// A 10 ms calibration good to ±180 ppm with a 4 ppm difference:
 		// the bound straddles the limit. Room 100-4-0.19 = 95.8 ppm, so
 		// 10 ms * 180/95.8 * 1.5 = 28 ms, rounded up to 50 ms.
-		{"short calibration", cal(2_596_160_000, 180, 10*time.Millisecond), Inconclusive, 50 * time.Millisecond, "enough to decide"},
+		{"short calibration", cal(2_596_160_000, 180, 10*time.Millisecond), inconclusive, 50 * time.Millisecond, "enough to decide"},
 		// 99.9 ppm off: within the kernel's resolution of the limit.
-		{"at the limit", cal(2_596_409_350, 5, 100*time.Millisecond), Inconclusive, 0, "no calibration can decide"},
+		{"at the limit", cal(2_596_409_350, 5, 100*time.Millisecond), inconclusive, 0, "no calibration can decide"},
 		// An exact hardware figure with the same difference agrees.
-		{"exact", Info{Hz: 2_596_160_000, Source: FromCPUID15h}, Agree, 0, ""},
+		{"exact", Info{Hz: 2_596_160_000, Source: fromCPUID15h}, agree, 0, ""},
 	}
 	for _, tt := range tests {
 		a := kernelAgreement(tt.info, kernel)
-		if a.Verdict != tt.verdict || a.SettleWindow != tt.settle || !strings.Contains(a.Reason, tt.reason) || a.LimitPPM != MaxKernelDiffPPM {
+		if a.Verdict != tt.verdict || a.SettleWindow != tt.settle || !strings.Contains(a.Reason, tt.reason) || a.LimitPPM != maxKernelDiffPPM {
 			t.Errorf("%s: %+v, want %s settle %v reason ~%q", tt.name, a, tt.verdict, tt.settle, tt.reason)
 		}
 	}

@@ -26,8 +26,8 @@
 // cost, monotonicity on one thread and across threads, vDSO or system
 // call, with vDSO reads checked for a fallback to the system call) and
 // recommends the clock to use for elapsed time on this host.
-// KernelTSCHz and ReadClocksource report what the kernel says, so the TSC
-// calibration can be checked against it.
+// The survey also holds what the kernel says (its TSC frequency, its
+// clocksource), so the TSC calibration can be checked against it.
 //
 // Platform code lives in paired files defining the same unexported names;
 // what a platform cannot read is reported as unavailable, with the reason.

@@ -9,11 +9,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// pathLibc is the Path of a read through a C library call whose
+// implementation is not inspected.
+const pathLibc = "libc"
+
 const (
-	goMonoPath  = PathLibc
+	goMonoPath  = pathLibc
 	goMonoBasis = "by construction: the Go runtime calls libc mach_absolute_time on darwin"
 	goNowBasis  = "by construction: the Go runtime calls libc clock_gettime and mach_absolute_time on darwin"
-	posixPath   = PathLibc
+	posixPath   = pathLibc
 	posixBasis  = "by construction: golang.org/x/sys/unix.ClockGettime calls libc clock_gettime on darwin"
 )
 

@@ -8,8 +8,12 @@ import (
 	"time"
 )
 
+// pathRuntime is the Path of the Go runtime's own clock read on a
+// platform whose mechanism this package does not claim to know.
+const pathRuntime = "runtime"
+
 const (
-	goMonoPath  = PathRuntime
+	goMonoPath  = pathRuntime
 	goMonoBasis = "the Go runtime's own monotonic clock on " + runtime.GOOS + " (mechanism not inspected)"
 	goNowBasis  = goMonoBasis
 )

@@ -71,7 +71,7 @@ func Probe(opts ProbeOptions) Survey {
 	var info Info
 	var err error
 	if opts.Calibrate > 0 {
-		info, err = CalibrateTSC(opts.Calibrate)
+		info, err = calibrateTSC(opts.Calibrate)
 	} else {
 		info, err = TSCInfo()
 	}
@@ -80,12 +80,12 @@ func Probe(opts ProbeOptions) Survey {
 	} else {
 		s.TSC = &info
 	}
-	if k, err := KernelTSCHz(); err != nil {
+	if k, err := kernelTSCHz(); err != nil {
 		s.KernelTSCUnavailable = err.Error()
 	} else {
 		s.KernelTSC = &k
 	}
-	if cs, err := ReadClocksource(); err != nil {
+	if cs, err := readClocksource(); err != nil {
 		s.ClocksourceUnavailable = err.Error()
 	} else {
 		s.Clocksource = &cs
@@ -383,10 +383,10 @@ func probeCross(src Source, p Props, ns func(float64) float64, d time.Duration) 
 	}
 	c := &Cross{CPUs: cpus}
 	if p.PerThread {
-		c.Mode, c.Threads = CrossMigrating, 1
+		c.Mode, c.Threads = modeMigrating, 1
 		crossMigrating(src, c, ns, d)
 	} else {
-		c.Mode, c.Threads = CrossShared, max(2, len(cpus))
+		c.Mode, c.Threads = modeShared, max(2, len(cpus))
 		crossShared(src, c, ns, d)
 	}
 	return c
@@ -604,40 +604,40 @@ func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
 // suits it.
 func nsText(ns float64) string { return unit.Duration(ns, unit.Precision{Resolution: 1}) }
 
-// MaxKernelDiffPPM is the agreement between the calibrated and the
+// maxKernelDiffPPM is the agreement between the calibrated and the
 // kernel's TSC frequency below which they are said to agree (1e-4).
-const MaxKernelDiffPPM = 100
+const maxKernelDiffPPM = 100
 
 // clocksourcePath is the sysfs directory of the kernel's clocksource.
 const clocksourcePath = "/sys/devices/system/clocksource/clocksource0/"
 
 // Warning codes of Survey.Warnings and Survey.Notes.
 const (
-	WarnTSCDisagrees     = "tsc-kernel-disagree"
-	WarnTSCNotInvariant  = "tsc-not-invariant"
-	WarnVDSOFallback     = "vdso-fallback"
-	WarnClocksource      = "clocksource-not-tsc"
-	WarnSteppedBack      = "clock-stepped-back"
-	NoteTSCIsClocksource = "tsc-is-clocksource"
-	NoteUnorderedCounter = "unordered-counter-read"
+	warnTSCDisagrees     = "tsc-kernel-disagree"
+	warnTSCNotInvariant  = "tsc-not-invariant"
+	warnVDSOFallback     = "vdso-fallback"
+	warnClocksource      = "clocksource-not-tsc"
+	warnSteppedBack      = "clock-stepped-back"
+	noteTSCIsClocksource = "tsc-is-clocksource"
+	noteUnorderedCounter = "unordered-counter-read"
 )
 
 func warnings(s *Survey) []warn.Warning {
 	var w []warn.Warning
-	if a := s.Agreement; a != nil && a.Verdict == Disagree {
-		w = append(w, warn.New(WarnTSCDisagrees,
+	if a := s.Agreement; a != nil && a.Verdict == disagree {
+		w = append(w, warn.New(warnTSCDisagrees,
 			fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm, more than %d ppm even with both error bounds (±%.2g ppm)",
-				fmtHz(float64(s.TSC.Hz)), s.TSC.Source, fmtHz(s.KernelTSC.Hz), a.DiffPPM, MaxKernelDiffPPM, a.BoundPPM),
+				fmtHz(float64(s.TSC.Hz)), s.TSC.Source, fmtHz(s.KernelTSC.Hz), a.DiffPPM, maxKernelDiffPPM, a.BoundPPM),
 			"recalibrate over a longer window (chrono clocks --calibrate 1s) on an idle machine"))
 	}
 	if s.TSC != nil && s.TSC.Invariant != nil && !*s.TSC.Invariant {
-		w = append(w, warn.New(WarnTSCNotInvariant, "the TSC is not invariant: its rate follows the CPU frequency",
+		w = append(w, warn.New(warnTSCNotInvariant, "the TSC is not invariant: its rate follows the CPU frequency",
 			"do not use it for elapsed time"))
 	}
 	w = append(w, clocksourceWarnings(s)...)
 	for _, r := range s.Clocks {
 		if r.Kind == Elapsed && r.Err == nil && r.backwardSteps() > 0 {
-			w = append(w, warn.New(WarnSteppedBack,
+			w = append(w, warn.New(warnSteppedBack,
 				fmt.Sprintf("%s stepped back %s on one thread (up to %s)", r.Name, plural.Count(r.Steps.BackwardSteps, "time"), nsText(r.Steps.MaxBackwardNs)),
 				"do not use it for elapsed time on this host"))
 		}
@@ -681,7 +681,7 @@ func clocksourceWarnings(s *Survey) []warn.Warning {
 		if cs != nil {
 			name = "clocksource " + cs.Current
 		}
-		return []warn.Warning{warn.New(WarnVDSOFallback,
+		return []warn.Warning{warn.New(warnVDSOFallback,
 			fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %s), in C programs too%s",
 				strings.Join(fellBack, ", "), name, nsText(sysNs), why), next)}
 	}
@@ -696,7 +696,7 @@ func clocksourceWarnings(s *Survey) []warn.Warning {
 		if tscOffered {
 			msg += ": reading tsc is usually cheaper"
 		}
-		return []warn.Warning{warn.New(WarnClocksource, msg+why, next)}
+		return []warn.Warning{warn.New(warnClocksource, msg+why, next)}
 	}
 	return nil
 }
@@ -705,12 +705,12 @@ func notes(s *Survey) []warn.Warning {
 	var n []warn.Warning
 	if s.Clocksource != nil && s.Clocksource.Current == "tsc" && s.TSC != nil &&
 		s.TSC.Calibration != nil && s.TSC.Calibration.Reference == "CLOCK_MONOTONIC_RAW" {
-		n = append(n, warn.NewNote(NoteTSCIsClocksource, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
+		n = append(n, warn.NewNote(noteTSCIsClocksource, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
 			"agreement with the kernel's figure confirms the calibration, not the kernel's figure itself", ""))
 	}
 	for _, r := range s.Clocks {
 		if r.Kind == Counter && !r.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
-			n = append(n, warn.NewNote(NoteUnorderedCounter,
+			n = append(n, warn.NewNote(noteUnorderedCounter,
 				fmt.Sprintf("%s stepped back across threads %s in %d: an unordered read may execute before the preceding load",
 					r.Name, plural.Count(int(r.Cross.BackwardSteps), "time"), r.Cross.Comparisons),
 				"use an ordered read (TSCFenced, TSCP) to start or stop a timed region"))

@@ -22,7 +22,8 @@ type Survey struct {
 	// Clocks holds what was measured of each source of Sources, in order.
 	Clocks []Measured
 	// Warnings are conditions that weaken these figures, each with a
-	// stable code and the step that fixes it.
+	// stable code (docs/result-schema.md lists them) and the step that
+	// fixes it.
 	Warnings []warn.Warning
 	// Notes explain findings that are expected and need no action
 	// (severity warn.Note).
@@ -153,19 +154,23 @@ func TickUncertainText(changes int) string {
 
 // Values of Cross.Mode.
 const (
-	// CrossShared: threads on different CPUs publish their readings
+	// modeShared: threads on different CPUs publish their readings
 	// through a shared atomic maximum; a thread that loads the maximum and
 	// then reads a smaller value has seen the clock step back across
 	// threads.
-	CrossShared = "shared-atomic"
-	// CrossMigrating: one thread, moved between CPUs every 256 reads,
+	modeShared = "shared-atomic"
+	// modeMigrating: one thread, moved between CPUs every 256 reads,
 	// checks its own readings (for per-thread clocks).
-	CrossMigrating = "migrating-thread"
+	modeMigrating = "migrating-thread"
 )
 
 // Cross is a monotonicity check across threads (or CPUs).
 type Cross struct {
-	// Mode is CrossShared or CrossMigrating.
+	// Mode is "shared-atomic" (threads on different CPUs publish their
+	// readings through a shared maximum; a thread that loads it and then
+	// reads a smaller value saw the clock step back) or
+	// "migrating-thread" (one thread moved between CPUs every 256 reads
+	// checks its own readings, for per-thread clocks).
 	Mode    string `json:"mode"`
 	Threads int    `json:"threads"`
 	// CPUs lists the CPUs used; Pinned says whether the threads were

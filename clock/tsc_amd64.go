@@ -106,7 +106,7 @@ func tscHardwareHz() (uint64, string) {
 	if f.crystalHz == 0 || f.ratioNum == 0 || f.ratioDen == 0 {
 		return 0, ""
 	}
-	return uint64(f.crystalHz) * uint64(f.ratioNum) / uint64(f.ratioDen), FromCPUID15h
+	return uint64(f.crystalHz) * uint64(f.ratioNum) / uint64(f.ratioDen), fromCPUID15h
 }
 
 func counterSources() []Source {

@@ -51,7 +51,7 @@ func TestClocksDocument(t *testing.T) {
 	// Never timed, though it has figures: they are not the clock's.
 	untimed := read
 	untimed.Name, untimed.CostNs = "CLOCK_BOOTTIME", nil
-	untimed.Cross = &clock.Cross{Mode: clock.CrossShared, Threads: 2}
+	untimed.Cross = &clock.Cross{Mode: "shared-atomic", Threads: 2}
 	s := clock.Survey{Clocks: []clock.Measured{read, gone, errOnly, untimed},
 		Host: clock.Host{TSC: &clock.Info{Hz: 1e9, Source: "cpuid-15h"}, KernelTSCUnavailable: "no kernel log",
 			ClocksourceUnavailable: "no sysfs", Reads: 100, Elapsed: 2 * time.Second}}

@@ -126,7 +126,7 @@ func fakeSurvey(cs clock.Clocksource, monoPath, monoDesc string, monoCost float6
 			PathBasis: "measured: fake"}, NominalNs: 1, BatchReads: 800,
 			Steps:        &clock.Steps{TickNs: 40, TickBasis: clock.TickUpperBound, Changes: 100, TickChanges: 100, Reads: 100},
 			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost * 0.98, CostNs: costs,
-			Cross: &clock.Cross{Mode: clock.CrossShared, Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
+			Cross: &clock.Cross{Mode: "shared-atomic", Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
 	}
 	wall := res("CLOCK_REALTIME", clock.Wall, clock.PathVDSO, "clock_gettime(CLOCK_REALTIME) through the vDSO", monoCost)
 	wall.Cross = nil
@@ -163,7 +163,7 @@ func fakeSurvey(cs clock.Clocksource, monoPath, monoDesc string, monoCost float6
 
 func calibrated(hz uint64, errPPM float64, window time.Duration) clock.Info {
 	invariant := true
-	return clock.Info{Hz: hz, Source: clock.FromCalibration, ErrorPPM: errPPM, Invariant: &invariant,
+	return clock.Info{Hz: hz, Source: "calibrated", ErrorPPM: errPPM, Invariant: &invariant,
 		Calibration: &clock.Calibration{Reference: "CLOCK_MONOTONIC_RAW", Window: window, Segments: 5,
 			SegmentHz: []float64{float64(hz) - 50, float64(hz) + 10, float64(hz), float64(hz) + 30, float64(hz) - 20}, SpreadPPM: 0.031, BracketNs: []float64{40, 41, 39, 40, 60, 40}}}
 }
