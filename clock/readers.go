@@ -7,7 +7,12 @@ import (
 
 // POSIX names one of the POSIX clocks that clock_gettime reads, and
 // reads it with Read. The constants are the clocks; their values are
-// Linux's clock ids, whatever the platform.
+// Linux's clock ids, whatever the platform. Read returns, for the
+// elapsed-time clocks (Monotonic, MonotonicRaw, MonotonicCoarse,
+// Boottime), a time since an unspecified origin (boot, for Linux):
+// subtract two readings of the same clock; for the wall clocks (Realtime,
+// RealtimeCoarse, TAI), the time since the Unix epoch (time.Unix(0,
+// int64(d)) converts).
 //
 // Read is a cheap read for code that needs a particular clock (the raw
 // clock NTP does not slew, the coarse clocks, the suspend-aware boot
@@ -86,12 +91,6 @@ func (c POSIX) String() string {
 	}
 	return "clock id " + strconv.Itoa(int(c))
 }
-
-// Read, on every platform: elapsed-time clocks (Monotonic, MonotonicRaw,
-// MonotonicCoarse, Boottime) give a time since an unspecified origin
-// (boot, for Linux): subtract two readings of the same clock. Wall
-// clocks (Realtime, RealtimeCoarse, TAI) give the time since the Unix
-// epoch (time.Unix(0, int64(d)) converts).
 
 //go:noinline
 func readError(name string, e int32) error {
