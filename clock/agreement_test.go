@@ -49,18 +49,18 @@ func TestNiceDuration(t *testing.T) {
 	}
 }
 
-// fakeResult is a probed clock with the given cost and path.
-func fakeResult(name string, kind Kind, cost float64, path string) Measured {
+// fakeMeasured is a probed clock with the given cost and path.
+func fakeMeasured(name string, kind Kind, cost float64, path string) Measured {
 	return Measured{Props: Props{Name: name, Kind: kind, Path: path, Description: "clock_gettime(" + name + ") through the vDSO"},
 		CostMedianNs: cost, Steps: &Steps{TickNs: 30, Changes: 10, Reads: 10}}
 }
 
 func TestRecommendTies(t *testing.T) {
 	rs := []Measured{
-		fakeResult("go-monotonic", Elapsed, 26, PathVDSO),
-		fakeResult("CLOCK_MONOTONIC", Elapsed, 24, PathVDSO),
-		fakeResult("CLOCK_MONOTONIC_RAW", Elapsed, 25, PathVDSO),
-		fakeResult("CLOCK_BOOTTIME", Elapsed, 24.5, PathVDSO),
+		fakeMeasured("go-monotonic", Elapsed, 26, PathVDSO),
+		fakeMeasured("CLOCK_MONOTONIC", Elapsed, 24, PathVDSO),
+		fakeMeasured("CLOCK_MONOTONIC_RAW", Elapsed, 25, PathVDSO),
+		fakeMeasured("CLOCK_BOOTTIME", Elapsed, 24.5, PathVDSO),
 	}
 	rec := recommend(rs, nil)
 	if rec.Clock != "go-monotonic" || !strings.Contains(rec.Reason, "a tie") || !strings.Contains(rec.Reason, "(clock.MonotonicRaw.Read, 25 ns, vdso)") {
@@ -80,9 +80,9 @@ func TestRecommendTies(t *testing.T) {
 }
 
 func TestClocksourceWarnings(t *testing.T) {
-	fell := fakeResult("CLOCK_MONOTONIC", Elapsed, 900, PathSyscall)
+	fell := fakeMeasured("CLOCK_MONOTONIC", Elapsed, 900, PathSyscall)
 	fell.Props.Description += " (the vDSO falls back to the system call)"
-	ok := fakeResult("CLOCK_MONOTONIC", Elapsed, 40, PathVDSO)
+	ok := fakeMeasured("CLOCK_MONOTONIC", Elapsed, 40, PathVDSO)
 	tests := []struct {
 		name      string
 		cs        *Clocksource
