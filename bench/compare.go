@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -49,7 +49,7 @@ type Pair struct {
 	Significant bool
 	// Verdict is the plain conclusion, e.g. "B is 1.31x faster than A
 	// [1.28, 1.34]" or "no significant difference ...", as chrono report
-	// words it (report.PairedVerdict).
+	// words it (compare.Paired.Conclusion).
 	Verdict string
 }
 
@@ -217,26 +217,29 @@ func roundOrder(k, round int, seed uint64) []int {
 }
 
 // comparePair computes the paired ratios of a against b and the verdict
-// (stats.ComparePaired over the rounds, their blocks and CPUs: a round's
+// (compare.PairedRounds over the rounds, their blocks and CPUs: a round's
 // CPU is known when both cases ran on it from start to end).
 func comparePair(a, b *Benchmark) Pair {
-	n := min(len(a.Samples), len(b.Samples))
-	cpus := make([]int, n)
-	for i := range n {
-		sa, sb := a.Samples[i], b.Samples[i]
-		cpus[i] = -1
-		if sa.CPU >= 0 && sa.CPU == sa.CPUEnd && sb.CPU == sa.CPU && sb.CPUEnd == sa.CPU {
-			cpus[i] = sa.CPU
-		}
-	}
-	pr, err := stats.ComparePaired(nsPerOps(a.Samples[:n]), nsPerOps(b.Samples[:n]), blocksOf(a.Samples[:n]), cpus, stats.Confidence, stats.Alpha)
+	pr := compare.PairedRounds(rounds(a), rounds(b))
 	p := Pair{A: a.Name, B: b.Name, Ratios: pr.Ratios, Median: pr.Median, PerCPU: pr.Placed.PerCPU, CPUsDiffer: pr.Placed.CPUsDiffer,
-		P: pr.MannWhitney.P, Significant: pr.Significant}
-	if err != nil {
-		p.CIErr = err.Error()
+		P: pr.MannWhitney.P, Significant: pr.Significant, Verdict: pr.Conclusion()}
+	if pr.Err != nil {
+		p.CIErr = pr.Err.Error()
 	} else {
 		p.CI = pr.Placed.CI
 	}
-	p.Verdict = report.PairedVerdict(a.Name, b.Name, pr, err)
 	return p
+}
+
+// rounds are r's samples as the rounds of a comparison: a sample's CPU
+// is known when it started and ended on it.
+func rounds(r *Benchmark) compare.Rounds {
+	cpus := make([]int, len(r.Samples))
+	for i, s := range r.Samples {
+		cpus[i] = -1
+		if s.CPU >= 0 && s.CPU == s.CPUEnd {
+			cpus[i] = s.CPU
+		}
+	}
+	return compare.Rounds{Name: r.Name, NsPerOp: nsPerOps(r.Samples), Blocks: blocksOf(r.Samples), CPUs: cpus}
 }

@@ -18,7 +18,7 @@ var tscSource = sync.OnceValues(func() (*clockSource, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
-	if !info.Invariant {
+	if info.Invariant == nil || !*info.Invariant {
 		return nil, "the TSC is not invariant (its rate changes with power states)"
 	}
 	if info.Hz == 0 {

@@ -8,22 +8,24 @@ import (
 
 // Verdicts of Agreement.
 const (
-	// Agree: the difference plus both error bounds is within
-	// MaxKernelDiffPPM.
-	Agree = "agrees"
-	// Disagree: the difference less both error bounds exceeds it.
-	Disagree = "disagrees"
-	// Inconclusive: the error bounds straddle the limit.
-	Inconclusive = "inconclusive"
+	// agree: the difference plus both error bounds is within
+	// maxKernelDiffPPM.
+	agree = "agrees"
+	// disagree: the difference less both error bounds exceeds it.
+	disagree = "disagrees"
+	// inconclusive: the error bounds straddle the limit.
+	inconclusive = "inconclusive"
 )
 
 // Agreement compares the TSC frequency with the kernel's.
 type Agreement struct {
-	// Verdict is Agree, Disagree or Inconclusive.
+	// Verdict is "agrees" (the difference plus both error bounds is
+	// within LimitPPM), "disagrees" (the difference less both bounds
+	// exceeds it) or "inconclusive" (the bounds straddle it).
 	Verdict string `json:"verdict"`
 	// DiffPPM is (TSC - kernel)/kernel in ppm; BoundPPM bounds its error:
 	// the TSC figure's ErrorPPM (the calibration's bracket widths) plus
-	// the kernel figure's printed resolution. LimitPPM is MaxKernelDiffPPM.
+	// the kernel figure's printed resolution. LimitPPM is the limit of agreement, 100 ppm.
 	DiffPPM  float64 `json:"diff_ppm"`
 	BoundPPM float64 `json:"bound_ppm"`
 	LimitPPM float64 `json:"limit_ppm"`
@@ -37,21 +39,21 @@ type Agreement struct {
 }
 
 // kernelAgreement decides whether info's frequency agrees with the
-// kernel's within MaxKernelDiffPPM, given both error bounds.
+// kernel's within maxKernelDiffPPM, given both error bounds.
 func kernelAgreement(info Info, k KernelTSC) Agreement {
-	a := Agreement{LimitPPM: MaxKernelDiffPPM}
+	a := Agreement{LimitPPM: maxKernelDiffPPM}
 	a.DiffPPM = (float64(info.Hz) - k.Hz) / k.Hz * 1e6
 	a.BoundPPM = info.ErrorPPM + k.ResolutionPPM
 	d := math.Abs(a.DiffPPM)
 	switch {
 	case d+a.BoundPPM <= a.LimitPPM:
-		a.Verdict = Agree
+		a.Verdict = agree
 		return a
 	case d-a.BoundPPM > a.LimitPPM:
-		a.Verdict = Disagree
+		a.Verdict = disagree
 		return a
 	}
-	a.Verdict = Inconclusive
+	a.Verdict = inconclusive
 	// The calibration error must shrink below the margin between the
 	// difference and the limit, less the kernel figure's own resolution.
 	room := math.Abs(a.LimitPPM-d) - k.ResolutionPPM

@@ -9,7 +9,7 @@ import (
 func TestKernelAgreement(t *testing.T) {
 	kernel := KernelTSC{Hz: 2_596_150_000, ResolutionPPM: 0.19}
 	cal := func(hz uint64, errPPM float64, window time.Duration) Info {
-		return Info{Hz: hz, Source: FromCalibration, ErrorPPM: errPPM, Calibration: &Calibration{Window: window}}
+		return Info{Hz: hz, Source: fromCalibration, ErrorPPM: errPPM, Calibration: &Calibration{Window: window}}
 	}
 	tests := []struct {
 		name    string
@@ -18,20 +18,20 @@ func TestKernelAgreement(t *testing.T) {
 		settle  time.Duration
 		reason  string
 	}{
-		{"agrees", cal(2_596_160_000, 2, 100*time.Millisecond), Agree, 0, ""},
-		{"disagrees", cal(2_597_000_000, 2, 100*time.Millisecond), Disagree, 0, ""},
+		{"agrees", cal(2_596_160_000, 2, 100*time.Millisecond), agree, 0, ""},
+		{"disagrees", cal(2_597_000_000, 2, 100*time.Millisecond), disagree, 0, ""},
 		// A 10 ms calibration good to ±180 ppm with a 4 ppm difference:
 		// the bound straddles the limit. Room 100-4-0.19 = 95.8 ppm, so
 		// 10 ms * 180/95.8 * 1.5 = 28 ms, rounded up to 50 ms.
-		{"short calibration", cal(2_596_160_000, 180, 10*time.Millisecond), Inconclusive, 50 * time.Millisecond, "enough to decide"},
+		{"short calibration", cal(2_596_160_000, 180, 10*time.Millisecond), inconclusive, 50 * time.Millisecond, "enough to decide"},
 		// 99.9 ppm off: within the kernel's resolution of the limit.
-		{"at the limit", cal(2_596_409_350, 5, 100*time.Millisecond), Inconclusive, 0, "no calibration can decide"},
+		{"at the limit", cal(2_596_409_350, 5, 100*time.Millisecond), inconclusive, 0, "no calibration can decide"},
 		// An exact hardware figure with the same difference agrees.
-		{"exact", Info{Hz: 2_596_160_000, Source: FromCPUID15h}, Agree, 0, ""},
+		{"exact", Info{Hz: 2_596_160_000, Source: fromCPUID15h}, agree, 0, ""},
 	}
 	for _, tt := range tests {
 		a := kernelAgreement(tt.info, kernel)
-		if a.Verdict != tt.verdict || a.SettleWindow != tt.settle || !strings.Contains(a.Reason, tt.reason) || a.LimitPPM != MaxKernelDiffPPM {
+		if a.Verdict != tt.verdict || a.SettleWindow != tt.settle || !strings.Contains(a.Reason, tt.reason) || a.LimitPPM != maxKernelDiffPPM {
 			t.Errorf("%s: %+v, want %s settle %v reason ~%q", tt.name, a, tt.verdict, tt.settle, tt.reason)
 		}
 	}
@@ -49,44 +49,44 @@ func TestNiceDuration(t *testing.T) {
 	}
 }
 
-// fakeResult is a probed clock with the given cost and path.
-func fakeResult(name string, kind Kind, cost float64, path string) Result {
-	return Result{Props: Props{Name: name, Kind: kind, Path: path, Description: "clock_gettime(" + name + ") through the vDSO"},
-		CostMedianNs: cost, TickNs: 30, Changes: 10, Reads: 10}
+// fakeMeasured is a probed clock with the given cost and path.
+func fakeMeasured(name string, kind Kind, cost float64, path string) Measured {
+	return Measured{Props: Props{Name: name, Kind: kind, Path: path, Description: "clock_gettime(" + name + ") through the vDSO"},
+		CostMedianNs: cost, Steps: &Steps{TickNs: 30, Changes: 10, Reads: 10}}
 }
 
 func TestRecommendTies(t *testing.T) {
-	rs := []Result{
-		fakeResult("go-monotonic", Elapsed, 26, PathVDSO),
-		fakeResult("CLOCK_MONOTONIC", Elapsed, 24, PathVDSO),
-		fakeResult("CLOCK_MONOTONIC_RAW", Elapsed, 25, PathVDSO),
-		fakeResult("CLOCK_BOOTTIME", Elapsed, 24.5, PathVDSO),
+	rs := []Measured{
+		fakeMeasured("go-monotonic", Elapsed, 26, PathVDSO),
+		fakeMeasured("CLOCK_MONOTONIC", Elapsed, 24, PathVDSO),
+		fakeMeasured("CLOCK_MONOTONIC_RAW", Elapsed, 25, PathVDSO),
+		fakeMeasured("CLOCK_BOOTTIME", Elapsed, 24.5, PathVDSO),
 	}
 	rec := recommend(rs, nil)
-	if rec.Source != "go-monotonic" || !strings.Contains(rec.Reason, "a tie") || !strings.Contains(rec.Reason, "clock.MonotonicRaw") {
+	if rec.Clock != "go-monotonic" || !strings.Contains(rec.Reason, "a tie") || !strings.Contains(rec.Reason, "(clock.MonotonicRaw.Read, 25 ns, vdso)") {
 		t.Errorf("ties: %+v", rec)
 	}
 	// go-monotonic 2x dearer: no tie; the raw clock is the cheapest.
 	rs[0].CostMedianNs, rs[1].CostMedianNs, rs[3].CostMedianNs = 60, 30, 40
 	rec = recommend(rs, nil)
-	if rec.Source != "CLOCK_MONOTONIC_RAW" || strings.Contains(rec.Reason, "a tie") || strings.Contains(rec.Reason, "must not slew") {
+	if rec.Clock != "CLOCK_MONOTONIC_RAW" || strings.Contains(rec.Reason, "a tie") || strings.Contains(rec.Reason, "must not slew") {
 		t.Errorf("raw cheapest: %+v", rec)
 	}
 	// Backward steps disqualify.
-	rs[2].BackwardSteps = 1
-	if rec = recommend(rs, nil); rec.Source != "CLOCK_MONOTONIC" || !strings.Contains(rec.Reason, "clock.Monotonic;") {
+	rs[2].Steps.BackwardSteps = 1
+	if rec = recommend(rs, nil); rec.Clock != "CLOCK_MONOTONIC" || !strings.Contains(rec.Reason, "read it with clock.Monotonic.Read;") {
 		t.Errorf("raw stepped back: %+v", rec)
 	}
 }
 
 func TestClocksourceWarnings(t *testing.T) {
-	fell := fakeResult("CLOCK_MONOTONIC", Elapsed, 900, PathSyscall)
+	fell := fakeMeasured("CLOCK_MONOTONIC", Elapsed, 900, PathSyscall)
 	fell.Props.Description += " (the vDSO falls back to the system call)"
-	ok := fakeResult("CLOCK_MONOTONIC", Elapsed, 40, PathVDSO)
+	ok := fakeMeasured("CLOCK_MONOTONIC", Elapsed, 40, PathVDSO)
 	tests := []struct {
 		name      string
 		cs        *Clocksource
-		r         Result
+		r         Measured
 		want, not []string
 	}{
 		{"kvm-clock, tsc offered", &Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock", "tsc"}}, ok,
@@ -101,7 +101,7 @@ func TestClocksourceWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var lines []string
-		for _, x := range clocksourceWarnings(&Report{Clocksource: tt.cs, Results: []Result{tt.r}}) {
+		for _, x := range clocksourceWarnings(&Survey{Host: Host{Clocksource: tt.cs}, Clocks: []Measured{tt.r}}) {
 			if x.Code == "" || x.Next == "" {
 				t.Errorf("%s: warning without a code or a next step: %+v", tt.name, x)
 			}

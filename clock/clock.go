@@ -37,26 +37,26 @@ const (
 	PathSyscall = "syscall"
 	// PathInstruction: a CPU instruction (RDTSC, MRS CNTVCT_EL0).
 	PathInstruction = "instruction"
-	// PathLibc: a C library call whose implementation is not inspected.
-	PathLibc = "libc"
-	// PathRuntime: the Go runtime's own clock read on a platform whose
-	// mechanism this package does not claim to know.
-	PathRuntime = "runtime"
 )
 
-// Props are the static facts of a clock source.
+// Props are the static facts of a clock source. In a clocks document
+// they open a measurement's detail.clock (Name is the measurement's).
 type Props struct {
 	// Name identifies the source: "go-monotonic", "CLOCK_MONOTONIC",
 	// "rdtscp", ...
-	Name string `json:"name"`
-	// Description says in a few words what is read and how.
-	Description string `json:"description"`
+	Name string `json:"-"`
 	// Kind is what the clock measures.
 	Kind Kind `json:"kind"`
-	// Unit is the unit of Now: "ns" or "ticks" (counter clocks).
+	// Description says in a few words what is read and how.
+	Description string `json:"description"`
+	// Unit is the unit of Now: "ns" or "ticks" (counter clocks; every
+	// figure of Measured is converted to ns).
 	Unit string `json:"unit"`
-	// Path is how a read reaches the clock (PathVDSO, PathSyscall, ...),
-	// and PathBasis how that was told: by construction of the code that
+	// Path is how a read reaches the clock: PathVDSO, PathSyscall,
+	// PathInstruction, or where this package does not read the clock
+	// itself "libc" (a C library call, darwin) and "runtime" (the Go
+	// runtime's own read, on other systems). PathBasis says how that was
+	// told: by construction of the code that
 	// reads it (Sources), or, in Probe's results for vDSO reads, measured
 	// (the system calls a read enters) or inferred from its cost.
 	Path      string `json:"path"`

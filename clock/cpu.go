@@ -6,9 +6,5 @@ package clock
 // a timed region and treat a difference as a migration. On linux/amd64 it
 // calls the vDSO's getcpu (RDPID or the per-CPU segment limit: a few ns);
 // elsewhere on Linux, or without a vDSO, the getcpu(2) system call
-// (0.1-1 µs). CPUPath says which.
+// (0.1-1 µs).
 func CPU() int { return currentCPU() }
-
-// CPUPath returns how CPU reads the CPU number on this host (PathVDSO,
-// PathSyscall, or "" when it cannot) and why.
-func CPUPath() (path, basis string) { return cpuPath() }

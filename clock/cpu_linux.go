@@ -25,11 +25,3 @@ func syscallCPU() int {
 	}
 	return int(cpu)
 }
-
-// cpuPath says how CPU reads the CPU number.
-func cpuPath() (path, basis string) {
-	if vdso.getcpu != 0 {
-		return PathVDSO, "by construction: this package calls the vDSO's " + vdso.getcpuSym
-	}
-	return PathSyscall, "the getcpu system call: " + vdso.getcpuErr.Error()
-}

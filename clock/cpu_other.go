@@ -4,7 +4,3 @@ package clock
 
 // currentCPU is unknown where getcpu(2) does not exist.
 func currentCPU() int { return -1 }
-
-func cpuPath() (path, basis string) {
-	return "", "this platform does not tell a thread its CPU"
-}

@@ -4,14 +4,15 @@
 //
 // Cheap reads for measuring code:
 //
-//   - Mono: nanoseconds since the package was initialized, from Go's
-//     monotonic clock (time.Since; a vDSO read on Linux). Use it for elapsed
-//     time unless a figure says otherwise.
-//   - Monotonic, MonotonicRaw, MonotonicCoarse, Boottime, Realtime,
-//     RealtimeCoarse, TAI: the POSIX clocks, read through the kernel's vDSO
-//     on linux/amd64 as C's clock_gettime reads them (~25 ns; the COARSE
-//     clocks ~5 ns), in pure Go (no cgo). MonotonicRaw is the clock NTP
-//     does not slew.
+//   - Mono: the time elapsed since the package was initialized, from Go's
+//     monotonic clock (time.Since; a vDSO read of CLOCK_MONOTONIC on
+//     Linux). It is the read for elapsed time unless a figure says
+//     otherwise.
+//   - POSIX.Read: the POSIX clocks (Monotonic, MonotonicRaw,
+//     MonotonicCoarse, Boottime, Realtime, RealtimeCoarse, TAI), read
+//     through the kernel's vDSO on linux/amd64 as C's clock_gettime reads
+//     them (~25 ns; the COARSE clocks ~5 ns), in pure Go (no cgo):
+//     MonotonicRaw.Read() is the clock NTP does not slew.
 //   - CPU: the CPU the calling thread runs on (the vDSO's getcpu on
 //     linux/amd64, a few ns).
 //   - TSC, TSCFenced, TSCP: the raw timestamp counter, unordered, ordered
@@ -21,14 +22,23 @@
 //   - ThreadCPU, ProcessCPU: CPU time of the calling thread (lock the
 //     goroutine to its thread first) and of the whole process.
 //
-// Characterization: Sources lists every clock behind the Source interface,
-// and Probe measures each one (nominal resolution, observed tick, read
-// cost, monotonicity on one thread and across threads, vDSO or system
-// call, with vDSO reads checked for a fallback to the system call) and
-// recommends the clock to use for elapsed time on this host.
-// KernelTSCHz and ReadClocksource report what the kernel says, so the TSC
-// calibration can be checked against it.
+// Characterization: Sources lists every clock behind the Source
+// interface, and Probe measures each one (nominal resolution, observed
+// tick, read cost, monotonicity on one thread and across threads, vDSO or
+// system call, with vDSO reads checked for a fallback to the system call),
+// compares the TSC frequency with the kernel's, and recommends the clock
+// to use for elapsed time on this host, with warnings that say what to do
+// about what spoils the figures. Its Survey is the schema of a clocks
+// document: package result holds the survey's Host and each Measured
+// clock as they are (result.ClocksDocument), and package report renders
+// it as `chrono clocks` prints it.
 //
 // Platform code lives in paired files defining the same unexported names;
-// what a platform cannot read is reported as unavailable, with the reason.
+// what a platform cannot read is reported as unavailable, with the reason
+// (errors wrap ErrUnavailable).
+//
+// Package clock measures and reads; it does not compute statistics beyond
+// the read cost's median and 99th percentile, does not write or render
+// documents, and imports nothing but the standard library,
+// golang.org/x/sys and chronograph's unit and warn (and internal helpers).
 package clock

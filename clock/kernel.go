@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // KernelTSC is the TSC frequency the kernel reports.
@@ -14,7 +15,8 @@ type KernelTSC struct {
 	Hz float64 `json:"hz"`
 	// From says where the figure was read (a file or the kernel log).
 	From string `json:"from"`
-	// Line is the text the figure was parsed from.
+	// Line is the text the figure was parsed from, without the spaces
+	// around it.
 	Line string `json:"line"`
 	// ResolutionPPM is half a unit of the last printed digit, relative to
 	// Hz: the figure cannot be trusted to better than that.
@@ -81,5 +83,5 @@ func mhzToTSC(whole, frac, line, from string) (KernelTSC, bool) {
 		scale /= 10
 	}
 	hz := float64(digits) * scale
-	return KernelTSC{Hz: hz, From: from, Line: line, ResolutionPPM: scale / 2 / hz * 1e6}, true
+	return KernelTSC{Hz: hz, From: from, Line: strings.TrimSpace(line), ResolutionPPM: scale / 2 / hz * 1e6}, true
 }

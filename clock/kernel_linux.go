@@ -12,17 +12,19 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/chronograph/chronograph/internal/kernel"
 )
 
 const tscFreqKHzPath = "/sys/devices/system/cpu/cpu0/tsc_freq_khz"
 
-// KernelTSCHz returns the TSC frequency the kernel uses, from (in order)
+// kernelTSCHz returns the TSC frequency the kernel uses, from (in order)
 // /sys/devices/system/cpu/cpu0/tsc_freq_khz (present with some drivers),
 // the kernel log (syslog(2), as dmesg reads it; needs CAP_SYSLOG when
 // kernel.dmesg_restrict is 1), and the log files /var/log/kern.log and
 // /var/log/dmesg. /proc/cpuinfo "cpu MHz" is the current core clock, not
 // the TSC frequency, and is not used. The error says why none was readable.
-func KernelTSCHz() (KernelTSC, error) {
+func kernelTSCHz() (KernelTSC, error) {
 	if runtime.GOARCH != "amd64" && runtime.GOARCH != "386" {
 		// The kernel's "tsc:" lines describe an x86 TSC; under an
 		// emulator (qemu-user) they are the host's, not this counter's.
@@ -69,29 +71,20 @@ func KernelTSCHz() (KernelTSC, error) {
 
 // readKernelLog returns the kernel ring buffer, as `dmesg` reads it.
 func readKernelLog() ([]byte, error) {
-	const (
-		syslogActionReadAll    = 3
-		syslogActionSizeBuffer = 10
-	)
-	n, err := unix.Klogctl(syslogActionSizeBuffer, nil)
-	if err != nil || n <= 0 {
-		n = 1 << 20
-	}
-	buf := make([]byte, n)
-	m, err := unix.Klogctl(syslogActionReadAll, buf)
+	buf, err := kernel.Log()
 	if err != nil {
 		if errors.Is(err, unix.EPERM) {
 			return nil, fmt.Errorf("the kernel log is restricted (kernel.dmesg_restrict=1 needs CAP_SYSLOG): %w", err)
 		}
 		return nil, fmt.Errorf("reading the kernel log: %w", err)
 	}
-	return buf[:m], nil
+	return buf, nil
 }
 
 const clocksourceDir = "/sys/devices/system/clocksource/clocksource0/"
 
-// ReadClocksource returns the kernel's current and available clocksources.
-func ReadClocksource() (Clocksource, error) {
+// readClocksource returns the kernel's current and available clocksources.
+func readClocksource() (Clocksource, error) {
 	cur, err := os.ReadFile(clocksourceDir + "current_clocksource")
 	if err != nil {
 		return Clocksource{}, fmt.Errorf("clock: reading the current clocksource: %w", err)

@@ -105,9 +105,9 @@ func syscallCost(src Source, opts ProbeOptions) float64 {
 		return 0
 	}
 	sys := posixClock{name: src.Name(), id: id, kind: Elapsed}
-	var r Result
-	probeCost(sys, &r, ProbeOptions{Batches: 21, BatchTime: opts.BatchTime})
-	return r.CostMedianNs
+	var m Measured
+	probeCost(sys, &m, ProbeOptions{Batches: 21, BatchTime: opts.BatchTime})
+	return m.CostMedianNs
 }
 
 // posixID returns the clock id a vDSO-read source reads: its own for a

@@ -9,11 +9,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// pathLibc is the Path of a read through a C library call whose
+// implementation is not inspected.
+const pathLibc = "libc"
+
 const (
-	goMonoPath  = PathLibc
+	goMonoPath  = pathLibc
 	goMonoBasis = "by construction: the Go runtime calls libc mach_absolute_time on darwin"
 	goNowBasis  = "by construction: the Go runtime calls libc clock_gettime and mach_absolute_time on darwin"
-	posixPath   = PathLibc
+	posixPath   = pathLibc
 	posixBasis  = "by construction: golang.org/x/sys/unix.ClockGettime calls libc clock_gettime on darwin"
 )
 
@@ -21,16 +25,18 @@ func linuxOnly(name string) error {
 	return fmt.Errorf("clock: %s is Linux-only: %w", name, ErrUnavailable)
 }
 
-// The clock ids of the fast readers (readers.go); -1: not on darwin.
-const (
-	idRealtime        = unix.CLOCK_REALTIME
-	idRealtimeCoarse  = -1
-	idMonotonic       = unix.CLOCK_MONOTONIC
-	idMonotonicRaw    = unix.CLOCK_MONOTONIC_RAW
-	idMonotonicCoarse = -1
-	idBoottime        = -1
-	idTAI             = -1
-)
+// id is darwin's clock id of c, or -1 for the Linux-only clocks.
+func (c POSIX) id() int32 {
+	switch c {
+	case Realtime:
+		return unix.CLOCK_REALTIME
+	case Monotonic:
+		return unix.CLOCK_MONOTONIC
+	case MonotonicRaw:
+		return unix.CLOCK_MONOTONIC_RAW
+	}
+	return -1
+}
 
 func posixSources() []Source {
 	c := func(name string, id int32, kind Kind) posixClock {

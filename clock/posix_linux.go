@@ -14,16 +14,8 @@ const (
 	goNowBasis  = "by construction: the Go runtime reads CLOCK_REALTIME and CLOCK_MONOTONIC through the vDSO on Linux"
 )
 
-// The clock ids of the fast readers (readers.go).
-const (
-	idRealtime        = unix.CLOCK_REALTIME
-	idRealtimeCoarse  = unix.CLOCK_REALTIME_COARSE
-	idMonotonic       = unix.CLOCK_MONOTONIC
-	idMonotonicRaw    = unix.CLOCK_MONOTONIC_RAW
-	idMonotonicCoarse = unix.CLOCK_MONOTONIC_COARSE
-	idBoottime        = unix.CLOCK_BOOTTIME
-	idTAI             = unix.CLOCK_TAI
-)
+// id is the clock id of c: Linux's, which the constants are.
+func (c POSIX) id() int32 { return int32(c) }
 
 func posixSources() []Source {
 	return []Source{

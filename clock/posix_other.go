@@ -8,22 +8,18 @@ import (
 	"time"
 )
 
+// pathRuntime is the Path of the Go runtime's own clock read on a
+// platform whose mechanism this package does not claim to know.
+const pathRuntime = "runtime"
+
 const (
-	goMonoPath  = PathRuntime
+	goMonoPath  = pathRuntime
 	goMonoBasis = "the Go runtime's own monotonic clock on " + runtime.GOOS + " (mechanism not inspected)"
 	goNowBasis  = goMonoBasis
 )
 
-// The clock ids of the fast readers (readers.go): none here.
-const (
-	idRealtime        = -1
-	idRealtimeCoarse  = -1
-	idMonotonic       = -1
-	idMonotonicRaw    = -1
-	idMonotonicCoarse = -1
-	idBoottime        = -1
-	idTAI             = -1
-)
+// id is -1: there is no clock_gettime here.
+func (POSIX) id() int32 { return -1 }
 
 var errNoPOSIX = fmt.Errorf("clock: no POSIX clock_gettime on %s: %w", runtime.GOOS, ErrUnavailable)
 

@@ -2,7 +2,6 @@ package clock
 
 import (
 	"fmt"
-	"github.com/chronograph/chronograph/internal/thread"
 	"math"
 	"runtime"
 	"slices"
@@ -12,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/internal/plural"
-	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/internal/thread"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -58,180 +57,89 @@ func (o *ProbeOptions) defaults() {
 	}
 }
 
-// Result is what Probe measured of one source. Every duration is in
-// nanoseconds (counter ticks converted with the TSC frequency), as float64
-// because counter ticks are fractions of a nanosecond.
-type Result struct {
-	Props Props `json:"props"`
-	// NominalNs is the resolution the system states: clock_getres, or
-	// 1/frequency for counters; NominalFrom says which (empty if unknown).
-	NominalNs   float64 `json:"nominal_ns,omitempty"`
-	NominalFrom string  `json:"nominal_from,omitempty"`
-	// TickNs is the observed tick: the smallest step between changes of
-	// back-to-back reads, and TickBasis what it is (see probeTick):
-	// result.TickObserved, the clock's tick (it held its value between
-	// changes, or stepped by its unit); result.TickUpperBound, it changed
-	// at every read, so its tick is finer than a read and TickNs only
-	// bounds it; result.TickUncertain, fewer than MinTickChanges changes were
-	// seen and TickNs is 0. Changes counts the reads greater than the one
-	// before, out of Reads, and TickChanges those the tick was taken from
-	// (see probeTick: past ProbeOptions.Reads, only the changes no
-	// preemption can have lengthened).
-	TickNs      float64 `json:"tick_ns"`
-	TickBasis   string  `json:"tick_basis"`
-	Changes     int     `json:"changes"`
-	TickChanges int     `json:"tick_changes"`
-	Reads       int     `json:"reads"`
-	// BackwardSteps counts reads smaller than the one before on one
-	// thread, and MaxBackwardNs is the largest such step.
-	BackwardSteps int     `json:"backward_steps"`
-	MaxBackwardNs float64 `json:"max_backward_ns,omitempty"`
-	// BatchSize is the number of reads per timed batch, and CostNs the
-	// cost per read of each batch (batch time / BatchSize), in order.
-	BatchSize int       `json:"batch_size"`
-	CostNs    []float64 `json:"cost_ns"`
-	// CostMedianNs, CostP99Ns: the median and 99th percentile of CostNs
-	// (numpy "linear" percentile definition); CostMinNs the minimum.
-	CostMedianNs float64 `json:"cost_median_ns"`
-	CostP99Ns    float64 `json:"cost_p99_ns"`
-	CostMinNs    float64 `json:"cost_min_ns"`
-	// Cross is the cross-thread monotonicity check (nil when not run).
-	Cross *Cross `json:"cross_thread,omitempty"`
-}
-
-// Cross modes.
-const (
-	// CrossShared: threads on different CPUs publish their readings through
-	// a shared atomic maximum; a thread that loads the maximum and then
-	// reads a smaller value has seen the clock step back across threads.
-	CrossShared = "shared-atomic"
-	// CrossMigrating: one thread, moved between CPUs every 256 reads,
-	// checks its own readings (for per-thread clocks).
-	CrossMigrating = "migrating-thread"
-)
-
-// Cross is a cross-thread (or cross-CPU) monotonicity check.
-type Cross struct {
-	Mode    string `json:"mode"`
-	Threads int    `json:"threads"`
-	// CPUs lists the CPUs used; Pinned says whether the threads were bound
-	// to them (PinError says why not).
-	CPUs     []int  `json:"cpus,omitempty"`
-	Pinned   bool   `json:"pinned"`
-	PinError string `json:"pin_error,omitempty"`
-	// Comparisons is the number of ordered pairs checked, BackwardSteps
-	// how many stepped back, MaxBackwardNs the largest step.
-	Comparisons   int     `json:"comparisons"`
-	BackwardSteps int     `json:"backward_steps"`
-	MaxBackwardNs float64 `json:"max_backward_ns,omitempty"`
-}
-
-// Recommendation names the clock to use for elapsed time on this host.
-type Recommendation struct {
-	Source string `json:"source"`
-	Reason string `json:"reason"`
-	// Counter is an optional note on the timestamp counter, for intervals
-	// so short that the recommended clock's read cost matters.
-	Counter string `json:"counter,omitempty"`
-}
-
-// Report is the outcome of Probe.
-type Report struct {
-	Results []Result `json:"results"`
-	// TSC holds the counter facts (nil when unavailable: TSCError says why).
-	TSC      *Info  `json:"tsc,omitempty"`
-	TSCError string `json:"tsc_error,omitempty"`
-	// Kernel is the kernel's TSC frequency (nil when unreadable:
-	// KernelError says why), and DiffPPM = (TSC.Hz-Kernel.Hz)/Kernel.Hz in
-	// ppm when both are known.
-	Kernel      *KernelTSC `json:"kernel_tsc,omitempty"`
-	KernelError string     `json:"kernel_tsc_error,omitempty"`
-	DiffPPM     *float64   `json:"diff_ppm,omitempty"`
-	// Agreement says whether DiffPPM is within MaxKernelDiffPPM given the
-	// error bounds of both figures (nil when DiffPPM is).
-	Agreement *Agreement `json:"kernel_agreement,omitempty"`
-	// Clocksource is the kernel's (nil when unreadable).
-	Clocksource      *Clocksource   `json:"clocksource,omitempty"`
-	ClocksourceError string         `json:"clocksource_error,omitempty"`
-	Recommendation   Recommendation `json:"recommendation"`
-	// Warnings are conditions that weaken these figures, each with a
-	// stable code and the step that fixes it.
-	Warnings []warn.Warning `json:"warnings,omitempty"`
-	// Notes explain findings that are expected and need no action
-	// (severity warn.Note).
-	Notes []warn.Warning `json:"notes,omitempty"`
-	// Elapsed is how long the probe took.
-	Elapsed time.Duration `json:"elapsed_ns"`
-}
-
 // probeSink keeps batch reads alive.
 var probeSink atomic.Int64
 
 // Probe characterizes every source of Sources. It takes about a second
 // with the default options; most of it is the coarse clocks' wait for a
 // tick, the cross-thread checks and the TSC calibration.
-func Probe(opts ProbeOptions) Report {
+func Probe(opts ProbeOptions) Survey {
 	opts.defaults()
 	start := Mono()
-	var rep Report
+	s := Survey{Host: Host{Reads: opts.Reads, Calibrate: opts.Calibrate}}
 
 	var info Info
 	var err error
 	if opts.Calibrate > 0 {
-		info, err = CalibrateTSC(opts.Calibrate)
+		info, err = calibrateTSC(opts.Calibrate)
 	} else {
 		info, err = TSCInfo()
 	}
 	if err != nil {
-		rep.TSCError = err.Error()
+		s.TSCUnavailable = err.Error()
 	} else {
-		rep.TSC = &info
+		s.TSC = &info
 	}
-	if k, err := KernelTSCHz(); err != nil {
-		rep.KernelError = err.Error()
+	if k, err := kernelTSCHz(); err != nil {
+		s.KernelTSCUnavailable = err.Error()
 	} else {
-		rep.Kernel = &k
+		s.KernelTSC = &k
 	}
-	if cs, err := ReadClocksource(); err != nil {
-		rep.ClocksourceError = err.Error()
+	if cs, err := readClocksource(); err != nil {
+		s.ClocksourceUnavailable = err.Error()
 	} else {
-		rep.Clocksource = &cs
+		s.Clocksource = &cs
 	}
 
 	csName := ""
-	if rep.Clocksource != nil {
-		csName = rep.Clocksource.Current
+	if s.Clocksource != nil {
+		csName = s.Clocksource.Current
 	}
 	for _, src := range Sources() {
-		r := probeSource(src, rep.TSC, opts)
-		if r.Props.Err == nil && r.Props.Path == PathVDSO {
-			path, basis := checkPath(src, r.CostMedianNs, csName, func() float64 { return syscallCost(src, opts) })
+		m := probeSource(src, s.TSC, opts)
+		if m.Err == nil && m.Path == PathVDSO {
+			path, basis := checkPath(src, m.CostMedianNs, csName, func() float64 { return syscallCost(src, opts) })
 			if path != PathVDSO {
-				r.Props.Description += " (the vDSO falls back to the system call)"
+				m.Description += " (the vDSO falls back to the system call)"
 			}
-			r.Props.Path, r.Props.PathBasis = path, basis
+			m.Path, m.PathBasis = path, basis
 		}
-		rep.Results = append(rep.Results, r)
+		s.Clocks = append(s.Clocks, m)
 	}
-	rep.Assess()
-	rep.Elapsed = Mono() - start
-	return rep
+	s.Assess()
+	s.Elapsed = Mono() - start
+	return s
 }
 
-// Assess derives the conclusions of a report from its measured parts
-// (Results, TSC, Kernel, Clocksource): DiffPPM and Agreement, the
-// Recommendation, the Warnings and the Notes, replacing any there were.
-// Probe calls it; call it again after changing a report's measurements.
-func (rep *Report) Assess() {
-	rep.DiffPPM, rep.Agreement = nil, nil
-	if rep.TSC != nil && rep.Kernel != nil && rep.Kernel.Hz > 0 {
-		a := kernelAgreement(*rep.TSC, *rep.Kernel)
-		d := a.DiffPPM
-		rep.DiffPPM, rep.Agreement = &d, &a
+// Assess derives the conclusions of a survey from its measured parts
+// (Clocks, TSC, KernelTSC, Clocksource): the Agreement, the PathCheck,
+// the Recommendation, the Warnings and the Notes, replacing any there
+// were. Probe calls it; call it again after changing a survey's
+// measurements.
+func (s *Survey) Assess() {
+	s.Agreement = nil
+	if s.TSC != nil && s.KernelTSC != nil && s.KernelTSC.Hz > 0 {
+		a := kernelAgreement(*s.TSC, *s.KernelTSC)
+		s.Agreement = &a
 	}
-	rep.Recommendation = recommend(rep.Results, rep.TSC)
-	rep.Warnings = warnings(rep)
-	rep.Notes = notes(rep)
+	s.PathCheck = pathCheck(s.Clocks)
+	s.Recommendation = recommend(s.Clocks, s.TSC)
+	s.Warnings = warnings(s)
+	s.Notes = notes(s)
+}
+
+// pathCheck says how the vDSO paths of ms were checked: "counted",
+// "inferred" or "none".
+func pathCheck(ms []Measured) string {
+	for _, m := range ms {
+		switch b := m.PathBasis; {
+		case strings.HasPrefix(b, "measured"):
+			return "counted"
+		case strings.HasPrefix(b, "inferred"):
+			return "inferred"
+		}
+	}
+	return "none"
 }
 
 // toNs returns the function converting a reading difference of src to ns.
@@ -246,35 +154,36 @@ func toNs(p Props, info *Info) (func(float64) float64, bool) {
 	return func(d float64) float64 { return d * 1e9 / hz }, true
 }
 
-func probeSource(src Source, info *Info, opts ProbeOptions) Result {
+func probeSource(src Source, info *Info, opts ProbeOptions) Measured {
 	p := src.Props()
-	r := Result{Props: p}
+	m := Measured{Props: p}
 	if p.Err != nil {
-		return r
+		return m
 	}
 	ns, ok := toNs(p, info)
 	if !ok {
-		r.Props.Err = fmt.Errorf("clock: %s ticks cannot be converted: the counter frequency is unknown", p.Name)
-		r.Props.Unavailable = r.Props.Err.Error()
-		return r
+		m.Err = fmt.Errorf("clock: %s ticks cannot be converted: the counter frequency is unknown", p.Name)
+		m.Unavailable = m.Err.Error()
+		return m
 	}
 	switch c := src.(type) {
 	case posixClock:
 		if res, err := c.resolution(); err == nil {
-			r.NominalNs, r.NominalFrom = float64(res), "clock_getres"
+			m.NominalNs, m.NominalFrom = float64(res), "clock_getres"
 		}
 	case counter:
-		r.NominalNs, r.NominalFrom = 1e9/float64(info.Hz), "1/frequency"
+		m.NominalNs, m.NominalFrom = 1e9/float64(info.Hz), "1/frequency"
 	case goMonotonic, goNow:
 		// Go's clocks count in whole nanoseconds.
-		r.NominalNs, r.NominalFrom = 1, "unit (time.Duration)"
+		m.NominalNs, m.NominalFrom = 1, "unit (time.Duration)"
 	}
-	probeTick(src, &r, ns, opts, Mono)
-	probeCost(src, &r, opts)
+	m.Steps = &Steps{}
+	probeTick(src, m.Steps, ns, opts, Mono)
+	probeCost(src, &m, opts)
 	if p.Kind != Wall {
-		r.Cross = probeCross(src, p, ns, opts.CrossThread)
+		m.Cross = probeCross(src, p, ns, opts.CrossThread)
 	}
-	return r
+	return m
 }
 
 // MinTickChanges is how many changes of a clock's value the probe reads
@@ -319,7 +228,7 @@ const MinReads = MinTickChanges + 1
 // every read changed by more, the clock ticks faster than it can be read
 // and the smallest step, about one read, only bounds its tick from
 // above.
-func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOptions, now func() time.Duration) {
+func probeTick(src Source, r *Steps, ns func(float64) float64, opts ProbeOptions, now func() time.Duration) {
 	// "On one thread" literally: an unlocked goroutine may move to another
 	// OS thread between reads, and a per-thread clock would then appear to
 	// step back.
@@ -377,25 +286,25 @@ func probeTick(src Source, r *Result, ns func(float64) float64, opts ProbeOption
 	}
 	switch {
 	case r.TickChanges < MinTickChanges:
-		r.TickBasis = result.TickUncertain
+		r.TickBasis = TickUncertain
 	case held || minStep == 1:
-		r.TickBasis, r.TickNs = result.TickObserved, ns(float64(minStep))
+		r.TickBasis, r.TickNs = TickObserved, ns(float64(minStep))
 	default:
-		r.TickBasis, r.TickNs = result.TickUpperBound, ns(float64(minStep))
+		r.TickBasis, r.TickNs = TickUpperBound, ns(float64(minStep))
 	}
 }
 
 // probeCost measures the cost of one read. Timing a single read is
 // impossible (the timing clock costs as much as the read), so reads are
-// timed in batches: each batch makes BatchSize reads back to back in a
+// timed in batches: each batch makes BatchReads reads back to back in a
 // tight loop (a direct call, no interface dispatch) and is timed with two
-// Mono reads; the per-read cost is the batch time over BatchSize. The two
+// Mono reads; the per-read cost is the batch time over BatchReads. The two
 // Mono reads (~25 ns) are spread over a batch of ~20 µs, so the measuring
 // overhead is ~0.1 % and not subtracted. The loop's own increment and
 // compare (< 1 ns) are included: that is what a caller pays. The spread of
 // the batches (median vs p99) shows interference: interrupts, preemption,
 // frequency changes.
-func probeCost(src Source, r *Result, opts ProbeOptions) {
+func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	br, ok := src.(batchReader)
 	if !ok {
 		br = loopReader{src}
@@ -415,7 +324,7 @@ func probeCost(src Source, r *Result, opts ProbeOptions) {
 		}
 		k *= 4
 	}
-	r.BatchSize = k
+	r.BatchReads = k
 	br.readN(k) // warm-up
 	r.CostNs = make([]float64, 0, opts.Batches)
 	for range opts.Batches {
@@ -474,10 +383,10 @@ func probeCross(src Source, p Props, ns func(float64) float64, d time.Duration) 
 	}
 	c := &Cross{CPUs: cpus}
 	if p.PerThread {
-		c.Mode, c.Threads = CrossMigrating, 1
+		c.Mode, c.Threads = modeMigrating, 1
 		crossMigrating(src, c, ns, d)
 	} else {
-		c.Mode, c.Threads = CrossShared, max(2, len(cpus))
+		c.Mode, c.Threads = modeShared, max(2, len(cpus))
 		crossShared(src, c, ns, d)
 	}
 	return c
@@ -571,10 +480,10 @@ func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration
 // readerFuncs names the Go function that reads each elapsed-time clock.
 var readerFuncs = map[string]string{
 	"go-monotonic":           "clock.Mono or time.Since",
-	"CLOCK_MONOTONIC":        "clock.Monotonic",
-	"CLOCK_MONOTONIC_RAW":    "clock.MonotonicRaw",
-	"CLOCK_MONOTONIC_COARSE": "clock.MonotonicCoarse",
-	"CLOCK_BOOTTIME":         "clock.Boottime",
+	"CLOCK_MONOTONIC":        "clock.Monotonic.Read",
+	"CLOCK_MONOTONIC_RAW":    "clock.MonotonicRaw.Read",
+	"CLOCK_MONOTONIC_COARSE": "clock.MonotonicCoarse.Read",
+	"CLOCK_BOOTTIME":         "clock.Boottime.Read",
 }
 
 // tiePreference orders elapsed-time clocks whose costs tie: Go's own
@@ -594,15 +503,15 @@ const tieFraction = 0.10
 // pick is slewed by NTP, the raw clock. Counters are not recommended for
 // elapsed time in general (they need a frequency and an invariant TSC),
 // but a note says what the best one costs.
-func recommend(rs []Result, info *Info) Recommendation {
-	ok := func(r Result) bool {
-		return r.Props.Err == nil && r.BackwardSteps == 0 && (r.Cross == nil || r.Cross.BackwardSteps == 0)
+func recommend(rs []Measured, info *Info) Recommendation {
+	ok := func(r Measured) bool {
+		return r.Err == nil && r.backwardSteps() == 0 && (r.Cross == nil || r.Cross.BackwardSteps == 0)
 	}
-	var cands []*Result
+	var cands []*Measured
 	var cheapest float64
 	for i := range rs {
 		r := &rs[i]
-		if r.Props.Kind != Elapsed || r.Props.Coarse || !ok(*r) || r.CostMedianNs <= 0 {
+		if r.Kind != Elapsed || r.Coarse || !ok(*r) || r.CostMedianNs <= 0 {
 			continue
 		}
 		cands = append(cands, r)
@@ -619,19 +528,19 @@ func recommend(rs []Result, info *Info) Recommendation {
 		}
 		return len(tiePreference)
 	}
-	var best *Result
+	var best *Measured
 	for _, r := range cands {
 		if r.CostMedianNs > cheapest*(1+tieFraction) {
 			continue
 		}
-		if best == nil || rank(r.Props.Name) < rank(best.Props.Name) ||
-			(rank(r.Props.Name) == rank(best.Props.Name) && r.CostMedianNs < best.CostMedianNs) {
+		if best == nil || rank(r.Name) < rank(best.Name) ||
+			(rank(r.Name) == rank(best.Name) && r.CostMedianNs < best.CostMedianNs) {
 			best = r
 		}
 	}
 	var why strings.Builder
-	fmt.Fprintf(&why, "%s: %s/read (median), observed tick %s, %s, never stepped back", best.Props.Name, nsText(best.CostMedianNs), best.tickText(), best.Props.Path)
-	if f := readerFuncs[best.Props.Name]; f != "" {
+	fmt.Fprintf(&why, "%s: %s/read (median), observed tick %s, %s, never stepped back", best.Name, nsText(best.CostMedianNs), best.tickText(), best.Path)
+	if f := readerFuncs[best.Name]; f != "" {
 		fmt.Fprintf(&why, "; read it with %s", f)
 	}
 	if best.CostMedianNs > cheapest {
@@ -639,50 +548,53 @@ func recommend(rs []Result, info *Info) Recommendation {
 	}
 	var others []string
 	for _, r := range rs {
-		if r.Props.Name != best.Props.Name && r.Props.Kind == Elapsed && r.Props.Err == nil && r.CostMedianNs > 0 {
-			others = append(others, fmt.Sprintf("%s %s (%s)", r.Props.Name, nsText(r.CostMedianNs), r.Props.Path))
+		if r.Name != best.Name && r.Kind == Elapsed && r.Err == nil && r.CostMedianNs > 0 {
+			others = append(others, fmt.Sprintf("%s %s (%s)", r.Name, nsText(r.CostMedianNs), r.Path))
 		}
 	}
 	if len(others) > 0 {
 		fmt.Fprintf(&why, "; others cost %s", strings.Join(others, ", "))
 	}
-	if best.Props.Name != "CLOCK_MONOTONIC_RAW" {
+	if best.Name != "CLOCK_MONOTONIC_RAW" {
 		for _, r := range cands {
-			if r.Props.Name == "CLOCK_MONOTONIC_RAW" {
-				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw, %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
+			if r.Name == "CLOCK_MONOTONIC_RAW" {
+				fmt.Fprintf(&why, "; for intervals that NTP must not slew, CLOCK_MONOTONIC_RAW (clock.MonotonicRaw.Read, %s, %s)", nsText(r.CostMedianNs), r.Path)
 			}
 		}
 	}
-	rec := Recommendation{Source: best.Props.Name, Reason: why.String()}
+	rec := Recommendation{Clock: best.Name, Reason: why.String()}
 
-	var ctr *Result
+	var ctr *Measured
 	for i := range rs {
 		r := &rs[i]
-		if r.Props.Kind == Counter && r.Props.Ordered && ok(*r) && r.CostMedianNs > 0 && (ctr == nil || r.CostMedianNs < ctr.CostMedianNs) {
+		if r.Kind == Counter && r.Ordered && ok(*r) && r.CostMedianNs > 0 && (ctr == nil || r.CostMedianNs < ctr.CostMedianNs) {
 			ctr = r
 		}
 	}
 	if ctr != nil && info != nil {
 		inv := "invariant"
-		if !info.Invariant {
+		if info.Invariant == nil || !*info.Invariant {
 			inv = "NOT invariant (its rate may change with the CPU frequency)"
 		}
 		rec.Counter = fmt.Sprintf("for intervals of a few hundred ns, %s costs %s/read, is %s, frequency %s (%s); convert with TSCInfo().ToNanos",
-			ctr.Props.Name, nsText(ctr.CostMedianNs), inv, fmtHz(float64(info.Hz)), info.Source)
+			ctr.Name, nsText(ctr.CostMedianNs), inv, fmtHz(float64(info.Hz)), info.Source)
 	}
 	return rec
 }
 
 // tickText says the observed tick in prose: its figure, "≤ figure" for
 // an upper bound, or "uncertain (N changes seen)".
-func (r Result) tickText() string {
-	switch r.TickBasis {
-	case result.TickUncertain:
-		return result.TickUncertainText(r.TickChanges)
-	case result.TickUpperBound:
-		return "≤ " + nsText(r.TickNs)
+func (m Measured) tickText() string {
+	st := m.Steps
+	switch {
+	case st == nil:
+		return "unknown"
+	case st.TickBasis == TickUncertain:
+		return TickUncertainText(st.TickChanges)
+	case st.TickBasis == TickUpperBound:
+		return "≤ " + nsText(st.TickNs)
 	}
-	return nsText(r.TickNs)
+	return nsText(st.TickNs)
 }
 
 func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
@@ -692,41 +604,41 @@ func fmtHz(hz float64) string { return fmt.Sprintf("%.6f MHz", hz/1e6) }
 // suits it.
 func nsText(ns float64) string { return unit.Duration(ns, unit.Precision{Resolution: 1}) }
 
-// MaxKernelDiffPPM is the agreement between the calibrated and the
+// maxKernelDiffPPM is the agreement between the calibrated and the
 // kernel's TSC frequency below which they are said to agree (1e-4).
-const MaxKernelDiffPPM = 100
+const maxKernelDiffPPM = 100
 
 // clocksourcePath is the sysfs directory of the kernel's clocksource.
 const clocksourcePath = "/sys/devices/system/clocksource/clocksource0/"
 
-// Warning codes of Report.Warnings and Report.Notes.
+// Warning codes of Survey.Warnings and Survey.Notes.
 const (
-	WarnTSCDisagrees     = "tsc-kernel-disagree"
-	WarnTSCNotInvariant  = "tsc-not-invariant"
-	WarnVDSOFallback     = "vdso-fallback"
-	WarnClocksource      = "clocksource-not-tsc"
-	WarnSteppedBack      = "clock-stepped-back"
-	NoteTSCIsClocksource = "tsc-is-clocksource"
-	NoteUnorderedCounter = "unordered-counter-read"
+	warnTSCDisagrees     = "tsc-kernel-disagree"
+	warnTSCNotInvariant  = "tsc-not-invariant"
+	warnVDSOFallback     = "vdso-fallback"
+	warnClocksource      = "clocksource-not-tsc"
+	warnSteppedBack      = "clock-stepped-back"
+	noteTSCIsClocksource = "tsc-is-clocksource"
+	noteUnorderedCounter = "unordered-counter-read"
 )
 
-func warnings(rep *Report) []warn.Warning {
+func warnings(s *Survey) []warn.Warning {
 	var w []warn.Warning
-	if a := rep.Agreement; a != nil && a.Verdict == Disagree {
-		w = append(w, warn.New(WarnTSCDisagrees,
+	if a := s.Agreement; a != nil && a.Verdict == disagree {
+		w = append(w, warn.New(warnTSCDisagrees,
 			fmt.Sprintf("the TSC frequency (%s, %s) differs from the kernel's (%s) by %.0f ppm, more than %d ppm even with both error bounds (±%.2g ppm)",
-				fmtHz(float64(rep.TSC.Hz)), rep.TSC.Source, fmtHz(rep.Kernel.Hz), a.DiffPPM, MaxKernelDiffPPM, a.BoundPPM),
+				fmtHz(float64(s.TSC.Hz)), s.TSC.Source, fmtHz(s.KernelTSC.Hz), a.DiffPPM, maxKernelDiffPPM, a.BoundPPM),
 			"recalibrate over a longer window (chrono clocks --calibrate 1s) on an idle machine"))
 	}
-	if rep.TSC != nil && rep.TSC.InvariantKnown && !rep.TSC.Invariant {
-		w = append(w, warn.New(WarnTSCNotInvariant, "the TSC is not invariant: its rate follows the CPU frequency",
+	if s.TSC != nil && s.TSC.Invariant != nil && !*s.TSC.Invariant {
+		w = append(w, warn.New(warnTSCNotInvariant, "the TSC is not invariant: its rate follows the CPU frequency",
 			"do not use it for elapsed time"))
 	}
-	w = append(w, clocksourceWarnings(rep)...)
-	for _, r := range rep.Results {
-		if r.Props.Kind == Elapsed && r.Props.Err == nil && r.BackwardSteps > 0 {
-			w = append(w, warn.New(WarnSteppedBack,
-				fmt.Sprintf("%s stepped back %s on one thread (up to %s)", r.Props.Name, plural.Count(int(r.BackwardSteps), "time"), nsText(r.MaxBackwardNs)),
+	w = append(w, clocksourceWarnings(s)...)
+	for _, r := range s.Clocks {
+		if r.Kind == Elapsed && r.Err == nil && r.backwardSteps() > 0 {
+			w = append(w, warn.New(warnSteppedBack,
+				fmt.Sprintf("%s stepped back %s on one thread (up to %s)", r.Name, plural.Count(r.Steps.BackwardSteps, "time"), nsText(r.Steps.MaxBackwardNs)),
 				"do not use it for elapsed time on this host"))
 		}
 	}
@@ -737,22 +649,22 @@ func warnings(rep *Report) []warn.Warning {
 // reads, from what was measured: clocks whose vDSO read falls back to the
 // system call, or a clocksource other than the TSC. It advises selecting
 // the TSC only when the kernel offers it (available_clocksource).
-func clocksourceWarnings(rep *Report) []warn.Warning {
+func clocksourceWarnings(s *Survey) []warn.Warning {
 	var fellBack []string
 	var sysNs float64
-	for _, r := range rep.Results {
-		if r.Props.Err == nil && strings.Contains(r.Props.Description, "falls back") {
-			fellBack = append(fellBack, r.Props.Name)
+	for _, r := range s.Clocks {
+		if r.Err == nil && strings.Contains(r.Description, "falls back") {
+			fellBack = append(fellBack, r.Name)
 			sysNs = max(sysNs, r.CostMedianNs)
 		}
 	}
-	cs := rep.Clocksource
+	cs := s.Clocksource
 	tscOffered := cs != nil && slices.Contains(cs.Available, "tsc")
 	// why completes the message; next is the step that helps, if any.
 	why, next := "", ""
 	switch {
 	case cs == nil:
-		why = "; the clocksource is unknown (" + rep.ClocksourceError + ")"
+		why = "; the clocksource is unknown (" + s.ClocksourceUnavailable + ")"
 		next = "read /sys/devices/system/clocksource/clocksource0/ to see which clocksource the kernel uses"
 	case cs.Current == "tsc":
 		why = "; the clocksource is already tsc"
@@ -769,38 +681,38 @@ func clocksourceWarnings(rep *Report) []warn.Warning {
 		if cs != nil {
 			name = "clocksource " + cs.Current
 		}
-		return []warn.Warning{warn.New(WarnVDSOFallback,
+		return []warn.Warning{warn.New(warnVDSOFallback,
 			fmt.Sprintf("%s: the vDSO cannot read %s, so every read is a system call (up to %s), in C programs too%s",
 				strings.Join(fellBack, ", "), name, nsText(sysNs), why), next)}
 	}
 	if cs != nil && cs.Current != "tsc" && cs.Current != "arch_sys_counter" {
 		mono := ""
-		for _, r := range rep.Results {
-			if r.Props.Name == "CLOCK_MONOTONIC" && r.Props.Err == nil && r.CostMedianNs > 0 {
-				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %s, %s)", nsText(r.CostMedianNs), r.Props.Path)
+		for _, r := range s.Clocks {
+			if r.Name == "CLOCK_MONOTONIC" && r.Err == nil && r.CostMedianNs > 0 {
+				mono = fmt.Sprintf(" (CLOCK_MONOTONIC %s, %s)", nsText(r.CostMedianNs), r.Path)
 			}
 		}
 		msg := fmt.Sprintf("the kernel clocksource is %q%s", cs.Current, mono)
 		if tscOffered {
 			msg += ": reading tsc is usually cheaper"
 		}
-		return []warn.Warning{warn.New(WarnClocksource, msg+why, next)}
+		return []warn.Warning{warn.New(warnClocksource, msg+why, next)}
 	}
 	return nil
 }
 
-func notes(rep *Report) []warn.Warning {
+func notes(s *Survey) []warn.Warning {
 	var n []warn.Warning
-	if rep.Clocksource != nil && rep.Clocksource.Current == "tsc" && rep.TSC != nil &&
-		rep.TSC.Calibration != nil && rep.TSC.Calibration.Reference == "CLOCK_MONOTONIC_RAW" {
-		n = append(n, warn.NewNote(NoteTSCIsClocksource, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
+	if s.Clocksource != nil && s.Clocksource.Current == "tsc" && s.TSC != nil &&
+		s.TSC.Calibration != nil && s.TSC.Calibration.Reference == "CLOCK_MONOTONIC_RAW" {
+		n = append(n, warn.NewNote(noteTSCIsClocksource, "the kernel clocksource is the TSC, so CLOCK_MONOTONIC_RAW is the TSC scaled by the kernel's own frequency: "+
 			"agreement with the kernel's figure confirms the calibration, not the kernel's figure itself", ""))
 	}
-	for _, r := range rep.Results {
-		if r.Props.Kind == Counter && !r.Props.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
-			n = append(n, warn.NewNote(NoteUnorderedCounter,
+	for _, r := range s.Clocks {
+		if r.Kind == Counter && !r.Ordered && r.Cross != nil && r.Cross.BackwardSteps > 0 {
+			n = append(n, warn.NewNote(noteUnorderedCounter,
 				fmt.Sprintf("%s stepped back across threads %s in %d: an unordered read may execute before the preceding load",
-					r.Props.Name, plural.Count(int(r.Cross.BackwardSteps), "time"), r.Cross.Comparisons),
+					r.Name, plural.Count(int(r.Cross.BackwardSteps), "time"), r.Cross.Comparisons),
 				"use an ordered read (TSCFenced, TSCP) to start or stop a timed region"))
 		}
 	}

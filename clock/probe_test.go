@@ -5,48 +5,57 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/chronograph/chronograph/result"
 )
 
 // quickProbe is a shortened probe for tests.
 var quickProbe = ProbeOptions{Reads: 5000, Batches: 20, CrossThread: 5 * time.Millisecond, CoarseWait: 100 * time.Millisecond}
 
 func TestProbeSanity(t *testing.T) {
-	rep := Probe(quickProbe)
-	if len(rep.Results) != len(Sources()) {
-		t.Fatalf("%d results for %d sources", len(rep.Results), len(Sources()))
+	s := Probe(quickProbe)
+	if len(s.Clocks) != len(Sources()) {
+		t.Fatalf("%d results for %d sources", len(s.Clocks), len(Sources()))
 	}
-	for _, r := range rep.Results {
+	if s.Reads != quickProbe.Reads || s.Calibrate != 0 || s.Elapsed <= 0 {
+		t.Errorf("survey records reads %d, calibrate %v, elapsed %v; want %d, 0 and the time taken", s.Reads, s.Calibrate, s.Elapsed, quickProbe.Reads)
+	}
+	for _, r := range s.Clocks {
 		p := r.Props
 		if p.Err != nil {
 			t.Logf("%s: unavailable: %v", p.Name, p.Err)
+			if r.Steps != nil || r.Cross != nil || len(r.CostNs) != 0 {
+				t.Errorf("%s is unavailable but has steps %+v, cross %+v, costs %v", p.Name, r.Steps, r.Cross, r.CostNs)
+			}
+			continue
+		}
+		st := r.Steps
+		if st == nil {
+			t.Errorf("%s: no steps", p.Name)
 			continue
 		}
 		t.Logf("%-24s tick %10.1f ns  res %10.1f ns  cost %7.1f ns (p99 %7.1f)  back %d  cross %+v",
-			p.Name, r.TickNs, r.NominalNs, r.CostMedianNs, r.CostP99Ns, r.BackwardSteps, r.Cross)
-		if r.Reads < quickProbe.Reads {
-			t.Errorf("%s: %d reads, want at least %d", p.Name, r.Reads, quickProbe.Reads)
+			p.Name, st.TickNs, r.NominalNs, r.CostMedianNs, r.CostP99Ns, st.BackwardSteps, r.Cross)
+		if st.Reads < quickProbe.Reads {
+			t.Errorf("%s: %d reads, want at least %d", p.Name, st.Reads, quickProbe.Reads)
 		}
 		// Monotonic clocks never step back on one thread. (Wall clocks may
 		// be stepped by NTP; unordered counter reads are checked below.)
-		if (p.Kind == Elapsed || p.Kind == CPUTime || (p.Kind == Counter && p.Ordered)) && r.BackwardSteps != 0 {
-			t.Errorf("%s stepped back %d times on one thread (max %.0f ns)", p.Name, r.BackwardSteps, r.MaxBackwardNs)
+		if (p.Kind == Elapsed || p.Kind == CPUTime || (p.Kind == Counter && p.Ordered)) && st.BackwardSteps != 0 {
+			t.Errorf("%s stepped back %d times on one thread (max %.0f ns)", p.Name, st.BackwardSteps, st.MaxBackwardNs)
 		}
 		// A tick is uncertain only when too few changes were counted (a
 		// coarse clock on a loaded machine); otherwise it has a figure.
 		switch {
-		case r.Changes == 0:
-			t.Errorf("%s never changed over %d reads", p.Name, r.Reads)
-		case r.TickBasis == result.TickUncertain:
-			if r.TickChanges >= MinTickChanges || r.TickNs != 0 {
-				t.Errorf("%s: tick uncertain with %d changes counted, tick %v", p.Name, r.TickChanges, r.TickNs)
+		case st.Changes == 0:
+			t.Errorf("%s never changed over %d reads", p.Name, st.Reads)
+		case st.TickBasis == TickUncertain:
+			if st.TickChanges >= MinTickChanges || st.TickNs != 0 {
+				t.Errorf("%s: tick uncertain with %d changes counted, tick %v", p.Name, st.TickChanges, st.TickNs)
 			}
-		case r.TickNs <= 0 || r.TickChanges < MinTickChanges || (r.TickBasis != result.TickObserved && r.TickBasis != result.TickUpperBound):
-			t.Errorf("%s: tick %v (%q) from %d changes", p.Name, r.TickNs, r.TickBasis, r.TickChanges)
+		case st.TickNs <= 0 || st.TickChanges < MinTickChanges || (st.TickBasis != TickObserved && st.TickBasis != TickUpperBound):
+			t.Errorf("%s: tick %v (%q) from %d changes", p.Name, st.TickNs, st.TickBasis, st.TickChanges)
 		}
-		if r.CostMedianNs <= 0 || r.CostP99Ns < r.CostMedianNs || len(r.CostNs) != quickProbe.Batches {
-			t.Errorf("%s: read cost median %v p99 %v over %d batches", p.Name, r.CostMedianNs, r.CostP99Ns, len(r.CostNs))
+		if r.CostMedianNs <= 0 || r.CostP99Ns < r.CostMedianNs || len(r.CostNs) != quickProbe.Batches || r.BatchReads < 1 {
+			t.Errorf("%s: read cost median %v p99 %v over %d batches of %d reads", p.Name, r.CostMedianNs, r.CostP99Ns, len(r.CostNs), r.BatchReads)
 		}
 		// A read cannot be cheaper than a tenth of a nanosecond. (No upper
 		// bound: a loaded host can make any read slow.)
@@ -56,8 +65,8 @@ func TestProbeSanity(t *testing.T) {
 		// Coarse clocks: the observed tick is at least their clock_getres
 		// (half of it allowed for rounding); a preempted reader can only
 		// see a larger step, so there is no upper bound.
-		if p.Coarse && r.NominalNs > 0 && r.TickBasis != result.TickUncertain && r.TickNs < r.NominalNs/2 {
-			t.Errorf("%s: observed tick %.0f ns, below half its clock_getres %.0f ns", p.Name, r.TickNs, r.NominalNs)
+		if p.Coarse && r.NominalNs > 0 && st.TickBasis != TickUncertain && st.TickNs < r.NominalNs/2 {
+			t.Errorf("%s: observed tick %.0f ns, below half its clock_getres %.0f ns", p.Name, st.TickNs, r.NominalNs)
 		}
 		// (Whether a fine clock changes on most reads depends on its real
 		// tick against the read cost: under an emulator the counter ticks
@@ -71,11 +80,14 @@ func TestProbeSanity(t *testing.T) {
 			}
 		}
 	}
-	if rep.Recommendation.Source == "" {
-		t.Errorf("no recommendation: %s", rep.Recommendation.Reason)
+	if s.Recommendation.Clock == "" {
+		t.Errorf("no recommendation: %s", s.Recommendation.Reason)
 	}
-	t.Logf("recommendation: %+v", rep.Recommendation)
-	t.Logf("warnings: %q", rep.Warnings)
+	if s.PathCheck == "" {
+		t.Errorf("no path check recorded")
+	}
+	t.Logf("recommendation: %+v", s.Recommendation)
+	t.Logf("warnings: %q", s.Warnings)
 }
 
 func TestParseKernelLog(t *testing.T) {
@@ -88,6 +100,7 @@ func TestParseKernelLog(t *testing.T) {
 		{"refined wins", "[0.0] tsc: Detected 2904.000 MHz processor\n[1.2] tsc: Refined TSC clocksource calibration: 2903.998 MHz\n", 2903998000, true},
 		{"refined before detected still wins", "tsc: Refined TSC clocksource calibration: 2903.998 MHz\ntsc: Detected 2904.000 MHz processor\n", 2903998000, true},
 		{"journal format", "Jan 01 00:00:00 host kernel: tsc: Detected 3000.123 MHz TSC\n", 3000123000, true},
+		{"spaces around", "[0.0] tsc: Detected 2445.432 MHz processor  \t\r\n", 2445432000, true},
 		{"none", "clocksource: Switched to clocksource tsc\ncpu MHz : 2445.432\n", 0, false},
 		{"garbage number", "tsc: Detected 0.000 MHz processor\n", 0, false},
 	}
@@ -100,7 +113,7 @@ func TestParseKernelLog(t *testing.T) {
 			if ok != tt.wantOK || k.Hz != tt.wantHz {
 				t.Errorf("got %v Hz ok=%v, want %v Hz ok=%v", k.Hz, ok, tt.wantHz, tt.wantOK)
 			}
-			if ok && (strings.HasPrefix(k.Line, "<") || k.ResolutionPPM <= 0 || k.ResolutionPPM > 1) {
+			if ok && (strings.HasPrefix(k.Line, "<") || k.Line != strings.TrimSpace(k.Line) || k.ResolutionPPM <= 0 || k.ResolutionPPM > 1) {
 				t.Errorf("line %q, resolution %v ppm", k.Line, k.ResolutionPPM)
 			}
 		})
@@ -122,7 +135,7 @@ func TestLinearQuantile(t *testing.T) {
 }
 
 func TestKernelTSCAgreement(t *testing.T) {
-	k, err := KernelTSCHz()
+	k, err := kernelTSCHz()
 	if err != nil {
 		t.Skip(err)
 	}
@@ -135,7 +148,7 @@ func TestKernelTSCAgreement(t *testing.T) {
 	// Only a difference beyond 100 ppm with both error bounds is a
 	// failure: a loaded host widens the calibration's brackets, and with
 	// them its error bound, which makes the verdict inconclusive, not wrong.
-	if a.Verdict == Disagree {
-		t.Errorf("TSC frequency %d Hz differs from the kernel's %.0f Hz by %.1f ppm ± %.2g (> %d)", info.Hz, k.Hz, a.DiffPPM, a.BoundPPM, MaxKernelDiffPPM)
+	if a.Verdict == disagree {
+		t.Errorf("TSC frequency %d Hz differs from the kernel's %.0f Hz by %.1f ppm ± %.2g (> %d)", info.Hz, k.Hz, a.DiffPPM, a.BoundPPM, maxKernelDiffPPM)
 	}
 }

@@ -3,8 +3,6 @@ package clock
 import (
 	"testing"
 	"time"
-
-	"github.com/chronograph/chronograph/result"
 )
 
 // fakeTicking is a clock read on a simulated timeline: each read takes
@@ -47,7 +45,7 @@ func TestProbeTick(t *testing.T) {
 		clk   fakeTicking
 		reads int
 		wait  time.Duration
-		// want: Result fields
+		// want: Steps fields
 		tick        float64
 		basis       string
 		changes     int
@@ -55,7 +53,7 @@ func TestProbeTick(t *testing.T) {
 		wantReads   int
 	}{
 		{name: "coarse clock, quiet", clk: fakeTicking{t: 1 * ms, tick: 4 * ms, unitNs: 1, readNs: 7, nowNs: 25},
-			reads: 1000, wait: 250 * time.Millisecond, tick: 4e6, basis: result.TickObserved, changes: 5, tickChanges: 5, wantReads: 594531},
+			reads: 1000, wait: 250 * time.Millisecond, tick: 4e6, basis: TickObserved, changes: 5, tickChanges: 5, wantReads: 594531},
 		{name: "coarse clock, reader preempted 36 ms once", clk: fakeTicking{t: 1 * ms, tick: 4 * ms, unitNs: 1, readNs: 7, nowNs: 25,
 			jump: func() func(int64) int64 {
 				done := false
@@ -67,7 +65,7 @@ func TestProbeTick(t *testing.T) {
 					return 0
 				}
 			}()},
-			reads: 1000, wait: 250 * time.Millisecond, tick: 4e6, basis: result.TickObserved, changes: 6, tickChanges: 5, wantReads: 594531},
+			reads: 1000, wait: 250 * time.Millisecond, tick: 4e6, basis: TickObserved, changes: 6, tickChanges: 5, wantReads: 594531},
 		{name: "coarse clock, reader preempted across every tick", clk: fakeTicking{t: 1 * ms, tick: 4 * ms, unitNs: 1, readNs: 7, nowNs: 25,
 			// A read that a tick boundary passed before is preempted for 6 ms:
 			// every step the reader sees is 8 ms (two ticks), and the
@@ -83,20 +81,20 @@ func TestProbeTick(t *testing.T) {
 					return 0
 				}
 			}()},
-			reads: 1000, wait: 250 * time.Millisecond, basis: result.TickUncertain, changes: 31, tickChanges: 0, wantReads: 2000781},
+			reads: 1000, wait: 250 * time.Millisecond, basis: TickUncertain, changes: 31, tickChanges: 0, wantReads: 2000781},
 		{name: "coarse clock, bound after two changes", clk: fakeTicking{t: 1 * ms, tick: 4 * ms, unitNs: 1, readNs: 7, nowNs: 25},
-			reads: 1000, wait: 10 * time.Millisecond, basis: result.TickUncertain, changes: 2, tickChanges: 2, wantReads: 313281},
+			reads: 1000, wait: 10 * time.Millisecond, basis: TickUncertain, changes: 2, tickChanges: 2, wantReads: 313281},
 		{name: "fine clock: every read changes", clk: fakeTicking{t: 1 * ms, tick: 1, unitNs: 1, readNs: 23},
-			reads: 1000, wait: 250 * time.Millisecond, tick: 23, basis: result.TickUpperBound, changes: 1000, tickChanges: 1000, wantReads: 1000},
+			reads: 1000, wait: 250 * time.Millisecond, tick: 23, basis: TickUpperBound, changes: 1000, tickChanges: 1000, wantReads: 1000},
 		{name: "clock ticking a little slower than a read", clk: fakeTicking{t: 1 * ms, tick: 30, unitNs: 1, readNs: 20},
-			reads: 1000, wait: 250 * time.Millisecond, tick: 30, basis: result.TickObserved, changes: 666, tickChanges: 666, wantReads: 1000},
+			reads: 1000, wait: 250 * time.Millisecond, tick: 30, basis: TickObserved, changes: 666, tickChanges: 666, wantReads: 1000},
 		{name: "counter stepping by its unit", clk: fakeTicking{t: 1 * ms, tick: 1, unitNs: 1, readNs: 1},
-			reads: 1000, wait: 250 * time.Millisecond, tick: 1, basis: result.TickObserved, changes: 1000, tickChanges: 1000, wantReads: 1000},
+			reads: 1000, wait: 250 * time.Millisecond, tick: 1, basis: TickObserved, changes: 1000, tickChanges: 1000, wantReads: 1000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clk := tt.clk
-			var r Result
+			var r Steps
 			probeTick(&clk, &r, func(d float64) float64 { return d }, ProbeOptions{Reads: tt.reads, CoarseWait: tt.wait}, clk.now)
 			if r.TickNs != tt.tick || r.TickBasis != tt.basis || r.Changes != tt.changes || r.TickChanges != tt.tickChanges || r.Reads != tt.wantReads {
 				t.Errorf("tick %v ns (%s), %d changes, %d counted, %d reads; want %v ns (%s), %d, %d, %d",

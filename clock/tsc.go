@@ -43,21 +43,24 @@ func TSCAvailable() (bool, string) {
 
 // Frequency sources of Info.Source.
 const (
-	// FromCPUID15h: CPUID leaf 0x15 (crystal clock times TSC/crystal ratio), exact.
-	FromCPUID15h = "cpuid-15h"
-	// FromCPUID16h: CPUID leaf 0x16 (base frequency in whole MHz).
-	FromCPUID16h = "cpuid-16h"
-	// FromCNTFRQ: the arm64 CNTFRQ_EL0 register, exact.
-	FromCNTFRQ = "cntfrq_el0"
-	// FromCalibration: measured against a reference clock (Info.Reference).
-	FromCalibration = "calibrated"
+	// fromCPUID15h: CPUID leaf 0x15 (crystal clock times TSC/crystal ratio), exact.
+	fromCPUID15h = "cpuid-15h"
+	// fromCPUID16h: CPUID leaf 0x16 (base frequency in whole MHz).
+	fromCPUID16h = "cpuid-16h"
+	// fromCalibration: measured against a reference clock (Calibration.Reference).
+	fromCalibration = "calibrated"
 )
 
-// Info holds the facts of the timestamp counter.
+// Info holds the facts of the timestamp counter (TSC on amd64, CNTVCT_EL0
+// on arm64).
 type Info struct {
 	// Hz is the counter frequency in ticks per second.
 	Hz uint64 `json:"hz"`
-	// Source says where Hz came from (FromCPUID15h, FromCalibration, ...).
+	// Source says where Hz came from: "cpuid-15h" (CPUID leaf 0x15, the
+	// crystal clock times the TSC/crystal ratio, exact), "cpuid-16h" (leaf
+	// 0x16, the base frequency in whole MHz), "cntfrq_el0" (the arm64
+	// register, exact) or "calibrated" (measured against a reference
+	// clock: see Calibration).
 	Source string `json:"source"`
 	// ErrorPPM bounds the relative error of Hz in parts per million: zero
 	// for an exact hardware figure; for a calibration, the worst case
@@ -65,9 +68,8 @@ type Info struct {
 	ErrorPPM float64 `json:"error_ppm"`
 	// Invariant reports the invariant-TSC bit (CPUID 0x80000007 EDX[8]):
 	// the counter runs at a constant rate in every P-, C- and T-state.
-	// InvariantKnown is false where the bit cannot be read.
-	Invariant      bool `json:"invariant"`
-	InvariantKnown bool `json:"invariant_known"`
+	// It is nil where the bit cannot be read.
+	Invariant *bool `json:"invariant,omitempty"`
 	// CPUID16hMHz is the base frequency CPUID leaf 0x16 reports (0 when
 	// absent). It is a whole number of MHz (up to 500 ppm off), so it is
 	// kept as a cross-check and a calibration is preferred to it.
@@ -112,33 +114,23 @@ func (i Info) ToNanos(ticks uint64) uint64 {
 	return q
 }
 
-// Duration converts a number of ticks to a time.Duration (see ToNanos),
-// saturating at the largest Duration.
-func (i Info) Duration(ticks uint64) time.Duration {
-	ns := i.ToNanos(ticks)
-	if ns > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return time.Duration(ns)
-}
-
-// DefaultCalibrationWindow is the calibration window TSCInfo uses.
-const DefaultCalibrationWindow = 100 * time.Millisecond
+// defaultCalibrationWindow is the calibration window TSCInfo uses.
+const defaultCalibrationWindow = 100 * time.Millisecond
 
 var tscInfoOnce = sync.OnceValues(func() (Info, error) {
-	return CalibrateTSC(DefaultCalibrationWindow)
+	return calibrateTSC(defaultCalibrationWindow)
 })
 
 // TSCInfo returns the timestamp counter's frequency and invariance. The
-// first call may calibrate (DefaultCalibrationWindow, 100 ms); the result
+// first call may calibrate (over 100 ms); the result
 // is cached for every later call. It fails where TSCAvailable is false.
 func TSCInfo() (Info, error) { return tscInfoOnce() }
 
-// CalibrateTSC returns the counter's facts like TSCInfo, but always
+// calibrateTSC returns the counter's facts like TSCInfo, but always
 // measures afresh and, when the hardware does not state the frequency
 // exactly, calibrates over the given window (at least 10 ms). It is not
 // cached.
-func CalibrateTSC(window time.Duration) (Info, error) {
+func calibrateTSC(window time.Duration) (Info, error) {
 	if err := tscAvailable(); err != nil {
 		return Info{}, err
 	}
@@ -146,7 +138,9 @@ func CalibrateTSC(window time.Duration) (Info, error) {
 		return Info{}, fmt.Errorf("clock: calibration window %v is too short: use at least 10ms", window)
 	}
 	info := Info{}
-	info.Invariant, info.InvariantKnown = tscInvariant()
+	if inv, known := tscInvariant(); known {
+		info.Invariant = &inv
+	}
 	info.CPUID16hMHz = cpuid16hMHz()
 	if hz, src := tscHardwareHz(); hz != 0 {
 		info.Hz, info.Source = hz, src
@@ -158,13 +152,13 @@ func CalibrateTSC(window time.Duration) (Info, error) {
 	if err != nil {
 		if info.CPUID16hMHz != 0 {
 			// Fall back to the nominal figure, with its rounding as error.
-			info.Hz, info.Source = uint64(info.CPUID16hMHz)*1e6, FromCPUID16h
+			info.Hz, info.Source = uint64(info.CPUID16hMHz)*1e6, fromCPUID16h
 			info.ErrorPPM = 0.5 / float64(info.CPUID16hMHz) * 1e6
 			return info, nil
 		}
 		return Info{}, err
 	}
-	info.Hz, info.Source, info.ErrorPPM, info.Calibration = hz, FromCalibration, errPPM, c
+	info.Hz, info.Source, info.ErrorPPM, info.Calibration = hz, fromCalibration, errPPM, c
 	return info, nil
 }
 

@@ -2,13 +2,16 @@
 
 package clock
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/chronograph/chronograph/internal/cpuid"
+)
 
 // Implemented in tsc_amd64.s.
 func rdtsc() uint64
 func rdtscFenced() uint64
 func rdtscp() (ticks uint64, aux uint32)
-func cpuid(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)
 
 // x86 holds the CPUID facts this package uses, read once.
 type x86 struct {
@@ -32,25 +35,25 @@ func cpuFacts() *x86 { return &facts }
 
 func readX86() x86 {
 	var f x86
-	f.maxLeaf, _, _, _ = cpuid(0, 0)
+	f.maxLeaf, _, _, _ = cpuid.Read(0, 0)
 	if f.maxLeaf >= 1 {
-		_, _, _, edx := cpuid(1, 0)
+		_, _, _, edx := cpuid.Read(1, 0)
 		f.tsc = edx&(1<<4) != 0
 	}
 	if f.maxLeaf >= 0x15 {
-		f.ratioDen, f.ratioNum, f.crystalHz, _ = cpuid(0x15, 0)
+		f.ratioDen, f.ratioNum, f.crystalHz, _ = cpuid.Read(0x15, 0)
 	}
 	if f.maxLeaf >= 0x16 {
-		eax, _, _, _ := cpuid(0x16, 0)
+		eax, _, _, _ := cpuid.Read(0x16, 0)
 		f.baseMHz = eax & 0xffff
 	}
-	f.maxExt, _, _, _ = cpuid(0x80000000, 0)
+	f.maxExt, _, _, _ = cpuid.Read(0x80000000, 0)
 	if f.maxExt >= 0x80000001 {
-		_, _, _, edx := cpuid(0x80000001, 0)
+		_, _, _, edx := cpuid.Read(0x80000001, 0)
 		f.rdtscp = edx&(1<<27) != 0
 	}
 	if f.maxExt >= 0x80000007 {
-		_, _, _, edx := cpuid(0x80000007, 0)
+		_, _, _, edx := cpuid.Read(0x80000007, 0)
 		f.invariant, f.invariantKnown = edx&(1<<8) != 0, true
 	}
 	return f
@@ -103,7 +106,7 @@ func tscHardwareHz() (uint64, string) {
 	if f.crystalHz == 0 || f.ratioNum == 0 || f.ratioDen == 0 {
 		return 0, ""
 	}
-	return uint64(f.crystalHz) * uint64(f.ratioNum) / uint64(f.ratioDen), FromCPUID15h
+	return uint64(f.crystalHz) * uint64(f.ratioNum) / uint64(f.ratioDen), fromCPUID15h
 }
 
 func counterSources() []Source {

@@ -2,6 +2,10 @@
 
 package clock
 
+// fromCNTFRQ is the Info.Source of a frequency read from the arm64
+// CNTFRQ_EL0 register, exact.
+const fromCNTFRQ = "cntfrq_el0"
+
 // Implemented in tsc_arm64.s.
 func cntvct() uint64
 func cntvctOrdered() uint64
@@ -26,7 +30,7 @@ func cpuid16hMHz() uint32 { return 0 }
 // definition of the counter (0 if firmware left it unset).
 func tscHardwareHz() (uint64, string) {
 	if hz := cntfrq(); hz != 0 {
-		return hz, FromCNTFRQ
+		return hz, fromCNTFRQ
 	}
 	return 0, ""
 }

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -126,33 +125,44 @@ func TestVDSOOrdering(t *testing.T) {
 	}
 }
 
+// TestReadersAgreeWithSyscall: each POSIX clock's Read gives what the
+// system call gives for its Linux clock id (the constants are those ids).
 func TestReadersAgreeWithSyscall(t *testing.T) {
-	type reader struct {
-		name string
-		id   int32
-		read func() (int64, error)
-	}
-	elapsed := func(f func() (time.Duration, error)) func() (int64, error) {
-		return func() (int64, error) { d, err := f(); return int64(d), err }
-	}
-	for _, r := range []reader{
-		{"Monotonic", unix.CLOCK_MONOTONIC, elapsed(Monotonic)},
-		{"MonotonicRaw", unix.CLOCK_MONOTONIC_RAW, elapsed(MonotonicRaw)},
-		{"MonotonicCoarse", unix.CLOCK_MONOTONIC_COARSE, elapsed(MonotonicCoarse)},
-		{"Boottime", unix.CLOCK_BOOTTIME, elapsed(Boottime)},
+	for _, r := range []struct {
+		c  POSIX
+		id int32
+	}{
+		{Monotonic, unix.CLOCK_MONOTONIC},
+		{MonotonicRaw, unix.CLOCK_MONOTONIC_RAW},
+		{MonotonicCoarse, unix.CLOCK_MONOTONIC_COARSE},
+		{Boottime, unix.CLOCK_BOOTTIME},
 	} {
+		if int32(r.c) != r.id {
+			t.Errorf("%s is %d, Linux's id is %d", r.c, int32(r.c), r.id)
+		}
 		before, _ := clockGettime(r.id)
-		v, err := r.read()
+		v, err := r.c.Read()
 		after, _ := clockGettime(r.id)
-		if err != nil || v < before || v > after {
-			t.Errorf("%s = %d, %v; want between the system call's %d and %d", r.name, v, err, before, after)
+		if err != nil || int64(v) < before || int64(v) > after {
+			t.Errorf("%s.Read() = %d, %v; want between the system call's %d and %d", r.c, v, err, before, after)
 		}
 	}
 	// Wall clocks may be stepped between reads: only check they read.
-	for name, f := range map[string]func() (int64, error){"Realtime": Realtime, "RealtimeCoarse": RealtimeCoarse, "TAI": TAI} {
-		if v, err := f(); err != nil || v <= 0 {
-			t.Errorf("%s = %d, %v", name, v, err)
+	for _, r := range []struct {
+		c  POSIX
+		id int32
+	}{{Realtime, unix.CLOCK_REALTIME}, {RealtimeCoarse, unix.CLOCK_REALTIME_COARSE}, {TAI, unix.CLOCK_TAI}} {
+		if int32(r.c) != r.id {
+			t.Errorf("%s is %d, Linux's id is %d", r.c, int32(r.c), r.id)
 		}
+		if v, err := r.c.Read(); err != nil || v <= 0 {
+			t.Errorf("%s.Read() = %d, %v", r.c, v, err)
+		}
+	}
+	// A clock id the kernel does not have: the error names it and wraps
+	// the errno.
+	if v, err := POSIX(1 << 20).Read(); v != 0 || !errors.Is(err, unix.EINVAL) || err.Error() != "clock: reading clock id 1048576: invalid argument" {
+		t.Errorf("POSIX(1<<20).Read() = %d, %v", v, err)
 	}
 }
 
@@ -171,9 +181,10 @@ func TestVDSOStackUse(t *testing.T) {
 }
 
 func TestCPUPaths(t *testing.T) {
-	path, basis := CPUPath()
-	if path != PathVDSO && path != PathSyscall {
-		t.Errorf("CPUPath = %q (%s)", path, basis)
+	if vdso.getcpu != 0 {
+		t.Logf("CPU calls the vDSO's %s", vdso.getcpuSym)
+	} else {
+		t.Logf("CPU makes the getcpu system call: %v", vdso.getcpuErr)
 	}
 	allowed := allowedCPUs()
 	done := make(chan struct{})

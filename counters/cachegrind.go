@@ -38,11 +38,11 @@ var cachegrindDesc = map[string]string{
 	"DLmw":         "last-level cache data write misses (simulated)",
 }
 
-// parseCachegrind reads a cachegrind output file (--cachegrind-out-file)
+// ParseCachegrind reads a cachegrind output file (--cachegrind-out-file)
 // and returns its totals (the "summary:" line, named by the "events:"
 // line) as a reading of Simulated events with Source SourceCachegrind.
 // Cachegrind's "Ir" is named "instructions", as perf names it.
-func parseCachegrind(r io.Reader) (Reading, error) {
+func ParseCachegrind(r io.Reader) (Reading, error) {
 	var events, totals []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
@@ -141,7 +141,7 @@ func (c *Cachegrind) Read(exitCode int) (Reading, error) {
 	}
 	defer os.Remove(c.out)
 	defer f.Close()
-	return parseCachegrind(f)
+	return ParseCachegrind(f)
 }
 
 // Close removes the output and log files.

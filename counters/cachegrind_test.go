@@ -16,7 +16,7 @@ func TestParseCachegrind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := parseCachegrind(f)
+	r, err := ParseCachegrind(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,13 +49,13 @@ func TestParseCachegrind(t *testing.T) {
 		{"events: Ir\nsummary: x\n", "is not a count"},
 	}
 	for _, tt := range bad {
-		_, err := parseCachegrind(strings.NewReader(tt.in))
+		_, err := ParseCachegrind(strings.NewReader(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("parseCachegrind(%q) = %v, want %q", tt.in, err, tt.want)
+			t.Errorf("ParseCachegrind(%q) = %v, want %q", tt.in, err, tt.want)
 		}
 	}
 	// Trailing zero totals may be omitted.
-	r, err = parseCachegrind(strings.NewReader("events: Ir I1mr\nsummary: 7\n"))
+	r, err = ParseCachegrind(strings.NewReader("events: Ir I1mr\nsummary: 7\n"))
 	if err != nil || len(r.Counts) != 2 || r.Counts[1].Value != 0 || !r.Counts[1].IsCounted() {
 		t.Errorf("omitted trailing total: %+v %v", r, err)
 	}

@@ -88,9 +88,9 @@ type Reading struct {
 // SourcePerf labels counts read from perf_event_open.
 const SourcePerf = "perf_event_open"
 
-// get returns the count of the event named name (with its modifier, if
+// Get returns the count of the event named name (with its modifier, if
 // any) and whether the reading has it.
-func (r Reading) get(name string) (Count, bool) {
+func (r Reading) Get(name string) (Count, bool) {
 	for _, c := range r.Counts {
 		if c.Event.Name == name {
 			return c, true
@@ -101,7 +101,7 @@ func (r Reading) get(name string) (Count, bool) {
 
 // Value returns the count of the event named name if it was counted.
 func (r Reading) Value(name string) (float64, bool) {
-	c, ok := r.get(name)
+	c, ok := r.Get(name)
 	if !ok || !c.IsCounted() {
 		return 0, false
 	}

@@ -94,7 +94,7 @@ func TestThreadTaskClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, ok := r.get("task-clock")
+	tc, ok := r.Get("task-clock")
 	if !ok || !tc.IsCounted() {
 		t.Fatalf("task-clock not counted: %+v", tc)
 	}

@@ -66,7 +66,7 @@ func FuzzParseEvents(f *testing.F) {
 	})
 }
 
-// FuzzParseCachegrind: parseCachegrind never panics on any file; an
+// FuzzParseCachegrind: ParseCachegrind never panics on any file; an
 // error is one short line; a reading has one count per event of the
 // "events:" line, counted, with the value of its total.
 func FuzzParseCachegrind(f *testing.F) {
@@ -78,7 +78,7 @@ func FuzzParseCachegrind(f *testing.F) {
 	f.Add([]byte("events: Ir\ntotals: 18446744073709551616\n"))
 	f.Add([]byte("events: Ir Dr Dw\nsummary: 5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := parseCachegrind(bytes.NewReader(data))
+		r, err := ParseCachegrind(bytes.NewReader(data))
 		if err != nil {
 			checkError(t, err, 600)
 			return

@@ -4,10 +4,10 @@ package env
 
 import (
 	"fmt"
-	"github.com/chronograph/chronograph/internal/thread"
 	"runtime"
 
-	"golang.org/x/sys/unix"
+	"github.com/chronograph/chronograph/internal/kernel"
+	"github.com/chronograph/chronograph/internal/thread"
 )
 
 func capture() *Host {
@@ -25,20 +25,11 @@ func capture() *Host {
 // kernelLog returns the kernel ring buffer, as dmesg reads it
 // (syslog(2); needs CAP_SYSLOG when kernel.dmesg_restrict is 1).
 func kernelLog() ([]byte, error) {
-	const (
-		syslogActionReadAll    = 3
-		syslogActionSizeBuffer = 10
-	)
-	n, err := unix.Klogctl(syslogActionSizeBuffer, nil)
-	if err != nil || n <= 0 {
-		n = 1 << 20
-	}
-	buf := make([]byte, n)
-	m, err := unix.Klogctl(syslogActionReadAll, buf)
+	buf, err := kernel.Log()
 	if err != nil {
 		return nil, fmt.Errorf("env: reading the kernel log (syslog(2); kernel.dmesg_restrict=1 needs CAP_SYSLOG): %w", err)
 	}
-	return buf[:m], nil
+	return buf, nil
 }
 
 // timerSlack returns this thread's timer slack (prctl PR_GET_TIMERSLACK).

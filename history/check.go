@@ -18,6 +18,10 @@ const (
 	Small Verdict = "within threshold"
 )
 
+// defaultConfidence is the level of a change's ratio interval when
+// CheckOptions.Confidence is 0.
+const defaultConfidence = 0.95
+
 // CheckOptions configures Changes.
 type CheckOptions struct {
 	// Threshold is the relative change beyond which a change counts as a
@@ -57,7 +61,7 @@ type Change struct {
 // Series returns them.
 func Changes(points []Point, o CheckOptions) ([]Change, error) {
 	if o.Confidence == 0 {
-		o.Confidence = 0.95
+		o.Confidence = defaultConfidence
 	}
 	if o.Threshold < 0 {
 		return nil, fmt.Errorf("history: negative threshold %v: give e.g. 5%%", o.Threshold)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/chronograph/chronograph/result"
 )
 
 func stepSeries(n, at int, before, after float64, unit string) []Point {
@@ -14,7 +16,7 @@ func stepSeries(n, at int, before, after float64, unit string) []Point {
 		if i >= at {
 			v = after
 		}
-		pts[i] = Point{Commit: fmt.Sprintf("c%02d", i), Unit: unit, Median: v * (1 + 0.01*r.NormFloat64())}
+		pts[i] = Point{HistoryPoint: result.HistoryPoint{Commit: fmt.Sprintf("c%02d", i)}, Unit: unit, Median: v * (1 + 0.01*r.NormFloat64())}
 	}
 	return pts
 }

@@ -9,8 +9,12 @@
 // package stats' EDivisive finds its change points (Changes): each with
 // its commit range, the ratio of the medians on either side with a
 // bootstrap interval, its p-value and a verdict against a threshold.
-// Open creates or upgrades a store; OpenExisting only reads one that
-// exists.
+// Select picks the series of a measurement by a Query (its metric, the
+// machines, a start time), and the store's document methods return what
+// each view of chrono history shows as a result document of kind history
+// (ListDocument, ShowDocument, TrendDocument, CheckDocument,
+// ExportDocument): package report renders them, in every format. Open
+// creates or upgrades a store; OpenExisting only reads one that exists.
 //
 // Two backends share one logical schema, created and upgraded by
 // versioned migrations (table schema_version): an embedded SQLite file
@@ -19,4 +23,7 @@
 // IMMEDIATE for appends) and PostgreSQL for a fleet of CI runners
 // (postgres://... addresses; migrations under an advisory lock). Every
 // append is one transaction, and every query is parameterized.
+//
+// It stores documents and finds changes; it does not measure and does
+// not render.
 package history

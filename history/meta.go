@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/result"
 )
 
 // Meta is what is stored with a document besides the document itself.
@@ -92,34 +92,10 @@ func firstLine(s string) string {
 }
 
 // Machine is a machine fingerprint: the parts of the environment that make
-// figures comparable (as report.EnvDiffs checks them) and their hash.
-type Machine struct {
-	// Hash is the first 16 hex digits of the SHA-256 of the parts; "" when
-	// the document recorded no environment.
-	Hash string `json:"hash"`
-	// CPU, Kernel, Go, GOMAXPROCS and Speed (the CPU speed profile:
-	// frequency driver, governors, boost, maximum frequencies) are the
-	// readable parts; empty when not recorded.
-	CPU        string `json:"cpu,omitempty"`
-	Kernel     string `json:"kernel,omitempty"`
-	Go         string `json:"go,omitempty"`
-	GOMAXPROCS int    `json:"gomaxprocs,omitempty"`
-	Speed      string `json:"speed,omitempty"`
-}
-
-// String describes the machine in one line.
-func (m Machine) String() string {
-	if m.Hash == "" {
-		return "unknown machine (no environment recorded)"
-	}
-	var parts []string
-	for _, p := range []struct{ k, v string }{{"CPU", m.CPU}, {"kernel", m.Kernel}, {"Go", m.Go}, {"GOMAXPROCS", strconv.Itoa(m.GOMAXPROCS)}, {"speed", m.Speed}} {
-		if p.v != "" && p.v != "0" {
-			parts = append(parts, p.k+" "+p.v)
-		}
-	}
-	return m.Hash + " (" + strings.Join(parts, ", ") + ")"
-}
+// figures comparable (as report.EnvDiffs checks them) and their hash; the
+// store keeps each run's, and history documents hold them (see
+// result.HistoryMachine for the fields).
+type Machine = result.HistoryMachine
 
 // Fingerprint returns the fingerprint of an environment (the zero Machine
 // for nil).

@@ -564,24 +564,15 @@ type Filter struct {
 	Branch string
 }
 
-// Point is one run's figure of a series.
+// Point is one run's figure of a series: the run as a history document
+// holds it (its id, time, git state, machine, tags, samples), with the
+// metric's unit and the run's median.
 type Point struct {
-	Run    int64
-	Time   time.Time
-	Commit string
-	Branch string
-	Dirty  *bool
-	// Machine is the run's fingerprint hash; MachineParts its readable
-	// parts.
-	Machine string
-	Tags    map[string]string
-	Unit    string
+	result.HistoryPoint
+	Unit string
 	// Median is the median of Values, the run's raw samples (of its
-	// histogram for a binned metric, whose Values are empty); N the
-	// number of samples.
+	// histogram for a binned metric, whose Values are empty).
 	Median float64
-	N      int
-	Values []float64
 }
 
 // Series returns the points of one measurement's metric ordered by time

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
@@ -65,7 +65,7 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 			cross = TextCell(crossText(cd.Cross, cd.NominalNs))
 		}
 		s := NewSeries(cost)
-		t.Rows = append(t.Rows, []Cell{TextCell(m.Name), TextCell(cd.Kind), TextCell(cd.Path), res, tick,
+		t.Rows = append(t.Rows, []Cell{TextCell(m.Name), TextCell(string(cd.Kind)), TextCell(cd.Path), res, tick,
 			s.Cell(s.Quantile(0.5), s.AtQuantile(0.5), o.Unit), s.Cell(s.Quantile(0.99), s.AtQuantile(0.99), o.Unit),
 			back, cross})
 	}
@@ -104,7 +104,7 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 		sys.Rows = [][]Cell{
 			{TextCell("clocksource"), TextCell(cs)},
 			{TextCell("performance counters"), TextCell(ctr)},
-			{TextCell("probe took"), TextCell(unit.Duration(float64(run.ElapsedNs), unit.Precision{Resolution: 1e6}))},
+			{TextCell("probe took"), TextCell(unit.Duration(float64(run.Elapsed), unit.Precision{Resolution: 1e6}))},
 		}
 		v.Blocks = append(v.Blocks, Block{Table: sys})
 		rec := run.Recommendation
@@ -125,14 +125,14 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 // "≤ figure" for an upper bound (the number alone in CSV), or
 // "uncertain (N changes seen)"; a document without a basis (written
 // before chrono gave one) shows its smallest step, or "none seen".
-func tickCell(st *result.ClockSteps, nominalNs float64, o Options) Cell {
+func tickCell(st *clock.Steps, nominalNs float64, o Options) Cell {
 	p := unit.Precision{Resolution: nominalNs}
 	switch {
-	case st.TickBasis == result.TickUncertain:
-		return TextCell(result.TickUncertainText(st.TickChanges))
+	case st.TickBasis == clock.TickUncertain:
+		return TextCell(clock.TickUncertainText(st.TickChanges))
 	case st.TickNs <= 0:
 		return Cell{Text: "none seen"}
-	case st.TickBasis == result.TickUpperBound:
+	case st.TickBasis == clock.TickUpperBound:
 		c := FigureCell(st.TickNs, result.UnitNs, p, o.Unit)
 		c.Text = "≤ " + c.Text
 		return c
@@ -143,7 +143,7 @@ func tickCell(st *result.ClockSteps, nominalNs float64, o Options) Cell {
 // tscBlock lays out the timestamp counter: its frequency and where it came
 // from, the calibration, the kernel's figure and the agreement, and the
 // invariant bit.
-func tscBlock(run *result.ClocksRun) Block {
+func tscBlock(run *clock.Host) Block {
 	b := Block{Heading: "Timestamp counter"}
 	t := run.TSC
 	if t == nil {
@@ -156,7 +156,7 @@ func tscBlock(run *result.ClocksRun) Block {
 	switch c := t.Calibration; {
 	case c != nil:
 		from = fmt.Sprintf("calibrated against %s over %s; error ≤ %s ppm", c.Reference,
-			unit.Duration(float64(c.WindowNs), unit.Precision{Resolution: 1e3}), bound(t.ErrorPPM))
+			unit.Duration(float64(c.Window), unit.Precision{Resolution: 1e3}), bound(t.ErrorPPM))
 	case t.ErrorPPM > 0:
 		from = fmt.Sprintf("%s; error ≤ %s ppm", t.Source, bound(t.ErrorPPM))
 	}
@@ -198,7 +198,7 @@ func bound(x float64) string { return unit.Plain(x, unit.Precision{Uncertainty: 
 // and what it shows: agreement within the limit only when the difference
 // plus the bound is within it, and otherwise what a calibration would
 // need to decide.
-func agreementText(a *result.TSCAgreement) string {
+func agreementText(a *clock.Agreement) string {
 	limit := unit.Plain(a.LimitPPM, unit.Precision{Resolution: 1})
 	head := fmt.Sprintf("%s ppm ± %s ppm", unit.Plain(a.DiffPPM, unit.Precision{Uncertainty: a.BoundPPM}), bound(a.BoundPPM))
 	switch a.Verdict {
@@ -208,8 +208,8 @@ func agreementText(a *result.TSCAgreement) string {
 		return fmt.Sprintf("%s: DISAGREES by more than %s ppm", head, limit)
 	}
 	s := fmt.Sprintf("%s: cannot tell whether it is within %s ppm: %s", head, limit, a.Reason)
-	if a.SettleWindowNs > 0 {
-		s += fmt.Sprintf(" (chrono clocks --calibrate %v)", time.Duration(a.SettleWindowNs))
+	if a.SettleWindow > 0 {
+		s += fmt.Sprintf(" (chrono clocks --calibrate %v)", a.SettleWindow)
 	}
 	return s
 }
@@ -229,7 +229,7 @@ func brackets(ns []float64) string {
 
 // crossText summarizes a cross-thread check of a clock whose nominal
 // resolution is nominalNs.
-func crossText(c *result.ClockCross, nominalNs float64) string {
+func crossText(c *clock.Cross, nominalNs float64) string {
 	s := fmt.Sprintf("%d back of %d", c.BackwardSteps, c.Comparisons)
 	if c.BackwardSteps > 0 {
 		s += " (max " + unit.Duration(c.MaxBackwardNs, unit.Precision{Resolution: max(nominalNs, 1)}) + ")"

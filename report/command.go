@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -33,10 +34,10 @@ func init() { register(result.KindCommand, commandView) }
 //     per counter, in the counter's unit).
 //
 // Every figure is recomputed from the samples, and every comparison too
-// (stats.CompareMedians at stats.Confidence and stats.Alpha). One rule
-// for samples too small for an interval holds in every format: with fewer
-// than stats.MinSamplesForMedianCI(stats.Confidence) runs (6) a median or
-// a ratio has no interval, and a difference is never called significant.
+// (compare.CommandDocument). One rule for samples too small for an
+// interval holds in every format (compare.TooFewForCI): with fewer than
+// stats.MinSamplesForMedianCI(stats.Confidence) runs (6) a median or a
+// ratio has no interval, and a difference is never called significant.
 
 // commandPercentiles are the percentiles of the text's min … max line and
 // of the CSV unless Options.Percentiles names others (hyperfine's users
@@ -93,10 +94,13 @@ func byStatistic(sort string, forTable bool) func(*cmdInfo) float64 {
 	return nil
 }
 
-// sortComparisons orders comparisons with the reference as --sort says.
-func sortComparisons(cs []cmdComparison, sort string) {
+// sortComparisons orders comparisons with the reference as --sort says
+// (infos: the document's commands).
+func sortComparisons(cs []compare.CommandComparison, infos []*cmdInfo, sort string) {
 	if stat := byStatistic(sort, false); stat != nil {
-		slices.SortStableFunc(cs, func(a, b cmdComparison) int { return cmpFloat(stat(a.a), stat(b.a)) })
+		slices.SortStableFunc(cs, func(a, b compare.CommandComparison) int {
+			return cmpFloat(stat(infos[a.Command]), stat(infos[b.Command]))
+		})
 	}
 }
 
@@ -128,12 +132,11 @@ type commandSettings struct {
 	reference   string
 	sort        string
 	style       string
-	seed        uint64
 	percentiles []float64
 }
 
 func settingsOf(d *result.Document, o Options) commandSettings {
-	s := commandSettings{unit: o.Unit, reference: o.Reference, sort: o.Sort, seed: 1, percentiles: commandPercentiles}
+	s := commandSettings{unit: o.Unit, reference: o.Reference, sort: o.Sort, percentiles: commandPercentiles}
 	if len(o.Percentiles) > 0 {
 		s.percentiles = o.Percentiles
 	}
@@ -150,9 +153,6 @@ func settingsOf(d *result.Document, o Options) commandSettings {
 			s.sort = r.Sort
 		}
 		s.style = r.Style
-		if r.Seed != 0 {
-			s.seed = r.Seed
-		}
 	}
 	return s
 }
@@ -247,208 +247,16 @@ func (c *cmdInfo) perCPU() []cpuWalls {
 	return out
 }
 
-// tooFewForCI reports whether samples of na and nb values are too small
-// for the interval of a median or of a ratio of medians (the one rule of
-// every format), and the words that say so.
-func tooFewForCI(na, nb int) (bool, string) {
-	need := stats.MinSamplesForMedianCI(stats.Confidence)
-	return min(na, nb) < need, fmt.Sprintf("no CI: fewer than %d runs", need)
-}
-
-// cmdComparison compares a command with the reference on one metric.
-type cmdComparison struct {
-	a, ref *cmdInfo
-	metric string
-	stats.MedianRatio
-	// hasCI is false when a side has too few runs for an interval;
-	// noRatio is set when a median is too small to divide by (a median
-	// clamped to 0, or lost in the overhead's noise); err is the test's.
-	hasCI   bool
-	noRatio bool
-	err     error
-	verdict string
-}
-
-// compareCommands compares every command with the reference: the command
-// named ref (by name or command line), or the fastest by median. It
-// returns the reference (nil when no command has a timed run) and the
-// comparisons on wall time, then on each counter.
-func compareCommands(d *result.Document, cs []*cmdInfo, st commandSettings) (*cmdInfo, []cmdComparison, []cmdComparison, error) {
-	var ref *cmdInfo
-	if st.reference != "" {
-		for _, c := range cs {
-			if c.m.Name == st.reference || c.det.CommandLine == st.reference {
-				ref = c
-				break
-			}
-		}
-		if ref == nil {
-			return nil, nil, nil, fmt.Errorf("report: the reference %q is none of the commands of the document: name a command by its name or command line", st.reference)
-		}
-	} else {
-		for _, c := range cs {
-			if c.wall != nil && (ref == nil || c.median() < ref.median()) {
-				ref = c
-			}
-		}
-	}
-	if ref == nil || ref.wall == nil {
-		return ref, nil, nil, nil
-	}
-	low := overheadResolution(d)
-	var walls, cnts []cmdComparison
-	for _, c := range cs {
-		if c == ref || c.wall == nil {
-			continue
-		}
-		walls = append(walls, compareMetric(c, ref, "wall", low, st.seed))
-	}
-	for _, name := range ref.det.Probes {
-		rs := ref.metricSeries(name)
-		if rs == nil || rs.Summary.Median == 0 {
-			continue // a ratio with a zero median says nothing
-		}
-		for _, c := range cs {
-			if c == ref || !slices.Contains(c.det.Probes, name) {
-				continue
-			}
-			if s := c.metricSeries(name); s != nil && s.Summary.Median != 0 {
-				cnts = append(cnts, compareMetric(c, ref, name, 0, st.seed))
-			}
-		}
-	}
-	return ref, walls, cnts, nil
-}
-
-// overheadResolution is the scaled MAD of the overhead's wall times when
-// the overhead is subtracted (a corrected median within it cannot be told
-// from the overhead), else 0.
-func overheadResolution(d *result.Document) float64 {
-	r := d.Run.Command
-	if r == nil || r.Overhead == nil || !r.Overhead.Subtracted {
-		return 0
-	}
-	if w := r.Overhead.Metric("wall"); w != nil && len(w.Values) > 0 {
-		return stats.Summarize(w.Values).MADScaled
-	}
-	return 0
-}
-
-// compareMetric compares command a with the reference on a metric: the
-// ratio of medians with its bootstrap interval and the Mann-Whitney test
-// (stats.CompareMedians), under the one rule for small samples. A wall
-// median at or below low (the overhead's resolution) gives no ratio.
-func compareMetric(a, ref *cmdInfo, metric string, low float64, seed uint64) cmdComparison {
-	c := cmdComparison{a: a, ref: ref, metric: metric}
-	xs, ys := a.m.Metric(metric).Values, ref.m.Metric(metric).Values
-	ma, mb := stats.Median(xs), stats.Median(ys)
-	if metric == "wall" && (!(ma > low) || !(mb > low)) {
-		which := a
-		if !(mb > low) {
-			which = ref
-		}
-		c.noRatio = true
-		c.MannWhitney, c.err = stats.MannWhitneyU(xs, ys)
-		c.verdict = fmt.Sprintf("no ratio: the corrected median of %q is below the resolution of the overhead correction (see its warning); time both with -N to compare them", which.m.Name)
-		return c
-	}
-	c.MedianRatio, c.err = stats.CompareMedians(xs, ys, stats.Confidence, stats.Alpha, seed)
-	few, _ := tooFewForCI(len(xs), len(ys))
-	// A resample whose median is 0 (counts clamped to 0 after the
-	// overhead's are subtracted) gives an unbounded interval: none.
-	c.hasCI = !few && finite(c.CI.Lo) && finite(c.CI.Hi)
-	if !c.hasCI {
-		c.Significant = false
-	}
-	c.verdict = c.verdictText()
-	return c
-}
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func (c cmdComparison) verdictText() string {
-	a, b := c.a.m.Name, c.ref.m.Name
-	what := ""
-	if c.metric != "wall" {
-		what = " in " + c.metric
-	}
-	if !c.Significant {
-		switch {
-		case c.err != nil:
-			return fmt.Sprintf("not significant: %q and %q cannot be told apart%s (%v)", a, b, what, c.err)
-		case !c.hasCI && finite(c.CI.Lo) && finite(c.CI.Hi):
-			_, no := tooFewForCI(0, 0)
-			return fmt.Sprintf("not significant: too few runs to tell %q and %q apart%s (%s)", a, b, what, no)
-		case !c.hasCI:
-			return fmt.Sprintf("not significant: the ratio%s of %q to %q has no bounded interval (a median of 0 in some resamples)", what, a, b)
-		}
-		return fmt.Sprintf("not significant: no difference%s between %q and %q can be shown (p = %s)", what, a, b, PValue(c.MannWhitney.P))
-	}
-	r := c.ratioText()
-	if what != "" {
-		more := "more"
-		if c.Ratio < 1 {
-			more = "fewer"
-			if m := c.a.m.Metric(c.metric); m != nil && m.Unit == result.UnitNs {
-				more = "less"
-			}
-		}
-		return fmt.Sprintf("%q has %sx the %s of %q (%s)", a, r, c.metric, b, more)
-	}
-	if c.Ratio >= 1 {
-		return fmt.Sprintf("%q is %sx as slow as %q", a, r, b)
-	}
-	return fmt.Sprintf("%q is %sx as fast as %q", a, Ratio(1/c.Ratio, 1/c.CI.Hi, 1/c.CI.Lo), b)
-}
-
-// ratioText is the ratio with the digits its interval supports (3
-// significant ones without an interval).
-func (c cmdComparison) ratioText() string {
-	if !c.hasCI {
-		return Ratio(c.Ratio, c.Ratio, c.Ratio)
-	}
-	return Ratio(c.Ratio, c.CI.Lo, c.CI.Hi)
-}
-
-// ciText is the ratio's interval, or why there is none.
-func (c cmdComparison) ciText() string {
-	if !c.hasCI {
-		if !finite(c.CI.Lo) || !finite(c.CI.Hi) {
-			return "[no bounded CI]"
-		}
-		_, no := tooFewForCI(0, 0)
-		return "[" + no + "]"
-	}
-	return "[" + Ratio(c.CI.Lo, c.CI.Lo, c.CI.Hi) + ", " + Ratio(c.CI.Hi, c.CI.Lo, c.CI.Hi) + "]"
-}
-
 // CommandComparisons returns the comparisons of a command document as the
-// command view makes them (with the reference and options the document
-// records), for writers that store them in the document: on wall time,
-// then on each counter. A comparison without an interval (too few runs)
-// has none (Lo, Hi and Confidence 0); one without a ratio is left out.
+// command view makes them (compare.CommandDocument, with the reference
+// and seed the document records), for writers that store them in the
+// document; nil when the recorded reference names no command.
 func CommandComparisons(d *result.Document) []result.Comparison {
-	st := settingsOf(d, Options{})
-	_, walls, cnts, err := compareCommands(d, commandInfos(d), st)
+	c, err := compare.CommandDocument(d, "")
 	if err != nil {
 		return nil
 	}
-	var out []result.Comparison
-	for _, c := range append(walls, cnts...) {
-		if c.noRatio || !finite(c.Ratio) || !finite(c.MannWhitney.P) {
-			continue
-		}
-		rc := result.Comparison{A: c.a.m.Name, B: c.ref.m.Name, Metric: c.metric, Statistic: "median", Ratio: c.Ratio,
-			Test: "mann-whitney-u", P: c.MannWhitney.P, Verdict: c.verdict}
-		if c.hasCI {
-			rc.Lo, rc.Hi, rc.Confidence = c.CI.Lo, c.CI.Hi, stats.Confidence
-		}
-		if c.err != nil {
-			rc.Test, rc.P = "", 0
-		}
-		out = append(out, rc)
-	}
-	return out
+	return c.Stored()
 }
 
 // durIn formats ns with precision p in u (chosen for the figure when u is
@@ -510,13 +318,18 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	}
 	st := settingsOf(d, o)
 	cs := commandInfos(d)
-	ref, walls, cnts, err := compareCommands(d, cs, st)
+	cmp, err := compare.CommandDocument(d, st.reference)
 	if err != nil {
 		return nil, err
 	}
+	var ref *cmdInfo
+	if cmp.Reference >= 0 {
+		ref = cs[cmp.Reference]
+	}
+	walls, cnts := cmp.Wall, cmp.Counters
 	// As in hyperfine, the commands' blocks come in the order they ran;
 	// --sort orders the comparison and the Markdown table.
-	sortComparisons(walls, st.sort)
+	sortComparisons(walls, cs, st.sort)
 	v := &View{}
 	for _, c := range cs {
 		lines := commandLines(d, c, st.unit, st.percentiles)
@@ -584,7 +397,7 @@ func commandLines(d *result.Document, c *cmdInfo, u unit.Unit, pcts []float64) [
 	if c.det.CommandLine != c.m.Name {
 		add("command line", c.det.CommandLine)
 	}
-	_, noCI := tooFewForCI(0, 0)
+	_, noCI := compare.TooFewForCI(0, 0)
 	if s := c.wall; s != nil {
 		sum := s.Summary
 		raw := c.metricSeries("wall_raw")
@@ -815,7 +628,7 @@ func overheadLines(d *result.Document, u unit.Unit) []string {
 
 // comparisonTable lays out comparisons: (metric,) command, ratio, its
 // interval, p-value, verdict.
-func comparisonTable(cs []cmdComparison, metric bool) *Table {
+func comparisonTable(cs []compare.CommandComparison, metric bool) *Table {
 	t := &Table{Headless: true}
 	if metric {
 		t.Columns = append(t.Columns, Column{Name: "metric"})
@@ -824,19 +637,19 @@ func comparisonTable(cs []cmdComparison, metric bool) *Table {
 	for _, c := range cs {
 		var row []Cell
 		if metric {
-			row = append(row, TextCell(c.metric))
+			row = append(row, TextCell(c.Metric))
 		}
-		row = append(row, TextCell(strconv.Quote(c.a.m.Name)))
+		row = append(row, TextCell(strconv.Quote(c.A)))
 		p := "p = " + PValue(c.MannWhitney.P)
-		if c.err != nil {
+		if c.Err != nil {
 			p = "p = n/a"
 		}
-		if c.noRatio {
+		if c.NoRatio {
 			row = append(row, Missing, TextCell(""), TextCell(p))
 		} else {
-			row = append(row, TextCell(c.ratioText()+"x"), TextCell(c.ciText()), TextCell(p))
+			row = append(row, TextCell(c.RatioText()+"x"), TextCell(c.CIText()), TextCell(p))
 		}
-		t.Rows = append(t.Rows, append(row, TextCell(c.verdict)))
+		t.Rows = append(t.Rows, append(row, TextCell(c.Conclusion())))
 	}
 	return t
 }
@@ -894,7 +707,7 @@ func probeUnit(cs []*cmdInfo, name string) string {
 
 // markdownBlock is hyperfine's Markdown table with chrono's columns after
 // it: Command | Mean | Min | Max | Relative | Median | one per counter.
-func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []cmdComparison, st commandSettings) Block {
+func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []compare.CommandComparison, st commandSettings) Block {
 	u := tableUnit(cs, st.unit)
 	probes := probeNames(cs)
 	t := &Table{Columns: []Column{{Name: "Command"}, {Name: "Mean [" + u.Name + "]", Numeric: true}, {Name: "Min [" + u.Name + "]", Numeric: true},
@@ -906,11 +719,11 @@ func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []cmdC
 		}
 		t.Columns = append(t.Columns, Column{Name: name, Numeric: true})
 	}
-	rel := map[*cmdInfo]cmdComparison{}
-	ratios := false // some command has a ratio to the reference
+	rel := map[int]compare.CommandComparison{} // by the command's index in d
+	ratios := false                            // some command has a ratio to the reference
 	for _, c := range walls {
-		rel[c.a] = c
-		ratios = ratios || !c.noRatio
+		rel[c.Command] = c
+		ratios = ratios || !c.NoRatio
 	}
 	num := func(v float64, p unit.Precision) string { return numIn(v, u, p) }
 	for _, c := range cs {
@@ -929,12 +742,12 @@ func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []cmdC
 			sd = num(sum.StdDevSample, s.OfStdDev())
 		}
 		relative := Missing // not compared (e.g. a median lost in the overhead correction: the warnings say why)
-		if cmp, ok := rel[c]; ok && !cmp.noRatio {
-			text := cmp.ratioText()
-			if cmp.hasCI {
-				text += " " + cmp.ciText()
+		if cmp, ok := rel[c.idx-1]; ok && !cmp.NoRatio {
+			text := cmp.RatioText()
+			if cmp.HasCI {
+				text += " " + cmp.CIText()
 			} else {
-				text += " (" + strings.Trim(cmp.ciText(), "[]") + ")"
+				text += " (" + strings.Trim(cmp.CIText(), "[]") + ")"
 			}
 			relative = TextCell(text)
 		} else if c == ref && (ratios || len(cs) == 1) {
@@ -959,7 +772,7 @@ func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []cmdC
 	if ref != nil && len(walls) > 0 {
 		note := fmt.Sprintf("Relative: ratio of medians to %q with its %s bootstrap interval (hyperfine: ratio of means)", ref.m.Name, Percent(stats.Confidence))
 		for _, c := range walls {
-			if !c.hasCI && !c.noRatio {
+			if !c.HasCI && !c.NoRatio {
 				note += fmt.Sprintf("; with fewer than %d runs a ratio has none", stats.MinSamplesForMedianCI(stats.Confidence))
 				break
 			}

@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/unit"
 )
 
 // smallDoc is a command document of two commands with n runs each, the
@@ -153,5 +155,37 @@ func TestCommandPercentilesOption(t *testing.T) {
 	}
 	if !strings.Contains(txt.String(), "   p50 ") || strings.Contains(txt.String(), "p95") || !strings.Contains(csv.String(), ",p50,p90,") {
 		t.Errorf("text:\n%s\ncsv:\n%s", txt.String(), csv.String())
+	}
+}
+
+// TestStoredComparisonsAreTheView: the comparisons chrono run stores in
+// a command document (compare.CommandDocument's, through
+// CommandComparisons) are the ones the command view shows, figure for
+// figure, for the example document; and, but for the interval, they are
+// the ones the document was written with (an earlier chrono wrote it: its
+// bootstrap interval came out a little different).
+func TestStoredComparisonsAreTheView(t *testing.T) {
+	d := exampleDocs(t, "command")[0]
+	stored := CommandComparisons(d)
+	if len(stored) == 0 || len(stored) != len(d.Comparisons) {
+		t.Fatalf("stored %+v, the document holds %+v", stored, d.Comparisons)
+	}
+	for i, c := range stored {
+		w := d.Comparisons[i]
+		w.Lo, w.Hi = c.Lo, c.Hi
+		if c != w {
+			t.Errorf("stored now %+v\nthe document holds %+v", c, d.Comparisons[i])
+		}
+	}
+	out := renderAll(t, d)
+	for _, c := range stored {
+		ratio, ci := unit.Ratio(c.Ratio, c.Lo, c.Hi), "["+unit.Ratio(c.Lo, c.Lo, c.Hi)+", "+unit.Ratio(c.Hi, c.Lo, c.Hi)+"]"
+		line := fmt.Sprintf("  %q  %sx  %s  p = %s  %s\n", c.A, ratio, ci, unit.PValue(c.P), c.Verdict)
+		if c.Metric != "wall" || !strings.Contains(out[Text], line) {
+			t.Errorf("the text lacks the stored comparison %+v as\n%s\n%s", c, line, out[Text])
+		}
+		if row := "| `" + c.A + "` |"; !strings.Contains(out[Markdown], ratio+" "+ci+" |") || !strings.Contains(out[Markdown], row) {
+			t.Errorf("the Markdown lacks %s %s for %s:\n%s", ratio, ci, row, out[Markdown])
+		}
 	}
 }

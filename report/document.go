@@ -1,12 +1,12 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -132,94 +132,18 @@ func genericCharts(d *result.Document, o Options) []Block {
 	return bs
 }
 
-// Change is how one measurement's metric moved from a baseline document
-// to a newer one.
-type Change struct {
-	Measurement, Metric, Unit string
-	// Old and New are the medians, known to OldPrec and NewPrec; Ratio =
-	// New/Old with its interval and test (see stats.CompareMedians).
-	Old, New         float64
-	OldPrec, NewPrec unit.Precision
-	stats.MedianRatio
-	// Err says why no test could be made (too few samples).
-	Err error
-	// NoCI says why the ratio has no interval (fewer samples than an
-	// interval of a median needs, on one side): the one rule of every
-	// format; the change is then never called significant.
-	NoCI string
+// Diff compares every metric of newer that has a counterpart in
+// baseline: the primary metrics, or all with o.All (compare.Documents,
+// recomputed from the samples). Measurements present in only one
+// document are listed in onlyOld and onlyNew.
+func Diff(baseline, newer *result.Document, o Options) (changes []compare.Change, onlyOld, onlyNew []string) {
+	d := compare.Documents(baseline, newer, o.All)
+	return d.Changes, d.OnlyOld, d.OnlyNew
 }
 
-// Verdict is the plain conclusion about c.
-func (c Change) Verdict() string {
-	switch {
-	case c.Err != nil:
-		return "cannot tell: " + c.Err.Error()
-	case c.NoCI != "":
-		return "cannot tell: too few samples (" + c.NoCI + ")"
-	case !c.Significant:
-		return fmt.Sprintf("no significant change (p = %s)", PValue(c.MannWhitney.P))
-	case c.Ratio > 1:
-		return fmt.Sprintf("%sx slower (higher) than the baseline", Ratio(c.Ratio, c.CI.Lo, c.CI.Hi))
-	default:
-		return fmt.Sprintf("%sx faster (lower) than the baseline", Ratio(1/c.Ratio, 1/c.CI.Hi, 1/c.CI.Lo))
-	}
-}
-
-// Diff compares every metric of newer that has a counterpart (same
-// measurement name and metric) in baseline: the primary metrics, or all
-// with o.All. The comparison is recomputed from the raw samples of both
-// documents (stats.CompareMedians), never copied from stored verdicts.
-// Measurements present in only one document are listed in onlyOld and
-// onlyNew.
-func Diff(baseline, newer *result.Document, o Options) (changes []Change, onlyOld, onlyNew []string) {
-	old := map[string]*result.Measurement{}
-	for i := range baseline.Measurements {
-		old[baseline.Measurements[i].Name] = &baseline.Measurements[i]
-	}
-	seen := map[string]bool{}
-	for _, m := range newer.Measurements {
-		om, ok := old[m.Name]
-		if !ok {
-			onlyNew = append(onlyNew, m.Name)
-			continue
-		}
-		seen[m.Name] = true
-		for _, met := range m.Metrics {
-			binned := len(met.Values) == 0 && met.Histogram != nil && met.Histogram.Total() > 0
-			if (!o.All && m.Primary != "" && met.Name != m.Primary) || (len(met.Values) == 0 && !binned) {
-				continue
-			}
-			omet := om.Metric(met.Name)
-			obinned := omet != nil && len(omet.Values) == 0 && omet.Histogram != nil && omet.Histogram.Total() > 0
-			if omet == nil || (len(omet.Values) == 0 && !obinned) || omet.Unit != met.Unit {
-				continue
-			}
-			os, ns := NewSeries(omet), NewSeries(&met)
-			c := Change{Measurement: m.Name, Metric: met.Name, Unit: met.Unit, Old: os.Summary.Median, New: ns.Summary.Median,
-				OldPrec: os.AtQuantile(0.5), NewPrec: ns.AtQuantile(0.5)}
-			if binned || obinned {
-				// Binned samples (latency histograms): the medians are
-				// read from the bins, but the test needs raw values.
-				c.Err = errors.New("the samples are binned: no test of binned samples yet, compare the medians and percentiles")
-			} else {
-				c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
-				if few, no := tooFewForCI(len(met.Values), len(omet.Values)); few {
-					c.NoCI, c.Significant = no, false
-				}
-			}
-			changes = append(changes, c)
-		}
-	}
-	for _, m := range baseline.Measurements {
-		if !seen[m.Name] {
-			onlyOld = append(onlyOld, m.Name)
-		}
-	}
-	return changes, onlyOld, onlyNew
-}
-
-// metricValues returns the values of c's metric in d.
-func metricValues(d *result.Document, c Change) []float64 {
+// metricValues returns the values of c's metric in d (the benchstat
+// agreement test reads them).
+func metricValues(d *result.Document, c compare.Change) []float64 {
 	for i := range d.Measurements {
 		if m := &d.Measurements[i]; m.Name == c.Measurement {
 			if met := m.Metric(c.Metric); met != nil {
@@ -230,19 +154,30 @@ func metricValues(d *result.Document, c Change) []float64 {
 	return nil
 }
 
-// DiffView lays out the changes from baseline to newer: one row per
-// compared metric with both medians, the ratio new/baseline with its
-// interval, the p-value and the verdict.
+// DiffView lays out the changes from baseline to newer (compare.Documents).
 func DiffView(baseline, newer *result.Document, o Options) *View {
-	changes, onlyOld, onlyNew := Diff(baseline, newer, o)
+	return diffView(compare.Documents(baseline, newer, o.All), o)
+}
+
+// medianCell is the cell of a change's median v of metric m, with the
+// digits the median of m's samples is known to.
+func medianCell(v float64, m *result.Metric, o Options) Cell {
+	return FigureCell(v, m.Unit, NewSeries(m).AtQuantile(0.5), o.Unit)
+}
+
+// diffView lays out a diff: one row per compared metric with both
+// medians, the ratio new/baseline with its interval, the p-value and the
+// conclusion.
+func diffView(d *compare.Diff, o Options) *View {
+	baseline, newer := d.Baseline, d.Newer
 	v := &View{Title: fmt.Sprintf("baseline: %s document of %s; new: %s document of %s", baseline.Kind, stamp(baseline), newer.Kind, stamp(newer))}
-	if len(changes) == 0 {
+	if len(d.Changes) == 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"no measurement is in both documents with the same name and metric"}})
 	} else {
 		t := &Table{Columns: []Column{{Name: "measurement"}, {Name: "metric"}, {Name: "baseline median", CSVName: "baseline_median", Numeric: true},
 			{Name: "new median", CSVName: "new_median", Numeric: true}, {Name: "new/baseline", CSVName: "ratio", Numeric: true},
 			{Name: "95% CI", CSVName: "ci"}, {Name: "p", Numeric: true}, {Name: "verdict"}}}
-		for _, c := range changes {
+		for _, c := range d.Changes {
 			ratio, ci, pv := Missing, Missing, Missing
 			switch {
 			case c.Err == nil && c.NoCI != "":
@@ -255,18 +190,18 @@ func DiffView(baseline, newer *result.Document, o Options) *View {
 				pv = Cell{Text: PValue(c.MannWhitney.P), Raw: exactNum(c.MannWhitney.P)}
 			}
 			t.Rows = append(t.Rows, []Cell{TextCell(c.Measurement), TextCell(c.Metric),
-				FigureCell(c.Old, c.Unit, c.OldPrec, o.Unit), FigureCell(c.New, c.Unit, c.NewPrec, o.Unit), ratio, ci, pv, TextCell(c.Verdict())})
+				medianCell(c.Old, c.OldMetric, o), medianCell(c.New, c.NewMetric, o), ratio, ci, pv, TextCell(c.Conclusion())})
 		}
 		v.Blocks = append(v.Blocks, Block{Table: t, In: AllFormats | InCSV, Notes: []string{fmt.Sprintf(
 			"ratio of medians with a %s bootstrap interval; significant when the two-sided Mann-Whitney U test gives p <= %s and the interval excludes 1",
 			Percent(stats.Confidence), strconv.FormatFloat(stats.Alpha, 'g', -1, 64))}})
 	}
 	var lines []string
-	if len(onlyOld) > 0 {
-		lines = append(lines, "only in the baseline: "+strings.Join(onlyOld, ", "))
+	if len(d.OnlyOld) > 0 {
+		lines = append(lines, "only in the baseline: "+strings.Join(d.OnlyOld, ", "))
 	}
-	if len(onlyNew) > 0 {
-		lines = append(lines, "only in the new document: "+strings.Join(onlyNew, ", "))
+	if len(d.OnlyNew) > 0 {
+		lines = append(lines, "only in the new document: "+strings.Join(d.OnlyNew, ", "))
 	}
 	if len(lines) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: lines})

@@ -61,39 +61,6 @@ func TestRenderGolden(t *testing.T) {
 	}
 }
 
-func TestDiffVerdicts(t *testing.T) {
-	tests := []struct {
-		scale float64
-		want  string
-	}{
-		{1.5, "1.50x slower"},
-		{0.5, "2.00x faster"},
-		{1, "no significant change"},
-	}
-	for _, tt := range tests {
-		changes, onlyOld, onlyNew := Diff(doc(1), doc(tt.scale), Options{})
-		if len(onlyOld) != 0 || len(onlyNew) != 0 {
-			t.Errorf("scale %g: only in one document: %v %v", tt.scale, onlyOld, onlyNew)
-		}
-		var fast *Change
-		for i := range changes {
-			if changes[i].Measurement == "fast" {
-				fast = &changes[i]
-			}
-		}
-		if fast == nil || !strings.Contains(fast.Verdict(), tt.want) {
-			t.Errorf("scale %g: changes %+v, want fast's verdict to say %q", tt.scale, changes, tt.want)
-		}
-	}
-	// Measurements in one document only are named, not compared.
-	b := doc(1)
-	b.Measurements[0].Name = "renamed"
-	_, onlyOld, onlyNew := Diff(doc(1), b, Options{})
-	if strings.Join(onlyOld, ",") != "fast" || strings.Join(onlyNew, ",") != "renamed" {
-		t.Errorf("onlyOld %v onlyNew %v", onlyOld, onlyNew)
-	}
-}
-
 // One sample has no sample standard deviation: it is never shown as 0
 // (in the generic view: a kind without a view of its own).
 func TestOneSampleStdDevUndefined(t *testing.T) {

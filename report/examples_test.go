@@ -12,6 +12,7 @@ import (
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/result/input"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/tracer"
 )
@@ -48,7 +49,7 @@ func exampleDocs(t testing.TB, kind string) []*result.Document {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, err := ReadGoBench(fh, f)
+			d, err := input.ReadGoBench(fh, f)
 			fh.Close()
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +64,7 @@ func exampleDocs(t testing.TB, kind string) []*result.Document {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := ReadInput(data, f)
+		d, err := input.Read(data, f)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"sort"
-	"strconv"
 
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -142,42 +140,13 @@ func (s *Series) OfStdDev() unit.Precision {
 }
 
 // Quantile returns the q-quantile (0..1) by the linear definition: of
-// the raw values, or, for a binned series, between the order statistics
-// at the ranks around q·(n-1), each read from its bin (the k-th of c
-// values in a bin sits at the middle of the k-th c-th of it; the smallest
-// and largest are the exact extremes), so that a quantile between two
-// values in distant bins lies between them, as it does for raw values.
+// the raw values, or, for a binned series, read from the bins
+// (result.Histogram.Quantile).
 func (s *Series) Quantile(q float64) float64 {
 	if s.hist == nil {
 		return stats.Quantile(s.Sorted, q, stats.Linear)
 	}
-	n := s.cum[len(s.cum)-1] + s.hist.Overflow
-	if n == 0 {
-		return math.NaN()
-	}
-	rank := math.Min(math.Max(q, 0), 1) * float64(n-1) // 0-based, as the linear definition
-	k := int64(math.Floor(rank))
-	lo := s.orderStat(k, n)
-	if f := rank - float64(k); f > 0 {
-		return lo + f*(s.orderStat(k+1, n)-lo)
-	}
-	return lo
-}
-
-// orderStat estimates the k-th smallest (0-based) of the n binned values:
-// the exact minimum and maximum at the ends, an underflow as the minimum,
-// an overflow as the maximum, else a point in its bin.
-func (s *Series) orderStat(k, n int64) float64 {
-	switch {
-	case k <= 0 || k < s.cum[0]:
-		return s.hist.Min
-	case k >= n-1 || k >= s.cum[len(s.cum)-1]:
-		return s.hist.Max
-	}
-	i := sort.Search(len(s.hist.Counts), func(i int) bool { return s.cum[i+1] > k })
-	c := s.hist.Counts[i]
-	v := s.hist.Bounds[i] + (float64(k-s.cum[i])+0.5)/float64(c)*(s.hist.Bounds[i+1]-s.hist.Bounds[i])
-	return math.Min(math.Max(v, s.hist.Min), s.hist.Max)
+	return s.hist.Quantile(q)
 }
 
 // bin returns the index of the bin that holds the q-quantile's rank
@@ -253,31 +222,11 @@ func Figure(v float64, un string, p unit.Precision, u unit.Unit) string {
 	return unit.Plain(v, p) + " " + un
 }
 
-// Ratio formats a dimensionless ratio with its interval's precision: the
-// digits its interval supports, at most 3 significant ones.
-func Ratio(r, lo, hi float64) string {
-	unc := math.Max(math.Abs(r-lo), math.Abs(hi-r))
-	if math.IsNaN(unc) {
-		unc = 0
-	}
-	p := unit.Precision{Uncertainty: unc, Resolution: math.Pow(10, math.Floor(math.Log10(math.Abs(r)))-2)}
-	return unit.Plain(r, p)
-}
+// Ratio is unit.Ratio: a ratio with the digits its interval supports.
+func Ratio(r, lo, hi float64) string { return unit.Ratio(r, lo, hi) }
 
-// PValue formats a p-value with 2 significant digits, in exponent form
-// below 0.001.
-func PValue(p float64) string {
-	if math.IsNaN(p) {
-		return "–"
-	}
-	if p != 0 && p < 1e-3 {
-		return strconv.FormatFloat(p, 'e', 1, 64)
-	}
-	return unit.Sig(p, 2)
-}
+// PValue is unit.PValue: 2 significant digits, exponent form below 0.001.
+func PValue(p float64) string { return unit.PValue(p) }
 
-// Percent formats a fraction (0.95) as a percentage without float noise:
-// "95%", "99.9%", "0.0001%".
-func Percent(f float64) string {
-	return strconv.FormatFloat(f*100, 'g', 6, 64) + "%"
-}
+// Percent is unit.Percent: a fraction as a percentage ("95%").
+func Percent(f float64) string { return unit.Percent(f) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
@@ -25,7 +26,7 @@ func init() { register(result.KindFunction, functionView) }
 // verdicts of a comparison, the counters that could not be counted, the
 // environment and every warning. Every statistic is recomputed from the
 // samples (the interval with stats.PlacedMedianCI, a comparison with
-// stats.ComparePaired), never copied from what the document stores.
+// compare.PairedRounds), never copied from what the document stores.
 // Documents of schema version 1 (no typed details) get the generic view.
 func functionView(d *result.Document, o Options) (*View, error) {
 	for _, m := range d.Measurements {
@@ -481,58 +482,16 @@ func compareLines(d *result.Document, fs []*functionFigures) []string {
 			lines = append(lines, fmt.Sprintf("%s vs %s: not in the document", c.Cases[0], c.Cases[i]))
 			continue
 		}
-		pr, err := comparePaired(a, b)
+		p := compare.PairedRounds(a.rounds(), b.rounds())
 		lines = append(lines, fmt.Sprintf("%s vs %s: %s (%s of %s, median of paired ratios %s/%s)",
-			a.m.Name, b.m.Name, PairedVerdict(a.m.Name, b.m.Name, pr, err), plural.Count(min(len(a.xs), len(b.xs)), "interleaved round"), plural.Count(int(c.Iterations), "iteration"), a.m.Name, b.m.Name))
+			a.m.Name, b.m.Name, p.Conclusion(), plural.Count(min(len(a.xs), len(b.xs)), "interleaved round"), plural.Count(int(c.Iterations), "iteration"), a.m.Name, b.m.Name))
 	}
 	return lines
 }
 
-// comparePaired compares the rounds of a and b: a round's CPU is known
-// when both ran on it from start to end.
-func comparePaired(a, b *functionFigures) (stats.PairedRatio, error) {
-	n := min(len(a.xs), len(b.xs))
-	var cpus []int
-	if a.cpus != nil && b.cpus != nil {
-		cpus = make([]int, n)
-		for i := range cpus {
-			cpus[i] = -1
-			if a.cpus[i] >= 0 && a.cpus[i] == b.cpus[i] {
-				cpus[i] = a.cpus[i]
-			}
-		}
-	}
-	return stats.ComparePaired(a.xs[:n], b.xs[:n], a.blocks[:n], cpus, stats.Confidence, stats.Alpha)
-}
-
-// PairedVerdict is the plain conclusion of a paired comparison of b
-// against the baseline a (stats.ComparePaired; err is its error): "b is
-// 1.31x faster than a [1.28, 1.34]", "... slower ...", or "no
-// significant difference ...", and whether the ratio differs between
-// CPUs.
-func PairedVerdict(a, b string, r stats.PairedRatio, err error) string {
-	ci := r.Placed.CI
-	var v string
-	switch {
-	case err != nil:
-		return fmt.Sprintf("too few rounds for a verdict (median ratio %s): %v", Ratio(r.Median, r.Median, r.Median), err)
-	case r.Significant && ci.Lo > 1:
-		v = fmt.Sprintf("%s is %sx faster than %s [%s, %s]", b, Ratio(r.Median, ci.Lo, ci.Hi), a, Ratio(ci.Lo, ci.Lo, ci.Hi), Ratio(ci.Hi, ci.Lo, ci.Hi))
-	case r.Significant && ci.Hi < 1:
-		lo, hi := 1/ci.Hi, 1/ci.Lo
-		v = fmt.Sprintf("%s is %sx slower than %s [%s, %s]", b, Ratio(1/r.Median, lo, hi), a, Ratio(lo, lo, hi), Ratio(hi, lo, hi))
-	default:
-		v = fmt.Sprintf("no significant difference between %s and %s (ratio %s [%s, %s], p = %s)",
-			a, b, Ratio(r.Median, ci.Lo, ci.Hi), Ratio(ci.Lo, ci.Lo, ci.Hi), Ratio(ci.Hi, ci.Lo, ci.Hi), PValue(r.MannWhitney.P))
-	}
-	if r.Placed.CPUsDiffer {
-		var parts []string
-		for _, c := range r.Placed.PerCPU {
-			parts = append(parts, fmt.Sprintf("CPU %d %s", c.CPU, Ratio(c.Median, c.CI.Lo, c.CI.Hi)))
-		}
-		v += "; the ratio differs between CPUs (" + strings.Join(parts, ", ") + "): the interval spans them"
-	}
-	return v
+// rounds are f's samples as the rounds of a comparison.
+func (f *functionFigures) rounds() compare.Rounds {
+	return compare.Rounds{Name: f.m.Name, NsPerOp: f.xs, Blocks: f.blocks, CPUs: f.cpus}
 }
 
 // unavailableLines lists the events that could not be counted, grouped

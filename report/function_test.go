@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -331,28 +329,6 @@ func TestBenchfmtName(t *testing.T) {
 		}
 	}
 }
-
-func TestPairedVerdict(t *testing.T) {
-	sig := stats.PairedRatio{Median: 0.5, Significant: true,
-		Placed: stats.PlacedInterval{CI: stats.Interval{Lo: 0.48, Hi: 0.52}}, MannWhitney: stats.MannWhitneyResult{P: 1e-4}}
-	if got := PairedVerdict("a", "b", sig, nil); got != "b is 2.00x slower than a [1.92, 2.08]" {
-		t.Errorf("slower: %q", got)
-	}
-	sig.Placed.CPUsDiffer = true
-	sig.Placed.PerCPU = []stats.CPUMedian{{CPU: 0, Median: 0.5, CI: stats.Interval{Lo: 0.49, Hi: 0.51}}, {CPU: 3, Median: 0.45, CI: stats.Interval{Lo: 0.44, Hi: 0.46}}}
-	if got := PairedVerdict("a", "b", sig, nil); !strings.HasSuffix(got, "; the ratio differs between CPUs (CPU 0 0.500, CPU 3 0.450): the interval spans them") {
-		t.Errorf("CPUs differ: %q", got)
-	}
-	same := stats.PairedRatio{Median: 1.01, Placed: stats.PlacedInterval{CI: stats.Interval{Lo: 0.95, Hi: 1.07}}, MannWhitney: stats.MannWhitneyResult{P: 0.4}}
-	if got := PairedVerdict("a", "b", same, nil); got != "no significant difference between a and b (ratio 1.01 [0.95, 1.07], p = 0.40)" {
-		t.Errorf("same: %q", got)
-	}
-	if got := PairedVerdict("a", "b", stats.PairedRatio{Median: 2}, errTooFew); !strings.HasPrefix(got, "too few rounds for a verdict (median ratio 2.00): ") {
-		t.Errorf("too few: %q", got)
-	}
-}
-
-var errTooFew = errors.New("stats: 2 samples are too few")
 
 func TestCPUList(t *testing.T) {
 	if got := cpuList([]int{6, 0, 1, 2, 3, 3}); got != "0-3,6" {

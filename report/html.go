@@ -187,7 +187,7 @@ func htmlComparison(baseline, newer *result.Document, n int, o Options) (htmlCom
 			name += " (" + c.Metric + ")"
 		}
 		rows = append(rows, ratioRow{name: name, ratio: c.Ratio, lo: c.CI.Lo, hi: c.CI.Hi, significant: c.Significant,
-			verdict: c.Measurement + " " + c.Metric + ": " + c.Verdict()})
+			verdict: c.Measurement + " " + c.Metric + ": " + c.Conclusion()})
 	}
 	if len(rows) > 0 {
 		p, err := ratioPlot(rows, "compare-"+strconv.Itoa(n)+"-ratios", "new / baseline",

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -100,77 +99,4 @@ func hyperfineName(m *result.Measurement) string {
 		parts = append(parts, p+" = "+m.Parameters[p])
 	}
 	return strings.TrimSuffix(m.Name, " ("+strings.Join(parts, ", ")+")")
-}
-
-// ReadHyperfine reads a hyperfine JSON export (--export-json) named name
-// into a command document (result.Unmarshal recognizes the export and
-// converts it: see there for the figures it keeps).
-func ReadHyperfine(data []byte, name string) (*result.Document, error) {
-	d, err := result.Unmarshal(bytes.TrimPrefix(data, []byte("\uFEFF")))
-	if err != nil {
-		return nil, fmt.Errorf("%w (in %s)", err, name)
-	}
-	if d.Tool.Name != "hyperfine" {
-		return nil, fmt.Errorf("report: %s is a chronograph document, not a hyperfine JSON export", name)
-	}
-	return d, nil
-}
-
-// InputKind says what a file given to chrono report holds.
-type InputKind int
-
-// The inputs chrono report reads.
-const (
-	InputUnknown     InputKind = iota
-	InputDocument              // a chronograph result document
-	InputHyperfine             // a hyperfine JSON export
-	InputTraceEvents           // a trace-event JSON file (a tracer dump)
-	InputGoBench               // Go benchmark output
-)
-
-// DetectInput tells what data holds by its shape: a JSON object with
-// "schema" (a result document), "results" (a hyperfine export) or
-// "traceEvents" (a trace dump), or text with Go benchmark lines.
-func DetectInput(data []byte) InputKind {
-	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\uFEFF")), " \t\r\n")
-	if len(t) > 0 && t[0] == '{' {
-		var head map[string]json.RawMessage
-		if json.Unmarshal(t, &head) != nil {
-			return InputDocument // let the document reader say what is wrong
-		}
-		switch {
-		case head["schema"] != nil:
-			return InputDocument
-		case head["traceEvents"] != nil:
-			return InputTraceEvents
-		case head["results"] != nil:
-			return InputHyperfine
-		}
-		return InputDocument
-	}
-	if LooksLikeGoBench(data) {
-		return InputGoBench
-	}
-	return InputUnknown
-}
-
-// ReadInput reads a result document, a hyperfine JSON export or Go
-// benchmark output from data (of file name) as a document. Trace-event
-// files are not documents: it refuses them (the caller draws them).
-func ReadInput(data []byte, name string) (*result.Document, error) {
-	switch DetectInput(data) {
-	case InputHyperfine:
-		return ReadHyperfine(data, name)
-	case InputGoBench:
-		return ReadGoBench(bytes.NewReader(data), name)
-	case InputTraceEvents:
-		return nil, fmt.Errorf("report: %s is a trace dump, not a result document: chrono trace summarizes it, and chrono report --html draws its timeline", name)
-	case InputUnknown:
-		d, err := result.Unmarshal(data)
-		if err != nil && !bytes.HasPrefix(bytes.TrimSpace(data), []byte("[")) && len(bytes.TrimSpace(data)) > 0 {
-			return nil, fmt.Errorf("%w; chrono report reads result documents, hyperfine JSON exports (--export-json) and Go benchmark output (go test -bench)", err)
-		}
-		return d, err
-	}
-	return result.Unmarshal(data)
 }

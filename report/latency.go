@@ -21,26 +21,6 @@ func init() { register(result.KindLatency, latencyView) }
 // latencyPercentiles are the percentiles of the latency table.
 var latencyPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 
-// CyclictestLine is one thread's state as cyclictest prints it, in whole
-// µs (cyclictest's format, truncated as it truncates):
-//
-//	T: 0 ( 4523) P: 0 I:1000 C:    2000 Min:     24 Act:    112 Avg:    162 Max:    6647
-//
-// The live display of chrono latency and the summary of a latency
-// document both print it.
-type CyclictestLine struct {
-	Thread, TID, Priority int
-	IntervalNs, Count     int64
-	MinNs, ActNs, MaxNs   int64
-	AvgNs                 float64
-}
-
-func (l CyclictestLine) String() string {
-	us := func(ns int64) int64 { return ns / 1000 }
-	return fmt.Sprintf("T:%2d (%6d) P:%2d I:%d C:%8d Min:%7d Act:%7d Avg:%7d Max:%8d",
-		l.Thread, l.TID, l.Priority, us(l.IntervalNs), l.Count, us(l.MinNs), us(l.ActNs), us(int64(l.AvgNs)), us(l.MaxNs))
-}
-
 // latencyRow is one measurement of a latency document: a thread or the
 // merge of all.
 type latencyRow struct {
@@ -93,7 +73,7 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 	v.Blocks = append(v.Blocks, Block{Lines: []string{"settings: " + latencySettings(run.Conditions, threads)}})
 	var lines []string
 	for _, r := range threads {
-		l := CyclictestLine{Thread: *r.det.Thread, TID: r.det.TID, Priority: r.det.Priority, IntervalNs: run.IntervalNs}
+		l := cyclictestLine{Thread: *r.det.Thread, TID: r.det.TID, Priority: r.det.Priority, IntervalNs: run.IntervalNs}
 		if r.h != nil {
 			l.Count, l.MinNs, l.MaxNs, l.AvgNs = r.h.Total(), int64(r.h.Min), int64(r.h.Max), r.h.Mean
 		}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
@@ -59,7 +60,7 @@ func tickPlot(d *result.Document, name string, o Options) (*Plot, error) {
 			continue
 		}
 		r := row{name: m.Name, tick: cd.Steps.TickNs, nominal: cd.NominalNs}
-		if cd.Steps.TickBasis == result.TickUpperBound {
+		if cd.Steps.TickBasis == clock.TickUpperBound {
 			r.bound = "≤ "
 		}
 		for _, v := range []float64{r.tick, r.nominal} {
@@ -141,7 +142,7 @@ func calibrationPlot(d *result.Document, name string) (*Plot, error) {
 	p.Legend.Add("segment frequency", l, s)
 	p.Add(&hline{y: 0, style: refLine})
 	caption := fmt.Sprintf("calibration against %s over %s in %s: each segment's frequency, in ppm from the %s figure (%s); spread %.3g ppm",
-		cal.Reference, unit.Duration(float64(cal.WindowNs), unit.Precision{Resolution: 1}), plural.Count(cal.Segments, "segment"), run.TSC.Source, fmt.Sprintf("%.9g MHz", hz/1e6), cal.SpreadPPM)
+		cal.Reference, unit.Duration(float64(cal.Window), unit.Precision{Resolution: 1}), plural.Count(cal.Segments, "segment"), run.TSC.Source, fmt.Sprintf("%.9g MHz", hz/1e6), cal.SpreadPPM)
 	if k := run.KernelTSC; k != nil && k.Hz > 0 {
 		kp := (k.Hz - hz) / hz * 1e6
 		p.Add(&hline{y: kp, style: draw.LineStyle{Color: color.RGBA{0xc0, 0x30, 0x30, 0xff}, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(2)}}})

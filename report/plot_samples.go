@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -415,8 +415,8 @@ type ratioRow struct {
 
 // comparisonPlot draws each measurement's ratio to the reference with
 // its interval, recomputed from the samples: the paired ratios of a
-// function comparison's rounds (stats.ComparePaired, as its text view),
-// else the ratio of medians (stats.CompareMedians) against the
+// function comparison's rounds (compare.PairedRounds, as its text view),
+// else the ratio of medians (compare.Medians, seed 1) against the
 // reference (Options.Reference, or the fastest by median).
 func comparisonPlot(d *result.Document, sets []sampleSet, name string, o Options) (*Plot, error) {
 	if len(sets) < 2 {
@@ -440,13 +440,13 @@ func comparisonPlot(d *result.Document, sets []sampleSet, name string, o Options
 			if a == nil || b == nil {
 				continue
 			}
-			pr, err := comparePaired(a, b)
-			if err != nil {
+			pr := compare.PairedRounds(a.rounds(), b.rounds())
+			if pr.Err != nil {
 				continue
 			}
 			// Time of b over time of a: the inverse of the paired ratio a/b.
 			rows = append(rows, ratioRow{name: bn, ratio: 1 / pr.Median, lo: 1 / pr.Placed.CI.Hi, hi: 1 / pr.Placed.CI.Lo,
-				significant: pr.Significant, verdict: PairedVerdict(a.m.Name, b.m.Name, pr, nil)})
+				significant: pr.Significant, verdict: pr.Conclusion()})
 		}
 		caption = "median of the paired ratios of interleaved rounds (time of the case / time of " + ref + ") with its " + Percent(stats.Confidence) + " interval"
 	} else {
@@ -468,11 +468,11 @@ func comparisonPlot(d *result.Document, sets []sampleSet, name string, o Options
 			if ss.name == ref || ss.s.Binned() {
 				continue
 			}
-			r, err := compareMedians(ss, refSet)
+			r, err := compare.Medians(ss.metric.Values, refSet.metric.Values, 1)
 			if err != nil {
 				continue
 			}
-			if len(ss.metric.Values)+len(refSet.metric.Values) > largeComparison {
+			if len(ss.metric.Values)+len(refSet.metric.Values) > compare.BootstrapLimit {
 				large = true
 			}
 			v := "no significant difference"
@@ -484,54 +484,13 @@ func comparisonPlot(d *result.Document, sets []sampleSet, name string, o Options
 		}
 		caption = "ratio of medians (measurement / " + ref + ") with its " + Percent(stats.Confidence) + " bootstrap interval, recomputed from the samples"
 		if large {
-			caption = "ratio of medians (measurement / " + ref + ") with its " + Percent(stats.Confidence) + " interval, recomputed from the samples: bootstrap, or asymptotic (the medians' distribution-free intervals combined in log ratio) where a pair holds more than " + strconv.Itoa(largeComparison) + " samples"
+			caption = "ratio of medians (measurement / " + ref + ") with its " + Percent(stats.Confidence) + " interval, recomputed from the samples: bootstrap, or asymptotic (the medians' distribution-free intervals combined in log ratio) where a pair holds more than " + strconv.Itoa(compare.BootstrapLimit) + " samples"
 		}
 	}
 	if len(rows) == 0 {
 		return nil, nil
 	}
 	return ratioPlot(rows, name, "ratios to "+ref, caption+"; red: significantly slower, green: significantly faster (two-sided Mann-Whitney U, p ≤ "+tickLabel(stats.Alpha)+", interval excluding 1)", "ratio to "+shorten(ref, 30))
-}
-
-// largeComparison is the number of samples of a pair above which the
-// ratio's interval is asymptotic rather than bootstrapped: 1000
-// bootstrap medians of 50,000 samples take seconds (CompareMedians
-// resamples at least 1000 times), of a million minutes.
-const largeComparison = 10_000
-
-// compareMedians compares a with the reference b: stats.CompareMedians
-// (bootstrap interval) up to largeComparison samples in all; above, the
-// same ratio and Mann-Whitney test with an asymptotic interval: each
-// median's distribution-free interval (stats.MedianCI, from every
-// sample) gives its standard error in log, sd = log(hi/lo)/(2z), and the
-// ratio's interval is exp(log ratio ± z·√(sd_a² + sd_b²)).
-func compareMedians(a, b sampleSet) (stats.MedianRatio, error) {
-	if len(a.metric.Values)+len(b.metric.Values) <= largeComparison {
-		return stats.CompareMedians(a.metric.Values, b.metric.Values, stats.Confidence, stats.Alpha, 1)
-	}
-	var r stats.MedianRatio
-	ma, mb := a.s.Summary.Median, b.s.Summary.Median
-	r.Ratio = ma / mb
-	ia, erra := a.s.MedianCI(stats.Confidence)
-	ib, errb := b.s.MedianCI(stats.Confidence)
-	mw, err := stats.MannWhitneyU(a.metric.Values, b.metric.Values)
-	r.MannWhitney = mw
-	if err == nil {
-		err = errors.Join(erra, errb)
-	}
-	if err != nil || !(ia.Lo > 0) || !(ib.Lo > 0) || !(mb > 0) || !(ma > 0) {
-		r.CI = stats.Interval{Lo: math.NaN(), Hi: math.NaN()}
-		if err == nil {
-			err = errors.New("report: an asymptotic interval of a ratio needs positive medians")
-		}
-		return r, err
-	}
-	z := 1.959963984540054
-	sa, sb := math.Log(ia.Hi/ia.Lo)/(2*z), math.Log(ib.Hi/ib.Lo)/(2*z)
-	h := z * math.Hypot(sa, sb)
-	r.CI = stats.Interval{Lo: r.Ratio * math.Exp(-h), Hi: r.Ratio * math.Exp(h)}
-	r.Significant = mw.Significant(stats.Alpha) && !r.CI.Contains(1)
-	return r, nil
 }
 
 // ratioPlot draws ratios with their intervals, one row each, and a line

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/golden"
 	"github.com/chronograph/chronograph/stats"
@@ -144,9 +145,9 @@ func kindDocuments(t testing.TB) []*Document {
 			d.Run.Latency = &LatencyRun{}
 			d.Measurements[0].Detail.Latency = &LatencyDetail{}
 		case KindClocks:
-			d.Run.Clocks = &ClocksRun{}
+			d.Run.Clocks = &clock.Host{}
 			// A coarse clock whose tick was uncertain (too few changes).
-			d.Measurements[0].Detail.Clock = &ClockDetail{Steps: &ClockSteps{Reads: 812345, Changes: 3, TickChanges: 1, TickBasis: TickUncertain}}
+			d.Measurements[0].Detail.Clock = &clock.Measured{Steps: &clock.Steps{Reads: 812345, Changes: 3, TickChanges: 1, TickBasis: clock.TickUncertain}}
 		case KindNumbers:
 			d.Run.Numbers = &NumbersRun{}
 			d.Measurements[0].Detail.Numbers = &NumbersDetail{}

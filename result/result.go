@@ -40,7 +40,8 @@ type Document struct {
 	// Tool is the program that wrote the document.
 	Tool Tool `json:"tool"`
 	// Kind says what was measured: "command", "function", "counters",
-	// "sleep", "latency", "clocks", "numbers", "env", "trace", "scope".
+	// "sleep", "latency", "clocks", "numbers", "env", "trace", "scope", or
+	// what a history holds: "history".
 	Kind string `json:"kind"`
 	// Args is the command line as the tool received it, program name
 	// first (e.g. ["chrono", "run", "-N", "true"]).

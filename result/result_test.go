@@ -177,7 +177,7 @@ var badDocuments = []struct {
 	{"version 1 unit", `{"schema":"chronograph.result","version":1,"kind":"sleep","measurements":[{"name":"a","metrics":[{"name":"achieved","unit":"us","values":[1]}]}]}`,
 		`the schema puts a sleep document's "achieved" in ns`},
 	{"bogus kind", docWith(`"kind":"bogus"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns","values":[1]}]}`),
-		`unknown document kind "bogus" (this chrono reads command, counters, function, sleep, latency, clocks, numbers, env, trace, scope)`},
+		`unknown document kind "bogus" (this chrono reads command, counters, function, sleep, latency, clocks, numbers, env, trace, scope, history)`},
 	{"no kind", docWith(`"tool":{"name":"x"}`, `{"name":"a","metrics":[]}`), `the document has no "kind"`},
 	{"version 1 bogus kind", `{"schema":"chronograph.result","version":1,"kind":"bogus","measurements":[{"name":"a","metrics":[]}]}`, `unknown document kind "bogus"`},
 	{"measurements null", `{"schema":"chronograph.result","version":2,"kind":"command","measurements":null}`,

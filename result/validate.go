@@ -10,13 +10,13 @@ import (
 )
 
 // kinds lists every kind of document, in the schema's order.
-var kinds = []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, KindTrace, KindScope}
+var kinds = []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, KindTrace, KindScope, KindHistory}
 
 // mayBeEmpty lists the kinds whose documents may hold no measurement: an
 // environment alone, a dump without events, a program without scope
-// timers. A document of another kind without measurements is damaged,
+// timers, an empty history store. A document of another kind without measurements is damaged,
 // unless it says it is incomplete (stopped before anything was measured).
-var mayBeEmpty = []string{KindEnv, KindTrace, KindScope}
+var mayBeEmpty = []string{KindEnv, KindTrace, KindScope, KindHistory}
 
 // metricUnits gives, per kind, the units docs/result-schema.md allows for
 // the metrics it documents with a fixed unit. Renderers rely on them (a
@@ -125,6 +125,9 @@ func (m *Measurement) validate(kind string, i int) error {
 	}
 	if m.Primary != "" && m.Metric(m.Primary) == nil {
 		return fmt.Errorf("result: measurement %s: primary metric %s is missing", excerpt.Quote(m.Name), excerpt.Quote(m.Primary))
+	}
+	if kind == KindHistory {
+		return m.Detail.History.validate(m)
 	}
 	return nil
 }

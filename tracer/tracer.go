@@ -104,7 +104,7 @@ func chooseClock(choice ClockChoice) (stampClock, error) {
 		why = reason
 	} else if info, err := clock.TSCInfo(); err != nil {
 		why = err.Error()
-	} else if !info.InvariantKnown || !info.Invariant {
+	} else if info.Invariant == nil || !*info.Invariant {
 		why = "the TSC is not known to be invariant (CPUID 0x80000007 EDX[8])"
 	} else {
 		return stampClock{tsc: true, info: info,

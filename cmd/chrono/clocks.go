@@ -8,6 +8,7 @@ import (
 	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/result"
 )
 
 func init() { register(newClocksCmd) }
@@ -68,7 +69,8 @@ the kernel clocksource, and which clock to use for elapsed time, and why.
 				return err
 			}
 			opts := clock.ProbeOptions{Reads: reads, Calibrate: calibrate}
-			d := clocksProbe(opts).Document(opts, meta(cmd, clocksEnv()))
+			s := clocksProbe(opts)
+			d := result.ClocksDocument(&s, meta(cmd, clocksEnv()))
 			return out.emit(cmd, d, report.Options{})
 		},
 	}

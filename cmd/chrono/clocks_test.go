@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,8 +46,8 @@ func TestClocksJSON(t *testing.T) {
 			}
 			continue
 		}
-		cost := m.Metric(clock.MetricReadCost)
-		if m.Primary != clock.MetricReadCost || cost == nil || cost.Unit != "ns" || len(cost.Values) == 0 ||
+		cost := m.Metric(result.MetricReadCost)
+		if m.Primary != result.MetricReadCost || cost == nil || cost.Unit != "ns" || len(cost.Values) == 0 ||
 			!(cost.Resolution > 0) || cost.Summary == nil {
 			t.Errorf("%s: primary %q, read_cost %+v", m.Name, m.Primary, cost)
 			continue
@@ -59,7 +60,7 @@ func TestClocksJSON(t *testing.T) {
 		}
 	}
 	run := d.Run.Clocks
-	if run == nil || run.Reads != 2000 || run.Recommendation.Reason == "" || run.ElapsedNs <= 0 || (run.TSC == nil && run.TSCUnavailable == "") {
+	if run == nil || run.Reads != 2000 || run.Recommendation.Reason == "" || run.Elapsed <= 0 || (run.TSC == nil && run.TSCUnavailable == "") {
 		t.Errorf("run: %+v", run)
 	}
 }
@@ -116,30 +117,31 @@ func TestClocksUsage(t *testing.T) {
 	}
 }
 
-// fakeClocksReport is a probe report as a host might produce it, with
-// the conclusions derived by clock.Report.Assess.
-func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost float64, info clock.Info) clock.Report {
-	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Result {
+// fakeSurvey is a survey as a host might produce it (with the
+// default --reads), with the conclusions derived by clock.Survey.Assess.
+func fakeSurvey(cs clock.Clocksource, monoPath, monoDesc string, monoCost float64, info clock.Info) clock.Survey {
+	res := func(name string, kind clock.Kind, path, desc string, cost float64) clock.Measured {
 		costs := []float64{cost, cost * 1.01, cost * 0.99, cost * 1.02, cost, cost * 2, cost * 1.01, cost * 0.98, cost, cost * 1.03}
-		return clock.Result{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
-			PathBasis: "measured: fake"}, NominalNs: 1, TickNs: 40, TickBasis: result.TickUpperBound, Changes: 100, TickChanges: 100, Reads: 100, BatchSize: 800,
+		return clock.Measured{Props: clock.Props{Name: name, Kind: kind, Unit: "ns", Path: path, Description: desc,
+			PathBasis: "measured: fake"}, NominalNs: 1, BatchReads: 800,
+			Steps:        &clock.Steps{TickNs: 40, TickBasis: clock.TickUpperBound, Changes: 100, TickChanges: 100, Reads: 100},
 			CostMedianNs: cost, CostP99Ns: cost * 2, CostMinNs: cost * 0.98, CostNs: costs,
-			Cross: &clock.Cross{Mode: clock.CrossShared, Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
+			Cross: &clock.Cross{Mode: "shared-atomic", Threads: 2, CPUs: []int{0, 1}, Pinned: true, Comparisons: 1000}}
 	}
 	wall := res("CLOCK_REALTIME", clock.Wall, clock.PathVDSO, "clock_gettime(CLOCK_REALTIME) through the vDSO", monoCost)
 	wall.Cross = nil
 	ctr := res("rdtsc", clock.Counter, clock.PathInstruction, "RDTSC", 9.5)
-	ctr.Props.Unit, ctr.NominalNs, ctr.NominalFrom, ctr.TickNs, ctr.TickBasis = "ticks", 0.385, "1/frequency", 0.385, result.TickObserved
+	ctr.Unit, ctr.NominalNs, ctr.NominalFrom, ctr.Steps.TickNs, ctr.Steps.TickBasis = "ticks", 0.385, "1/frequency", 0.385, clock.TickObserved
 	ctr.Cross.BackwardSteps, ctr.Cross.MaxBackwardNs = 12, 80.4
 	// A coarse clock read on a loaded machine: one change counted in the
 	// time bound, so its tick is uncertain.
 	coarse := res("CLOCK_MONOTONIC_COARSE", clock.Elapsed, clock.PathVDSO, "clock_gettime(CLOCK_MONOTONIC_COARSE) through the vDSO", 6.6)
-	coarse.Props.Coarse, coarse.NominalNs, coarse.NominalFrom = true, 4e6, "clock_getres"
-	coarse.TickNs, coarse.TickBasis, coarse.Changes, coarse.TickChanges, coarse.Reads = 0, result.TickUncertain, 3, 1, 812345
-	missing := clock.Result{Props: clock.Props{Name: "CLOCK_TAI", Kind: clock.Wall, Unit: "ns", Path: clock.PathVDSO,
+	coarse.Coarse, coarse.NominalNs, coarse.NominalFrom = true, 4e6, "clock_getres"
+	coarse.Steps = &clock.Steps{TickBasis: clock.TickUncertain, Changes: 3, TickChanges: 1, Reads: 812345}
+	missing := clock.Measured{Props: clock.Props{Name: "CLOCK_TAI", Kind: clock.Wall, Unit: "ns", Path: clock.PathVDSO,
 		Unavailable: "clock: CLOCK_TAI is not available on this platform", Err: clock.ErrUnavailable}}
-	rep := clock.Report{
-		Results: []clock.Result{
+	s := clock.Survey{
+		Clocks: []clock.Measured{
 			res("go-monotonic", clock.Elapsed, monoPath, "time.Since(base)", monoCost),
 			wall, missing,
 			res("CLOCK_MONOTONIC", clock.Elapsed, monoPath, monoDesc, monoCost),
@@ -147,28 +149,35 @@ func fakeClocksReport(cs clock.Clocksource, monoPath, monoDesc string, monoCost 
 			res("CLOCK_THREAD_CPUTIME_ID", clock.CPUTime, clock.PathSyscall, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) system call", 1500),
 			ctr,
 		},
-		TSC:         &info,
-		Kernel:      &clock.KernelTSC{Hz: 2_596_150_000, From: "kernel log", Line: "tsc: Detected 2596.150 MHz processor", ResolutionPPM: 0.19},
-		Clocksource: &cs,
-		Elapsed:     time.Second,
+		Host: clock.Host{
+			TSC:         &info,
+			KernelTSC:   &clock.KernelTSC{Hz: 2_596_150_000, From: "kernel log", Line: "tsc: Detected 2596.150 MHz processor", ResolutionPPM: 0.19},
+			Clocksource: &cs,
+			Reads:       20000,
+			Elapsed:     time.Second,
+		},
 	}
-	rep.Assess()
-	return rep
+	s.Assess()
+	return s
 }
 
 func calibrated(hz uint64, errPPM float64, window time.Duration) clock.Info {
-	return clock.Info{Hz: hz, Source: clock.FromCalibration, ErrorPPM: errPPM, InvariantKnown: true, Invariant: true,
+	invariant := true
+	return clock.Info{Hz: hz, Source: "calibrated", ErrorPPM: errPPM, Invariant: &invariant,
 		Calibration: &clock.Calibration{Reference: "CLOCK_MONOTONIC_RAW", Window: window, Segments: 5,
 			SegmentHz: []float64{float64(hz) - 50, float64(hz) + 10, float64(hz), float64(hz) + 30, float64(hz) - 20}, SpreadPPM: 0.031, BracketNs: []float64{40, 41, 39, 40, 60, 40}}}
 }
 
-// fakeClocks makes chrono clocks use rep and a fixed environment for the
-// rest of the test.
-func fakeClocks(t *testing.T, rep clock.Report) {
+// fakeClocks makes chrono clocks use s (with the options it was given,
+// as Probe records them) and a fixed environment for the rest of the test.
+func fakeClocks(t *testing.T, s clock.Survey) {
 	t.Helper()
 	probe, envf := clocksProbe, clocksEnv
 	t.Cleanup(func() { clocksProbe, clocksEnv = probe, envf })
-	clocksProbe = func(clock.ProbeOptions) clock.Report { return rep }
+	clocksProbe = func(o clock.ProbeOptions) clock.Survey {
+		s.Reads, s.Calibrate = o.Reads, o.Calibrate
+		return s
+	}
 	clocksEnv = func() *env.Host {
 		return &env.Host{Counters: &env.Counters{Summary: "hardware counters: no (no PMU exposed); software counters: yes"}}
 	}
@@ -178,7 +187,7 @@ func fakeClocks(t *testing.T, rep clock.Report) {
 // golden text, and chrono report of its saved document prints the same,
 // byte for byte, in every format.
 func TestClocksGolden(t *testing.T) {
-	fakeClocks(t, fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO,
+	fakeClocks(t, fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO,
 		"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_596_150_100, 0.4, 100*time.Millisecond)))
 	dir := t.TempDir()
 	doc, md, csv := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.md"), filepath.Join(dir, "c.csv")
@@ -220,37 +229,37 @@ func TestClocksTextFakes(t *testing.T) {
 	good := calibrated(2_596_150_100, 0.4, 100*time.Millisecond)
 	tests := []struct {
 		name      string
-		rep       clock.Report
+		s         clock.Survey
 		want, not []string
 	}{
 		{"kvm-clock without tsc",
-			fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock"}}, clock.PathVDSO,
+			fakeSurvey(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock"}}, clock.PathVDSO,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 45, good),
 			[]string{"clocksource           kvm-clock (available: kvm-clock)", "tsc is not among them", "agrees within 100 ppm"},
 			[]string{"select it", "echo tsc"}},
 		{"kvm-clock with tsc",
-			fakeClocksReport(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock", "tsc"}}, clock.PathVDSO,
+			fakeSurvey(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock", "tsc"}}, clock.PathVDSO,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 45, good),
 			[]string{"tsc is available: select it"}, nil},
 		{"vDSO fallback",
-			fakeClocksReport(clock.Clocksource{Current: "hpet", Available: []string{"hpet", "acpi_pm"}}, clock.PathSyscall,
+			fakeSurvey(clock.Clocksource{Current: "hpet", Available: []string{"hpet", "acpi_pm"}}, clock.PathSyscall,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO (the vDSO falls back to the system call)", 1400, good),
 			[]string{"elapsed  syscall", "the vDSO cannot read clocksource hpet, so every read is a system call"},
 			[]string{"select it"}},
 		{"short calibration",
-			fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
+			fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_596_160_000, 180, 10*time.Millisecond)),
 			[]string{"± 180 ppm: cannot tell whether it is within 100 ppm", "--calibrate 50ms"},
 			[]string{"agrees within", "DISAGREES"}},
 		{"clear disagreement",
-			fakeClocksReport(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
+			fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO,
 				"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_597_000_000, 2, 100*time.Millisecond)),
 			[]string{"DISAGREES by more than 100 ppm", "recalibrate over a longer window"},
 			[]string{"agrees within"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fakeClocks(t, tt.rep)
+			fakeClocks(t, tt.s)
 			text, errs, code := runChrono(t, "", "clocks")
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, errs)
@@ -271,4 +280,69 @@ func TestClocksTextFakes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fakeBareSurvey is a survey of a host that tells little: no counter, no
+// kernel figure, no clocksource, no clock that passed the checks; one
+// clock unavailable with an error but no text of its own, one that was
+// never timed.
+func fakeBareSurvey() clock.Survey {
+	s := clock.Survey{
+		Clocks: []clock.Measured{
+			{Props: clock.Props{Name: "go-monotonic", Kind: clock.Elapsed, Unit: "ns", Path: "runtime", PathBasis: "the Go runtime's own clock"},
+				NominalNs: 1, NominalFrom: "unit (time.Duration)", Steps: &clock.Steps{Reads: 100, TickBasis: clock.TickUncertain}},
+			{Props: clock.Props{Name: "CLOCK_MONOTONIC", Kind: clock.Elapsed, Unit: "ns", Err: clock.ErrUnavailable}},
+		},
+		Host: clock.Host{
+			TSCUnavailable:         "clock: no timestamp counter support on riscv64: clock: not available on this platform",
+			KernelTSCUnavailable:   "clock: reading the kernel's TSC frequency is supported on Linux only",
+			ClocksourceUnavailable: "clock: the kernel clocksource is a Linux sysfs file",
+			Reads:                  20000,
+			Elapsed:                1234567 * time.Nanosecond,
+		},
+	}
+	s.Assess()
+	return s
+}
+
+// TestClocksDocumentGolden: the clocks document of each fake survey, with
+// its times, tool and environment fixed, is the golden JSON, byte for
+// byte, and reads back to the same bytes. (The document's shape is the
+// schema: a change here is a change of docs/result-schema.md.)
+func TestClocksDocumentGolden(t *testing.T) {
+	good := calibrated(2_596_150_100, 0.4, 100*time.Millisecond)
+	vdso := "clock_gettime(CLOCK_MONOTONIC) through the vDSO"
+	uncal := clock.Info{Hz: 2_400_000_000, Source: "cpuid-15h"}
+	asked := fakeSurvey(clock.Clocksource{Current: "kvm-clock", Available: []string{"kvm-clock"}}, clock.PathVDSO, vdso, 45, uncal)
+	asked.Reads, asked.Calibrate = 6, 500*time.Millisecond
+	cases := []struct {
+		name string
+		s    clock.Survey
+	}{
+		{"tsc", fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO, vdso, 25, good)},
+		{"kvm-clock, exact counter, calibrate asked", asked},
+		{"vDSO fallback", fakeSurvey(clock.Clocksource{Current: "hpet", Available: []string{"hpet", "acpi_pm"}}, clock.PathSyscall,
+			vdso+" (the vDSO falls back to the system call)", 1400, good)},
+		{"short calibration", fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO, vdso, 25,
+			calibrated(2_596_160_000, 180, 10*time.Millisecond))},
+		{"clear disagreement", fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc"}}, clock.PathVDSO, vdso, 25,
+			calibrated(2_597_000_000, 2, 100*time.Millisecond))},
+		{"nothing known", fakeBareSurvey()},
+	}
+	end := time.Date(2025, 6, 7, 8, 9, 10, 111213141, time.UTC)
+	var all bytes.Buffer
+	for _, c := range cases {
+		d := result.ClocksDocument(&c.s, result.Meta{Tool: result.Tool{Name: "chrono", Version: "v0.0.0-golden", GoVersion: "go1.26", Revision: "abc"}})
+		took := d.End.Sub(d.Start)
+		d.End, d.Start = end, end.Add(-took)
+		d.Args = []string{"chrono", "clocks", "--json"}
+		d.Environment = &env.Host{Counters: &env.Counters{Summary: "hardware counters: no (no PMU exposed); software counters: yes"}}
+		var b bytes.Buffer
+		if err := result.Encode(&b, d); err != nil {
+			t.Fatal(err)
+		}
+		decodeStrict(t, b.Bytes())
+		fmt.Fprintf(&all, "=== %s\n%s", c.name, b.Bytes())
+	}
+	golden(t, "clocks-documents.golden", all.Bytes())
 }

@@ -18,7 +18,7 @@ func TestEmptyValuesRefused(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"stats", "--history="}, "--history is empty (an unset variable?): write --history alone, without '=', or give it a value"},
+		{[]string{"numbers", "--history="}, "--history is empty (an unset variable?): write --history alone, without '=', or give it a value"},
 		{append(run, "--history=", "true"), "--history is empty"},
 		{[]string{"history", "--db", "", "list"}, "--db is empty (an unset variable?): give it a value, or leave it out (--db: the store"},
 		{[]string{"history", "check", "--db="}, "--db is empty"},
@@ -36,10 +36,10 @@ func TestEmptyValuesRefused(t *testing.T) {
 		{append(run, "--prepare", "", "true"), "-p/--prepare is empty"},
 		{append(run, "--conclude", "", "true"), "-C/--conclude is empty"},
 		{append(run, "--cleanup", "", "true"), "-c/--cleanup is empty"},
-		{[]string{"stats", "--method", ""}, "--method is empty (an unset variable?): give it a value, or leave it out for the default linear"},
-		{[]string{"stats", "-u", ""}, "-u/--time-unit is empty"},
-		{[]string{"stats", "--unit="}, "--unit is empty"},
-		{[]string{"stats", ""}, "stats: argument 1 is empty (an unset variable?): give a value (chrono stats [FILE|-] [flags]; see --help)"},
+		{[]string{"numbers", "--method", ""}, "--method is empty (an unset variable?): give it a value, or leave it out for the default linear"},
+		{[]string{"numbers", "-u", ""}, "-u/--time-unit is empty"},
+		{[]string{"numbers", "--unit="}, "--unit is empty"},
+		{[]string{"numbers", ""}, "numbers: argument 1 is empty (an unset variable?): give a value (chrono numbers [FILE|-] [flags]; see --help)"},
 		{[]string{"report", ""}, "report: argument 1 is empty"},
 		{[]string{"report", "--baseline", "", "x.json"}, "--baseline '': an empty path names no file"},
 		{[]string{"report", "--title", "", "x.json"}, "--title is empty"},

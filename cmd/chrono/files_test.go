@@ -35,13 +35,15 @@ func TestEmptyPaths(t *testing.T) {
 		{[]string{"latency", "--export-csv", "", "-l", "1"}, "--export-csv", "give a FILE"},
 		{[]string{"clocks", "--export-json", ""}, "--export-json", "give a FILE"},
 		{[]string{"env", "--export-json", ""}, "--export-json", "give a FILE"},
-		{[]string{"stats", "--export-csv", ""}, "--export-csv", "give a FILE"},
+		{[]string{"numbers", "--export-csv", ""}, "--export-csv", "give a FILE"},
 		{[]string{"report", "--html", "", doc}, "--html", "give a FILE, or - for standard output"},
 		{[]string{"report", "--svg", "", doc}, "--svg", "give a directory"},
 		{[]string{"report", "--baseline", "", doc}, "--baseline", "give the older result document's FILE"},
 		{[]string{"trace", doc, "--html", ""}, "--html", "give a FILE"},
 		{[]string{"history", "trend", "x", "--html", ""}, "--html", "give a FILE"},
-		{[]string{"history", "export", "x", "--json", ""}, "--json", "give a FILE"},
+		{[]string{"history", "export", "x", "--export-json", ""}, "--export-json", "give a FILE"},
+		{[]string{"history", "export", "x", "--csv", ""}, "--csv", "give a FILE"},
+		{[]string{"history", "check", "--export-markdown", ""}, "--export-markdown", "give a FILE"},
 	} {
 		_, errs, code := runChrono(t, "", c.args...)
 		want := c.flag + " '': an empty path names no file (an unset variable?): " + c.want

@@ -60,7 +60,8 @@ func TestOutputsToOnePath(t *testing.T) {
 		{[]string{"trace", "t.json", "--html", "./t.json"}, "--html ./t.json would replace the input t.json: give another FILE"},
 		{[]string{"report", "real.json", "--export-markdown", "latest.json"}, "--export-markdown latest.json would replace the input real.json"},
 		{[]string{"report", "t.json", "--html", "t.json"}, "would replace the input"},
-		{[]string{"history", "export", "x", "--db", "none.db", "--csv", "s.csv", "--json", "./s.csv"}, "--csv s.csv and --json ./s.csv " + same},
+		{[]string{"history", "export", "x", "--db", "none.db", "--export-csv", "s.csv", "--export-json", "./s.csv"}, "--export-json ./s.csv and --export-csv s.csv " + same},
+		{[]string{"history", "trend", "x", "--db", "none.db", "--html", "a.html", "--export-markdown", "./a.html"}, "--export-markdown ./a.html and --html a.html " + same},
 	} {
 		_, errs, code := runChrono(t, "", c.args...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {

@@ -110,9 +110,9 @@ func TestHistoryCLI(t *testing.T) {
 		t.Fatalf("bad threshold: %d %s", code, errOut)
 	}
 
-	_, _, code = runChrono(t, "", "history", "export", "sleep 0.001", "--machine", hashA, "--csv", "s.csv", "--json", "s.json")
-	if code != 0 {
-		t.Fatal("export failed")
+	out, errOut, code = runChrono(t, "", "history", "export", "sleep 0.001", "--machine", hashA, "--export-csv", "s.csv", "--export-json", "s.json")
+	if code != 0 || !strings.Contains(out, "sleep 0.001, wall (ns): 30 runs on machine "+hashA) {
+		t.Fatalf("export: exit %d, %s\n%s", code, errOut, out)
 	}
 	f, _ := os.Open("s.csv")
 	recs, err := csv.NewReader(f).ReadAll()
@@ -121,29 +121,60 @@ func TestHistoryCLI(t *testing.T) {
 		t.Fatalf("csv: %d records, %v", len(recs), err)
 	}
 	d, err := result.ReadFile("s.json")
-	if err != nil || len(d.Measurements) != 1 || len(d.Measurements[0].Metrics[0].Values) != 30 {
+	if err != nil || d.Kind != result.KindHistory || len(d.Measurements) != 1 || len(d.Measurements[0].Metrics[0].Values) != 30 {
 		t.Fatalf("json: %v %+v", err, d)
 	}
-	if _, errOut, code = runChrono(t, "", "history", "export", "sleep 0.001"); code != 2 {
-		t.Fatalf("export without a file: %d %s", code, errOut)
+	// The old spelling --csv FILE writes the same CSV, with a note.
+	if _, errOut, code = runChrono(t, "", "history", "export", "sleep 0.001", "--machine", hashA, "--csv", "old.csv"); code != 0 || errOut != csvNote+"\n" {
+		t.Fatalf("export --csv: exit %d, stderr %q", code, errOut)
+	}
+	if a, b := readFile(t, "s.csv"), readFile(t, "old.csv"); a != b {
+		t.Errorf("--csv wrote\n%s\n--export-csv\n%s", b, a)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--json", "s2.json"}, `history export: --json prints the document on standard output and takes no FILE ("s2.json" was read as a second NAME): write it to a file with --export-json FILE`},
+		{[]string{"--csv", "a.csv", "--export-csv", "b.csv"}, "--csv is the old name of --export-csv: give one of them"},
+		{[]string{"--json", "--export-csv", "-"}, "--json and --export-csv - both write to standard output"},
+	} {
+		if _, errOut, code = runChrono(t, "", append([]string{"history", "export", "sleep 0.001"}, tt.args...)...); code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("export %v: exit %d, %q; want exit 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+	// --json prints the document and nothing else.
+	out, errOut, code = runChrono(t, "", "history", "export", "sleep 0.001", "--json")
+	if d := decodeStrict(t, []byte(out)); code != 0 || errOut != "" || d.Kind != result.KindHistory || d.Run.History.View != result.HistoryViewExport {
+		t.Fatalf("export --json: exit %d, %s", code, errOut)
 	}
 	if _, errOut, code = runChrono(t, "", "history", "trend", "nothing"); code != 1 || !strings.Contains(errOut, "chrono history list") {
 		t.Fatalf("unknown name: %d %s", code, errOut)
 	}
 }
 
+// readFile returns the content of a file the test wrote.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func TestHistoryFlagAndBadStore(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	db := filepath.Join(dir, "h.db")
-	if _, errOut, code := runChrono(t, "1\n2\n3\n4\n", "stats", "--history="+db); code != 0 || !strings.Contains(errOut, "history: added the numbers document") {
+	if _, errOut, code := runChrono(t, "1\n2\n3\n4\n", "numbers", "--history="+db); code != 0 || !strings.Contains(errOut, "history: added the numbers document") {
 		t.Fatalf("stats --history: %d %s", code, errOut)
 	}
 	if out, _, code := runChrono(t, "", "history", "list", "--db", db); code != 0 || !strings.Contains(out, "stdin") {
 		t.Fatalf("list: %s", out)
 	}
 	os.WriteFile("notes.txt", []byte("not a database"), 0o644)
-	_, errOut, code := runChrono(t, "1\n2\n", "stats", "--history=notes.txt")
+	_, errOut, code := runChrono(t, "1\n2\n", "numbers", "--history=notes.txt")
 	if code == 0 || !strings.Contains(errOut, "not a SQLite database") {
 		t.Fatalf("bad store: %d %s", code, errOut)
 	}
@@ -173,8 +204,8 @@ func TestHistoryBadAddress(t *testing.T) {
 		{"mysql on add", []string{"history", "add", "--db", "mysql://x", doc}, "unsupported store address"},
 		{"directory", []string{"history", "list", "--db", dir}, dir + " is a directory, not a SQLite file: give a file in it, e.g. --db " + filepath.Join(dir, "history.db")},
 		{"sqlite: directory", []string{"history", "check", "--db", "sqlite:" + dir}, "is a directory, not a SQLite file"},
-		{"--history directory", []string{"stats", "--history=" + dir}, "--history: history: " + dir + " is a directory"},
-		{"--history mysql", []string{"stats", "--history=mysql://x"}, "--history: history: unsupported store address"},
+		{"--history directory", []string{"numbers", "--history=" + dir}, "--history: history: " + dir + " is a directory"},
+		{"--history mysql", []string{"numbers", "--history=mysql://x"}, "--history: history: unsupported store address"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, errOut, code := runChrono(t, "1\n2\n", tt.args...)
@@ -203,25 +234,6 @@ func TestParseSince(t *testing.T) {
 		if _, err := parseSince(bad, now); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
-	}
-}
-
-func TestRowsToShow(t *testing.T) {
-	if s := rowsToShow(10, nil, false); len(s) != 10 || !s[5] {
-		t.Fatalf("few rows: %v", s)
-	}
-	s := rowsToShow(100, []history.Change{{Index: 50}}, false)
-	n := 0
-	for _, v := range s {
-		if v {
-			n++
-		}
-	}
-	if !s[0] || !s[48] || !s[49] || !s[50] || !s[51] || s[52] || s[47] || !s[99] || !s[90] || s[89] || n != 1+4+10 {
-		t.Fatalf("many rows: %d shown: %v", n, s)
-	}
-	if s := rowsToShow(100, nil, true); !s[30] {
-		t.Fatal("--all")
 	}
 }
 
@@ -299,7 +311,7 @@ func TestHistoryCLIPostgres(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "regression: q wall") {
 		t.Fatalf("check: %d %s", code, errOut)
 	}
-	out, _, code := runChrono(t, "", "history", "export", "q", "--csv", "-")
+	out, _, code := runChrono(t, "", "history", "export", "q", "--export-csv", "-")
 	if code != 0 || strings.Count(out, "\n") != 21 {
 		t.Fatalf("export: %d\n%s", code, out)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -197,8 +196,10 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 	host := captureEnv() // before measuring, so that an interruption exits at once
 	ctx, stop := interruptContext(context.Background())
 	defer stop()
-	live := !f.quiet && (f.live || (errw == os.Stderr && isTerminal(os.Stderr)))
-	stopLive := liveDisplay(test, opts, live, errw)
+	stopLive := func() {}
+	if !f.quiet && (f.live || (errw == os.Stderr && isTerminal(os.Stderr))) {
+		stopLive = report.LiveLatency(errw, test.Snapshot)
+	}
 	res, runErr := test.Run(ctx)
 	stopLive()
 	if res == nil {
@@ -218,24 +219,4 @@ func runLatency(cmd *cobra.Command, f *latencyFlags) error {
 		return exitError{code: interruptExitCode(ctx), err: fmt.Errorf("latency: %v; the figures cover what was measured", context.Cause(ctx))}
 	}
 	return nil
-}
-
-// liveDisplay shows cyclictest's per-thread lines on w, redrawn every
-// 100 ms while the test runs, when on is set; the returned function stops
-// it and erases the lines (the summary that follows repeats them; a line
-// left behind would sit above it, after a Ctrl-C with the ^C in it).
-func liveDisplay(test *delay.LatencyTest, opts delay.LatencyOptions, on bool, w io.Writer) (stop func()) {
-	if !on {
-		return func() {}
-	}
-	live := liveText{w: w}
-	return live.redraw(100*time.Millisecond, func() []string {
-		var lines []string
-		for _, s := range test.Snapshot() {
-			l := report.CyclictestLine{Thread: s.Thread, TID: s.TID, Priority: s.Priority, IntervalNs: int64(opts.Interval),
-				Count: s.Count, MinNs: int64(s.Min), ActNs: int64(s.Act), MaxNs: int64(s.Max), AvgNs: float64(s.Avg)}
-			lines = append(lines, l.String())
-		}
-		return lines
-	})
 }

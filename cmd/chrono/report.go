@@ -16,6 +16,7 @@ import (
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/result/input"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/tracer"
 )
@@ -125,8 +126,8 @@ func parseThreshold(s string) (float64, error) {
 	return v / 100, nil
 }
 
-// input is one FILE of chrono report: a document, or a trace dump.
-type input struct {
+// reportInput is one FILE of chrono report: a document, or a trace dump.
+type reportInput struct {
 	path     string
 	doc      *result.Document
 	timeline *report.Timeline
@@ -235,9 +236,9 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	case stdin > 1:
 		return usagef("standard input (-) can be read once: give the other documents as FILEs")
 	case stdin == 1 && stdinIsTerminal(cmd.InOrStdin()):
-		return usagef("chrono report reads a result document: give FILE (e.g. chrono report clocks.json), or pipe one in (chrono stats --json < numbers.txt | chrono report)")
+		return usagef("chrono report reads a result document: give FILE (e.g. chrono report clocks.json), or pipe one in (chrono numbers --json < numbers.txt | chrono report)")
 	}
-	var ins []input
+	var ins []reportInput
 	for _, p := range paths {
 		in, err := readInput(cmd, p, visual)
 		if err != nil {
@@ -317,7 +318,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 // readInput reads one FILE (or standard input for "-"): a result
 // document, a hyperfine export, Go benchmark output, or, for the HTML
 // report (visual), a trace dump.
-func readInput(cmd *cobra.Command, path string, visual bool) (input, error) {
+func readInput(cmd *cobra.Command, path string, visual bool) (reportInput, error) {
 	var data []byte
 	var err error
 	name := path
@@ -328,28 +329,28 @@ func readInput(cmd *cobra.Command, path string, visual bool) (input, error) {
 		data, err = os.ReadFile(path)
 	}
 	if err != nil {
-		return input{}, fmt.Errorf("report: reading %s: %w", path, err)
+		return reportInput{}, fmt.Errorf("report: reading %s: %w", path, err)
 	}
-	if report.DetectInput(data) == report.InputTraceEvents {
+	if input.Detect(data) == input.TraceEvents {
 		if !visual {
-			return input{}, fmt.Errorf("report: %s is a trace dump: chrono trace %s summarizes it, and chrono report --html draws its timeline", name, path)
+			return reportInput{}, fmt.Errorf("report: %s is a trace dump: chrono trace %s summarizes it, and chrono report --html draws its timeline", name, path)
 		}
 		tr, err := tracer.ReadChrome(bytes.NewReader(data))
 		if err != nil {
-			return input{}, err
+			return reportInput{}, err
 		}
 		tl := timelineOf(tr, filepath.Base(path))
-		return input{path: path, timeline: &tl}, nil
+		return reportInput{path: path, timeline: &tl}, nil
 	}
-	d, err := report.ReadInput(data, filepath.Base(name))
+	d, err := input.Read(data, filepath.Base(name))
 	if err != nil {
-		return input{}, err
+		return reportInput{}, err
 	}
-	return input{path: path, doc: d}, nil
+	return reportInput{path: path, doc: d}, nil
 }
 
 // writeVisual writes the HTML report (--html) and the SVG files (--svg).
-func writeVisual(cmd *cobra.Command, ins []input, f reportFlags, o report.Options) error {
+func writeVisual(cmd *cobra.Command, ins []reportInput, f reportFlags, o report.Options) error {
 	var docs []*result.Document
 	var tls []report.Timeline
 	for _, in := range ins {

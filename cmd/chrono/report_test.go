@@ -12,11 +12,11 @@ import (
 )
 
 // chrono subcommands read result documents back: chrono report renders
-// what chrono stats --json wrote, and compares it with a baseline.
+// what chrono numbers --json wrote, and compares it with a baseline.
 func TestReportReadsDocuments(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, numbers string) string {
-		out, errs, code := runChrono(t, numbers, "stats", "--json")
+		out, errs, code := runChrono(t, numbers, "numbers", "--json")
 		if code != exitOK {
 			t.Fatalf("stats --json: exit %d: %s", code, errs)
 		}
@@ -129,7 +129,7 @@ func TestReportTerminal(t *testing.T) {
 // other formats while the text goes to stdout, --redact redacts first.
 func TestReportOutputGrammar(t *testing.T) {
 	dir := t.TempDir()
-	doc, _, code := runChrono(t, "1 2 3 4 5 6 7\n", "stats", "--json")
+	doc, _, code := runChrono(t, "1 2 3 4 5 6 7\n", "numbers", "--json")
 	if code != exitOK {
 		t.Fatal("stats --json failed")
 	}

@@ -127,7 +127,7 @@ honest statistics. Every measurement can be written as a versioned JSON
 result document and read back by the other subcommands.`,
 		Example: `  chrono clocks                 # every clock of this host, characterized
   chrono env                    # the measurement conditions and their warnings
-  seq 1 1000 | chrono stats     # summary, percentiles, outliers of numbers`,
+  seq 1 1000 | chrono numbers   # summary, percentiles, outliers of numbers`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Every subcommand's empty flags and arguments are refused first.

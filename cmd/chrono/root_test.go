@@ -24,10 +24,10 @@ func TestExitCodesAndHelp(t *testing.T) {
 		{"completion bash", []string{"completion", "bash"}, exitOK, "bash completion", ""},
 		{"completion zsh", []string{"completion", "zsh"}, exitOK, "compdef", ""},
 		{"completion fish", []string{"completion", "fish"}, exitOK, "complete -c chrono", ""},
-		{"help has examples", []string{"stats", "--help"}, exitOK, "Examples:", ""},
+		{"help has examples", []string{"numbers", "--help"}, exitOK, "Examples:", ""},
 		{"completion unknown shell", []string{"completion", "tcsh"}, exitUsage, "", `no completion for shell "tcsh"`},
 		{"completion help has examples", []string{"completion", "--help"}, exitOK, "chrono completion bash >", ""},
-		{"too many args names the fix", []string{"stats", "a", "b"}, exitUsage, "", "(see --help)"},
+		{"too many args names the fix", []string{"numbers", "a", "b"}, exitUsage, "", "(see --help)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -437,16 +437,16 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 	progress := f.style != "basic" && f.style != "none" && f.style != "color" &&
 		(f.style == "full" || isTerminalWriter(stderr))
-	pl := liveText{w: stderr}
+	pl := report.NewLive(stderr)
 	if progress {
-		opts.OnProgress = func(p run.Progress) { pl.show(p.String()) }
+		opts.OnProgress = func(p run.Progress) { pl.Show(p.String()) }
 	}
 
 	ctx, stop := interruptContext(cmd.Context())
 	defer stop()
 	rep, err := run.Run(ctx, cmds, opts)
 	stop()
-	pl.clear()
+	pl.Clear()
 	if err != nil {
 		return runError(err)
 	}

@@ -244,14 +244,14 @@ func runSleep(cmd *cobra.Command, f *sleepFlags) error {
 	ctx, stop := interruptContext(context.Background())
 	defer stop()
 	opts := delay.StudyOptions{Durations: durs, Mechanisms: mechs, Budget: f.budget, MaxSamples: f.maxSamples, Settings: held.Settings}
-	progress := liveText{w: errw}
+	progress := report.NewLive(errw)
 	if !f.quiet && errw == os.Stderr && isTerminal(os.Stderr) {
 		opts.Progress = func(m string, d time.Duration) {
-			progress.show(fmt.Sprintf("measuring %s for %v ...", m, d))
+			progress.Show(fmt.Sprintf("measuring %s for %v ...", m, d))
 		}
 	}
 	res, err := delay.Study(ctx, opts)
-	progress.clear()
+	progress.Clear()
 	if err != nil {
 		return err
 	}

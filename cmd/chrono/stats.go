@@ -14,9 +14,12 @@ import (
 	"github.com/chronograph/chronograph/unit"
 )
 
-func init() { register(newStatsCmd) }
+func init() {
+	register(newNumbersCmd)
+	register(newStatsCmd)
+}
 
-type statsFlags struct {
+type numbersFlags struct {
 	method      string
 	percentiles string
 	timeUnit    string
@@ -27,10 +30,13 @@ type statsFlags struct {
 	out         output
 }
 
-func newStatsCmd() *cobra.Command {
-	var f statsFlags
+// newNumbersCmd is chrono numbers, which summarizes numbers (its
+// documents are of kind "numbers"; it was chrono stats, one letter from
+// chrono stat, which counts events).
+func newNumbersCmd() *cobra.Command {
+	var f numbersFlags
 	cmd := &cobra.Command{
-		Use:   "stats [FILE|-]",
+		Use:   "numbers [FILE|-]",
 		Short: "Summarize numbers: summary, percentiles, outliers, histogram",
 		Long: `Read numbers from FILE (or standard input when FILE is omitted or "-") and print
 their summary, percentiles, outliers and, with --histogram, a terminal histogram.
@@ -48,13 +54,13 @@ input's own precision, and no finer than their uncertainty.
 
 --json prints the result document instead of the text; --export-json,
 --export-csv and --export-markdown FILE write it too.`,
-		Example: `  seq 1 1000 | chrono stats
-  chrono stats latencies.txt --percentiles 50,99,99.9 --method hazen
-  chrono stats -u us --histogram waits.txt
-  printf '12.5ms\n13.1ms\n12.9ms\n' | chrono stats --json > summary.json`,
+		Example: `  seq 1 1000 | chrono numbers
+  chrono numbers latencies.txt --percentiles 50,99,99.9 --method hazen
+  chrono numbers -u us --histogram waits.txt
+  printf '12.5ms\n13.1ms\n12.9ms\n' | chrono numbers --json > summary.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runStats(cmd, args, f)
+			return runNumbers(cmd, args, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -81,6 +87,23 @@ input's own precision, and no finer than their uncertainty.
 	return cmd
 }
 
+// statsNote is what chrono stats, the old name of chrono numbers, says
+// first, on standard error (never on standard output, which --json keeps
+// for the document alone).
+const statsNote = `chrono: note: "chrono stats" is now "chrono numbers"; the old name will be removed in a later release`
+
+// newStatsCmd is chrono numbers under its old name, chrono stats: hidden
+// (help and completion show chrono numbers), and saying so on standard
+// error before it runs. It is not cobra's Deprecated field, which cobra
+// prints on the command's output writer, standard output.
+func newStatsCmd() *cobra.Command {
+	cmd := newNumbersCmd()
+	cmd.Use = "stats [FILE|-]"
+	cmd.Hidden = true
+	cmd.PreRun = func(cmd *cobra.Command, _ []string) { fmt.Fprintln(cmd.ErrOrStderr(), statsNote) }
+	return cmd
+}
+
 func methodNames() string {
 	s := ""
 	for i, m := range stats.Methods {
@@ -92,7 +115,7 @@ func methodNames() string {
 	return s
 }
 
-func runStats(cmd *cobra.Command, args []string, f statsFlags) error {
+func runNumbers(cmd *cobra.Command, args []string, f numbersFlags) error {
 	method, err := stats.ParseMethod(f.method)
 	if err != nil {
 		return usageError{err}

@@ -1,4 +1,4 @@
-package report
+package input
 
 import (
 	"bytes"
@@ -78,10 +78,10 @@ func ReadGoBench(r io.Reader, name string) (*result.Document, error) {
 		}
 	}
 	if err := br.Err(); err != nil {
-		return nil, fmt.Errorf("report: reading Go benchmark output %s: %w", name, err)
+		return nil, fmt.Errorf("input: reading Go benchmark output %s: %w", name, err)
 	}
 	if resultsN == 0 {
-		return nil, fmt.Errorf("report: %s holds no Go benchmark line (BenchmarkName  N  value unit ...): pass the output of go test -bench, a result document or a hyperfine JSON export", name)
+		return nil, fmt.Errorf("input: %s holds no Go benchmark line (BenchmarkName  N  value unit ...): pass the output of go test -bench, a result document or a hyperfine JSON export", name)
 	}
 	procsSeen := map[string]int{}
 	for _, rc := range recs {
@@ -191,10 +191,10 @@ func goBenchMetric(v benchfmt.Value) (name, unit string, val float64) {
 	return v.Unit, v.Unit, v.Value
 }
 
-// LooksLikeGoBench reports whether data holds a Go benchmark line: a
+// looksLikeGoBench reports whether data holds a Go benchmark line: a
 // line that starts with "Benchmark" followed by a name, an iteration
 // count and a value with its unit.
-func LooksLikeGoBench(data []byte) bool {
+func looksLikeGoBench(data []byte) bool {
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		f := bytes.Fields(line)
 		if len(f) >= 4 && bytes.HasPrefix(f[0], []byte("Benchmark")) {

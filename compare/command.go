@@ -1,0 +1,284 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
+)
+
+// Commands are the comparisons of a command document's commands with its
+// reference (CommandDocument).
+type Commands struct {
+	// Reference is the index in the document's measurements of the
+	// command the others are compared with, -1 when there is none (no
+	// command has a timed run).
+	Reference int
+	// Wall compares every other command with a timed run on wall time,
+	// in the document's order; Counters on each counter of the
+	// reference's, counter by counter.
+	Wall, Counters []CommandComparison
+}
+
+// CommandComparison compares command A with the reference B on one
+// metric: the ratio of medians A/B with its bootstrap interval and the
+// Mann-Whitney test (stats.CompareMedians at stats.Confidence and
+// stats.Alpha, with the document's seed).
+type CommandComparison struct {
+	A, B string
+	// Command is A's index in the document's measurements.
+	Command int
+	Metric  string
+	stats.MedianRatio
+	// HasCI is false when a side has too few runs for an interval
+	// (TooFewForCI) or the interval is unbounded (a median of 0 in some
+	// resamples); Significant is then false. NoRatio is set when a wall
+	// median is too small to divide by (a median clamped to 0, or lost in
+	// the overhead correction's noise): only the test is made. Err is the
+	// test's.
+	HasCI, NoRatio bool
+	Err            error
+	conclusion     string
+}
+
+// Conclusion is the plain conclusion of c, as the command view and the
+// stored comparisons word it: `"b" is 1.75x as slow as "a"`, `"b" has
+// 0.500x the instructions of "a" (fewer)`, "not significant: ...",
+// "no ratio: ...".
+func (c CommandComparison) Conclusion() string { return c.conclusion }
+
+// CommandDocument compares the commands of a command document (chrono
+// run's) with the reference: the command named reference (by name or
+// command line; "" names the one the document records), or the fastest
+// by median. Every comparison is computed from the samples with the seed
+// the document records (1 without one), on wall time and on each counter
+// of the reference's with a median other than 0. When the overhead is
+// subtracted, a wall median within the overhead's scaled MAD gets no
+// ratio. It fails when no command has the reference's name.
+func CommandDocument(d *result.Document, reference string) (*Commands, error) {
+	seed := uint64(1)
+	if r := d.Run.Command; r != nil {
+		if reference == "" {
+			reference = r.Reference
+		}
+		if r.Seed != 0 {
+			seed = r.Seed
+		}
+	}
+	out := &Commands{Reference: -1}
+	ref := -1
+	if reference != "" {
+		for i := range d.Measurements {
+			if m := &d.Measurements[i]; m.Name == reference || commandLine(m) == reference {
+				ref = i
+				break
+			}
+		}
+		if ref < 0 {
+			return nil, fmt.Errorf("compare: the reference %q is none of the commands of the document: name a command by its name or command line", reference)
+		}
+	} else {
+		for i := range d.Measurements {
+			if timed(&d.Measurements[i]) && (ref < 0 || wallMedian(&d.Measurements[i]) < wallMedian(&d.Measurements[ref])) {
+				ref = i
+			}
+		}
+	}
+	out.Reference = ref
+	if ref < 0 || !timed(&d.Measurements[ref]) {
+		return out, nil
+	}
+	rm := &d.Measurements[ref]
+	low := overheadResolution(d)
+	for i := range d.Measurements {
+		if i != ref && timed(&d.Measurements[i]) {
+			out.Wall = append(out.Wall, compareMetric(d, i, ref, "wall", low, seed))
+		}
+	}
+	for _, name := range probes(rm) {
+		if med, ok := metricMedian(rm, name); !ok || med == 0 {
+			continue // a ratio with a zero median says nothing
+		}
+		for i := range d.Measurements {
+			m := &d.Measurements[i]
+			if i == ref || !slices.Contains(probes(m), name) {
+				continue
+			}
+			if med, ok := metricMedian(m, name); ok && med != 0 {
+				out.Counters = append(out.Counters, compareMetric(d, i, ref, name, 0, seed))
+			}
+		}
+	}
+	return out, nil
+}
+
+// commandLine is a command's command line (its name when it has none).
+func commandLine(m *result.Measurement) string {
+	if c := m.Detail.Command; c != nil && c.CommandLine != "" {
+		return c.CommandLine
+	}
+	return m.Name
+}
+
+// probes are the counters a command was measured with.
+func probes(m *result.Measurement) []string {
+	if c := m.Detail.Command; c != nil {
+		return c.Probes
+	}
+	return nil
+}
+
+// timed reports whether a command has timed runs (wall values).
+func timed(m *result.Measurement) bool {
+	w := m.Metric("wall")
+	return w != nil && len(w.Values) > 0
+}
+
+// wallMedian is a command's wall median (+Inf without a timed run).
+func wallMedian(m *result.Measurement) float64 {
+	if !timed(m) {
+		return math.Inf(1)
+	}
+	return median(m.Metric("wall"))
+}
+
+// metricMedian is the median of a command's metric name; ok is false
+// when it has no values.
+func metricMedian(m *result.Measurement, name string) (med float64, ok bool) {
+	met := m.Metric(name)
+	if met == nil || len(met.Values) == 0 {
+		return 0, false
+	}
+	return median(met), true
+}
+
+// overheadResolution is the scaled MAD of the overhead's wall times when
+// the overhead is subtracted (a corrected median within it cannot be told
+// from the overhead), else 0.
+func overheadResolution(d *result.Document) float64 {
+	r := d.Run.Command
+	if r == nil || r.Overhead == nil || !r.Overhead.Subtracted {
+		return 0
+	}
+	if w := r.Overhead.Metric("wall"); w != nil && len(w.Values) > 0 {
+		return stats.Summarize(w.Values).MADScaled
+	}
+	return 0
+}
+
+// compareMetric compares command a with the reference on a metric: the
+// ratio of medians with its bootstrap interval and the Mann-Whitney test
+// (stats.CompareMedians), under the one rule for small samples. A wall
+// median at or below low (the overhead's resolution) gives no ratio.
+func compareMetric(d *result.Document, a, ref int, metric string, low float64, seed uint64) CommandComparison {
+	am, rm := &d.Measurements[a], &d.Measurements[ref]
+	c := CommandComparison{A: am.Name, B: rm.Name, Command: a, Metric: metric}
+	xs, ys := am.Metric(metric).Values, rm.Metric(metric).Values
+	ma, mb := stats.Median(xs), stats.Median(ys)
+	if metric == "wall" && (!(ma > low) || !(mb > low)) {
+		which := am.Name
+		if !(mb > low) {
+			which = rm.Name
+		}
+		c.NoRatio = true
+		c.MannWhitney, c.Err = stats.MannWhitneyU(xs, ys)
+		c.conclusion = fmt.Sprintf("no ratio: the corrected median of %q is below the resolution of the overhead correction (see its warning); time both with -N to compare them", which)
+		return c
+	}
+	c.MedianRatio, c.Err = stats.CompareMedians(xs, ys, stats.Confidence, stats.Alpha, seed)
+	few, _ := TooFewForCI(len(xs), len(ys))
+	// A resample whose median is 0 (counts clamped to 0 after the
+	// overhead's are subtracted) gives an unbounded interval: none.
+	c.HasCI = !few && finite(c.CI.Lo) && finite(c.CI.Hi)
+	if !c.HasCI {
+		c.Significant = false
+	}
+	c.conclusion = c.conclude(am.Metric(metric).Unit)
+	return c
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// conclude words the conclusion of c, a comparison on a metric of unit u.
+func (c CommandComparison) conclude(u string) string {
+	a, b := c.A, c.B
+	what := ""
+	if c.Metric != "wall" {
+		what = " in " + c.Metric
+	}
+	if !c.Significant {
+		switch {
+		case c.Err != nil:
+			return fmt.Sprintf("not significant: %q and %q cannot be told apart%s (%v)", a, b, what, c.Err)
+		case !c.HasCI && finite(c.CI.Lo) && finite(c.CI.Hi):
+			_, no := TooFewForCI(0, 0)
+			return fmt.Sprintf("not significant: too few runs to tell %q and %q apart%s (%s)", a, b, what, no)
+		case !c.HasCI:
+			return fmt.Sprintf("not significant: the ratio%s of %q to %q has no bounded interval (a median of 0 in some resamples)", what, a, b)
+		}
+		return fmt.Sprintf("not significant: no difference%s between %q and %q can be shown (p = %s)", what, a, b, unit.PValue(c.MannWhitney.P))
+	}
+	r := c.RatioText()
+	if what != "" {
+		more := "more"
+		if c.Ratio < 1 {
+			more = "fewer"
+			if u == result.UnitNs {
+				more = "less"
+			}
+		}
+		return fmt.Sprintf("%q has %sx the %s of %q (%s)", a, r, c.Metric, b, more)
+	}
+	if c.Ratio >= 1 {
+		return fmt.Sprintf("%q is %sx as slow as %q", a, r, b)
+	}
+	return fmt.Sprintf("%q is %sx as fast as %q", a, unit.Ratio(1/c.Ratio, 1/c.CI.Hi, 1/c.CI.Lo), b)
+}
+
+// RatioText is the ratio with the digits its interval supports (3
+// significant ones without an interval).
+func (c CommandComparison) RatioText() string {
+	if !c.HasCI {
+		return unit.Ratio(c.Ratio, c.Ratio, c.Ratio)
+	}
+	return unit.Ratio(c.Ratio, c.CI.Lo, c.CI.Hi)
+}
+
+// CIText is the ratio's interval ("[2.2, 2.7]"), or why there is none
+// ("[no CI: fewer than 6 runs]", "[no bounded CI]").
+func (c CommandComparison) CIText() string {
+	if !c.HasCI {
+		if !finite(c.CI.Lo) || !finite(c.CI.Hi) {
+			return "[no bounded CI]"
+		}
+		_, no := TooFewForCI(0, 0)
+		return "[" + no + "]"
+	}
+	return "[" + unit.Ratio(c.CI.Lo, c.CI.Lo, c.CI.Hi) + ", " + unit.Ratio(c.CI.Hi, c.CI.Lo, c.CI.Hi) + "]"
+}
+
+// Stored returns the comparisons as a document stores them
+// (result.Document.Comparisons): on wall time, then on each counter. A
+// comparison without an interval has none (Lo, Hi and Confidence 0);
+// one without a test has no Test and P; one without a ratio is left out.
+func (c *Commands) Stored() []result.Comparison {
+	var out []result.Comparison
+	for _, x := range append(slices.Clip(c.Wall), c.Counters...) {
+		if x.NoRatio || !finite(x.Ratio) || !finite(x.MannWhitney.P) {
+			continue
+		}
+		rc := result.Comparison{A: x.A, B: x.B, Metric: x.Metric, Statistic: "median", Ratio: x.Ratio,
+			Test: "mann-whitney-u", P: x.MannWhitney.P, Verdict: x.conclusion}
+		if x.HasCI {
+			rc.Lo, rc.Hi, rc.Confidence = x.CI.Lo, x.CI.Hi, stats.Confidence
+		}
+		if x.Err != nil {
+			rc.Test, rc.P = "", 0
+		}
+		out = append(out, rc)
+	}
+	return out
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package valgrind
+
+const raceEnabled = false
