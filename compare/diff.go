@@ -159,7 +159,7 @@ func change(name string, omet, met *result.Metric) Change {
 		}
 	}
 	c.Slowdown, c.SlowLo, c.SlowHi = c.Ratio, c.CI.Lo, c.CI.Hi
-	if higherIsBetter(c.Unit) {
+	if HigherIsBetter(c.Unit) {
 		c.Slowdown, c.SlowLo, c.SlowHi = 1/c.Ratio, 1/c.CI.Hi, 1/c.CI.Lo
 	}
 	return c

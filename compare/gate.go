@@ -117,9 +117,11 @@ func GateDocuments(baseline, newer *result.Document, o GateOptions) (*Gate, erro
 	return g, nil
 }
 
-// higherIsBetter reports whether more of a unit is better (a rate: units
-// per second, such as Go benchmarks' B/s).
-func higherIsBetter(u string) bool { return strings.HasSuffix(u, "/s") }
+// HigherIsBetter reports whether more of a unit is better: a rate, units
+// per second such as Go benchmarks' B/s. Every verdict takes the change
+// of such a metric the other way round (lower is worse): the gate's and
+// history's change points.
+func HigherIsBetter(unit string) bool { return strings.HasSuffix(unit, "/s") }
 
 // undecidedWhy says why a change is undecided.
 func undecidedWhy(c *Change, up, down float64) string {
