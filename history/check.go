@@ -2,20 +2,9 @@ package history
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/stats"
-)
-
-// Verdict classifies a change of a series.
-type Verdict string
-
-// The verdicts of a change.
-const (
-	Regression  Verdict = "regression"
-	Improvement Verdict = "improvement"
-	// Small is a change whose ratio lies within the threshold.
-	Small Verdict = "within threshold"
 )
 
 // defaultConfidence is the level of a change's ratio interval when
@@ -33,8 +22,8 @@ type CheckOptions struct {
 	Confidence float64
 }
 
-// Change is one change point of a series, with what changed.
-type Change struct {
+// ChangePoint is one change point of a series, with what changed.
+type ChangePoint struct {
 	// Index is the first point after the change; Before the last point
 	// before it and After the first point after it (the commit range in
 	// which it happened is Before.Commit..After.Commit).
@@ -50,16 +39,18 @@ type Change struct {
 	Ratio, Lo, Hi float64
 	// P is the permutation test's p-value; Q its energy statistic.
 	P, Q float64
-	// Verdict: a regression when the metric got worse by more than the
-	// threshold (for rates, "/s" units, worse is lower) and the ratio's
-	// interval excludes 1; an improvement likewise; else Small.
-	Verdict Verdict
+	// Verdict is in package compare's words: compare.Regression when the
+	// metric got worse by more than the threshold (for rates, units where
+	// compare.HigherIsBetter, worse is lower) and the ratio's interval
+	// excludes 1; compare.Improvement likewise better; else
+	// compare.NoChange (never compare.Undecided).
+	Verdict compare.Verdict
 }
 
 // Changes finds the change points of a series (stats.EDivisive over the
 // runs' medians) and describes each. It needs points in time order, as
 // Series returns them.
-func Changes(points []Point, o CheckOptions) ([]Change, error) {
+func Changes(points []Point, o CheckOptions) ([]ChangePoint, error) {
 	if o.Confidence == 0 {
 		o.Confidence = defaultConfidence
 	}
@@ -74,7 +65,7 @@ func Changes(points []Point, o CheckOptions) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("history: %w", err)
 	}
-	var out []Change
+	var out []ChangePoint
 	for k, cp := range cps {
 		lo, hi := 0, len(meds)
 		if k > 0 {
@@ -84,22 +75,22 @@ func Changes(points []Point, o CheckOptions) ([]Change, error) {
 			hi = cps[k+1].Index
 		}
 		before, after := meds[lo:cp.Index], meds[cp.Index:hi]
-		c := Change{Index: cp.Index, Before: points[cp.Index-1], After: points[cp.Index], P: cp.P, Q: cp.Q,
+		c := ChangePoint{Index: cp.Index, Before: points[cp.Index-1], After: points[cp.Index], P: cp.P, Q: cp.Q,
 			MedianBefore: stats.Median(before), MedianAfter: stats.Median(after), NBefore: len(before), NAfter: len(after)}
 		c.Ratio = c.MedianAfter / c.MedianBefore
 		ci := stats.BootstrapMedianRatioCI(after, before, o.Confidence, 0, o.Detector.Seed+uint64(k))
 		c.Lo, c.Hi = ci.Lo, ci.Hi
 		worse, lo95, hi95 := c.Ratio, c.Lo, c.Hi
-		if strings.HasSuffix(points[0].Unit, "/s") {
+		if compare.HigherIsBetter(points[0].Unit) {
 			worse, lo95, hi95 = 1/c.Ratio, 1/c.Hi, 1/c.Lo
 		}
 		switch {
 		case worse > 1+o.Threshold && lo95 > 1:
-			c.Verdict = Regression
+			c.Verdict = compare.Regression
 		case worse < 1/(1+o.Threshold) && hi95 < 1:
-			c.Verdict = Improvement
+			c.Verdict = compare.Improvement
 		default:
-			c.Verdict = Small
+			c.Verdict = compare.NoChange
 		}
 		out = append(out, c)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -26,13 +27,13 @@ func TestChanges(t *testing.T) {
 		name             string
 		pts              []Point
 		threshold        float64
-		want             Verdict
+		want             compare.Verdict
 		ratioLo, ratioHi float64
 	}{
-		{"slower", stepSeries(60, 30, 100, 120, "ns"), 0.05, Regression, 1.15, 1.25},
-		{"faster", stepSeries(60, 30, 100, 80, "ns"), 0.05, Improvement, 0.75, 0.85},
-		{"rate lower is worse", stepSeries(60, 30, 100, 80, "B/s"), 0.05, Regression, 0.75, 0.85},
-		{"within threshold", stepSeries(60, 30, 100, 104, "ns"), 0.10, Small, 1.02, 1.06},
+		{"slower", stepSeries(60, 30, 100, 120, "ns"), 0.05, compare.Regression, 1.15, 1.25},
+		{"faster", stepSeries(60, 30, 100, 80, "ns"), 0.05, compare.Improvement, 0.75, 0.85},
+		{"rate lower is worse", stepSeries(60, 30, 100, 80, "B/s"), 0.05, compare.Regression, 0.75, 0.85},
+		{"within the threshold: no change", stepSeries(60, 30, 100, 104, "ns"), 0.10, compare.NoChange, 1.02, 1.06},
 	} {
 		chs, err := Changes(c.pts, CheckOptions{Threshold: c.threshold})
 		if err != nil {

@@ -8,7 +8,8 @@
 // one measurement's metric back in time order, one point per run, and
 // package stats' EDivisive finds its change points (Changes): each with
 // its commit range, the ratio of the medians on either side with a
-// bootstrap interval, its p-value and a verdict against a threshold.
+// bootstrap interval, its p-value and a verdict against a threshold
+// (package compare's words: compare.Regression, Improvement, NoChange).
 // Select picks the series of a measurement by a Query (its metric, the
 // machines, a start time), and the store's document methods return what
 // each view of chrono history shows as a result document of kind history

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
@@ -110,7 +111,7 @@ func (s *Store) CheckDocument(ctx context.Context, names []string, q Query, o Ch
 			check.Checked++
 			if len(chs) > 0 {
 				check.Changed++
-				if chs[len(chs)-1].Verdict == Regression {
+				if chs[len(chs)-1].Verdict == compare.Regression {
 					check.Regressed++
 				}
 			}
@@ -151,7 +152,7 @@ func (s *Store) newDocument(m result.Meta, view string, q Query) *result.Documen
 // seriesMeasurement is a series as a history document's measurement: its
 // metric holds the run medians in time order, its detail the runs and the
 // changes.
-func seriesMeasurement(se Series, chs []Change) result.Measurement {
+func seriesMeasurement(se Series, chs []ChangePoint) result.Measurement {
 	met := result.Metric{Name: se.Metric, Unit: se.Unit, Values: []float64{}}
 	det := &result.HistoryDetail{Metric: se.Metric, Unit: se.Unit, Merged: se.Merged, Runs: []result.HistoryPoint{}}
 	if !se.Merged {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -140,7 +141,7 @@ func TestDocuments(t *testing.T) {
 				det.Runs[0].N != 3 || len(det.Runs[0].Values) != 3 || m.Metrics[0].Values[0] != stats.Median(det.Runs[0].Values) {
 				t.Fatalf("trend series: %+v", m)
 			}
-			if len(det.Changes) != 1 || det.Changes[0].Index != 11 || det.Changes[0].Verdict != string(Regression) ||
+			if len(det.Changes) != 1 || det.Changes[0].Index != 11 || det.Changes[0].Verdict != string(compare.Regression) ||
 				det.Changes[0].AfterCommit != det.Runs[11].Commit || det.Changes[0].BeforeCommit != det.Runs[10].Commit {
 				t.Errorf("trend changes: %+v", det.Changes)
 			}

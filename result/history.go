@@ -178,8 +178,9 @@ type HistoryChange struct {
 	Q float64 `json:"q"`
 	// Verdict is "regression" (the metric got worse by more than
 	// HistoryCheck.Threshold and the interval excludes 1; for rates, "/s"
-	// units, worse is lower), "improvement" (likewise better), or
-	// "within threshold".
+	// units, worse is lower), "improvement" (likewise better), or "no
+	// change": package compare's verdicts, as history.Changes decides
+	// them.
 	Verdict string `json:"verdict"`
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/history"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
@@ -352,8 +353,10 @@ func historyCheckCmd(f *historyFlags) *cobra.Command {
 medians, and reports each change with its commit range, the ratio of the
 medians of the segments on either side with a 95% bootstrap interval, and the
 permutation test's p-value. A change is a regression when the metric got worse
-by more than --threshold and the interval excludes 1. With --fail-on regression
-chrono exits 1 when the newest change of some series is a regression.
+by more than --threshold and the interval excludes 1, an improvement when it got
+better likewise, else no change (the verdicts of chrono report --baseline's
+gate). With --fail-on regression chrono exits 1 when the newest change of some
+series is a regression.
 
 Only runs of one machine fingerprint are compared: each machine's runs form
 their own series (--machine keeps one machine).`,
@@ -365,8 +368,9 @@ their own series (--machine keeps one machine).`,
 			if err != nil {
 				return err
 			}
-			if f.failOn != "" && f.failOn != "regression" {
-				return usagef("--fail-on %q: the only value is regression", f.failOn)
+			gate := f.failOn != ""
+			if gate && compare.Verdict(f.failOn) != compare.Regression {
+				return usagef("--fail-on %q: the only value is %s", f.failOn, compare.Regression)
 			}
 			q, err := f.query("", true)
 			if err != nil {
@@ -377,7 +381,7 @@ their own series (--machine keeps one machine).`,
 				doc, err = s.CheckDocument(ctx, args, q, f.checkOptions(threshold), meta(cmd, nil))
 				return doc, err
 			})
-			if err != nil || f.failOn != "regression" {
+			if err != nil || !gate {
 				return err
 			}
 			if regressed := regressions(doc); len(regressed) > 0 {
@@ -393,18 +397,22 @@ their own series (--machine keeps one machine).`,
 	fl.BoolVar(&f.anyMachine, "any-machine", false, "one series of the runs of every machine (compares results across machines)")
 	fl.StringVar(&f.threshold, "threshold", "5%", "the smallest change that counts as a regression or an improvement, in percent")
 	fl.StringVar(&f.failOn, "fail-on", "", "regression: exit 1 when the newest change of some series is a regression")
+	cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{string(compare.Regression)}, cobra.ShellCompDirectiveNoFileComp
+	})
 	addDetectorFlags(cmd, f)
 	addOutputFlags(cmd, f)
 	return cmd
 }
 
 // regressions names the series of a check document whose newest change
-// is a regression, with its commit range and ratio.
+// is a regression (compare.Regression, the verdict chrono report's gate
+// fails on), with its commit range and ratio.
 func regressions(d *result.Document) []string {
 	var out []string
 	for _, m := range d.Measurements {
 		det := m.Detail.History
-		if c := det.Newest(); c != nil && c.Verdict == string(history.Regression) {
+		if c := det.Newest(); c != nil && compare.Verdict(c.Verdict) == compare.Regression {
 			out = append(out, fmt.Sprintf("%s %s (%s..%s, %s×)", m.Name, det.Metric, shortCommit(c.BeforeCommit), shortCommit(c.AfterCommit), report.Ratio(c.Ratio, c.Lo, c.Hi)))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/history"
 	"github.com/chronograph/chronograph/internal/plural"
@@ -395,5 +396,42 @@ func TestHistoryDetectorFlags(t *testing.T) {
 	out, errOut, code := runChrono(t, "", "history", "check", "--db", db, "--permutations", "19")
 	if code != 0 || !strings.Contains(out, "1 change\n") || !strings.Contains(out, "0.050  regression") || !strings.Contains(out, "19 permutations") {
 		t.Errorf("19 permutations: exit %d, %s%s", code, out, errOut)
+	}
+}
+
+// TestHistoryCheckVerdicts: check's change points carry package compare's
+// verdicts, as chrono report's gate does: the example's change (2.4×) is
+// a regression beyond 5 %, which --fail-on regression fails on, and "no
+// change" beyond 200 % (it said "within threshold"), which passes;
+// --fail-on takes only the verdict the gate fails on.
+func TestHistoryCheckVerdicts(t *testing.T) {
+	db := "../../docs/examples/history.db"
+	row := "  dfc731cd97..6ae97a5471  2.2 ms (10 runs)  5.4 ms (6 runs)  2.4    [2.2, 3.6]  0.0050  "
+	for _, tt := range []struct {
+		threshold string
+		verdict   compare.Verdict
+		summary   string
+		code      int
+		stderr    string
+	}{
+		{"5%", compare.Regression, "1 series checked, 1 with changes, 1 whose newest change is a regression beyond 5%", exitFailure,
+			"chrono: history check: regression: gzip README.md wall (dfc731cd97..6ae97a5471, 2.4×)\n"},
+		{"200%", compare.NoChange, "1 series checked, 1 with changes, 0 whose newest change is a regression beyond 200%", exitOK, ""},
+	} {
+		out, errOut, code := runChrono(t, "", "history", "check", "--db", db, "--threshold", tt.threshold, "--fail-on", string(compare.Regression))
+		if code != tt.code || errOut != tt.stderr || !strings.Contains(out, row+string(tt.verdict)+"\n") || !strings.Contains(out, tt.summary+" (") {
+			t.Errorf("--threshold %s: exit %d, stderr %q, want exit %d, %q and the verdict %q:\n%s", tt.threshold, code, errOut, tt.code, tt.stderr, tt.verdict, out)
+		}
+		js, _, _ := runChrono(t, "", "history", "check", "--db", db, "--threshold", tt.threshold, "--json")
+		d, err := result.Unmarshal([]byte(js))
+		if err != nil || len(d.Measurements) != 1 || d.Measurements[0].Detail.History.Newest().Verdict != string(tt.verdict) {
+			t.Errorf("--threshold %s --json: %v\n%s", tt.threshold, err, js)
+		}
+	}
+	for _, v := range []compare.Verdict{compare.Improvement, compare.NoChange, compare.Undecided} {
+		_, errOut, code := runChrono(t, "", "history", "check", "--db", db, "--fail-on", string(v))
+		if want := fmt.Sprintf("--fail-on %q: the only value is regression", v); code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("--fail-on %s: exit %d, %q; want exit 2 and %q", v, code, errOut, want)
+		}
 	}
 }
