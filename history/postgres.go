@@ -15,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// ConnectTimeout bounds connecting to PostgreSQL when the address sets no
+// connectTimeout bounds connecting to PostgreSQL when the address sets no
 // connect_timeout.
-const ConnectTimeout = 5 * time.Second
+const connectTimeout = 5 * time.Second
 
 // migrationLock is the key of the advisory lock that serializes
 // migrations among processes.
@@ -29,7 +29,7 @@ func openPostgres(ctx context.Context, dsn string) (*Store, error) {
 		return nil, fmt.Errorf("history: cannot parse the PostgreSQL address: %v; give it as postgres://USER:PASSWORD@HOST:5432/DATABASE", redactErr(err, dsn))
 	}
 	if !strings.Contains(dsn, "connect_timeout") {
-		cfg.ConnectTimeout = ConnectTimeout
+		cfg.ConnectTimeout = connectTimeout
 	}
 	where := "postgres://" + net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))) + "/" + cfg.Database
 	db := stdlib.OpenDB(*cfg)

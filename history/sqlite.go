@@ -20,9 +20,9 @@ import (
 // sqliteHeader starts every SQLite database file.
 const sqliteHeader = "SQLite format 3\x00"
 
-// BusyTimeoutMS is how long a SQLite append waits for another process's
+// busyTimeoutMS is how long a SQLite append waits for another process's
 // transaction before it fails, in milliseconds.
-const BusyTimeoutMS = 30000
+const busyTimeoutMS = 30000
 
 // openSQLite opens the SQLite file at path. An existing file that does not
 // start with SQLite's header is refused before SQLite touches it.
@@ -41,7 +41,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("history: cannot read %s: %w", path, err)
 	}
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeoutMS))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
@@ -71,7 +71,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 // fail with SQLITE_BUSY at once, without SQLite's busy handler: retry
 // then, up to the busy timeout, as the handler would have waited.
 func pingSQLite(ctx context.Context, db *sql.DB) error {
-	deadline := time.Now().Add(BusyTimeoutMS * time.Millisecond)
+	deadline := time.Now().Add(busyTimeoutMS * time.Millisecond)
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
 		err := db.PingContext(ctx)
 		var se *sqlite.Error

@@ -176,23 +176,19 @@ func (s *Store) Close() error { return s.db.Close() }
 // database (never a password).
 func (s *Store) Where() string { return s.where }
 
-// SchemaVersion is the schema version this package writes (the store's,
-// once opened).
-func (s *Store) SchemaVersion() int { return len(s.dialect.migrations()) }
-
-// NewerSchemaError is returned for a store whose schema is newer than this
-// program knows.
-type NewerSchemaError struct {
+// newerSchemaError is the error of Open and OpenExisting for a store whose
+// schema is newer than this program knows.
+type newerSchemaError struct {
 	Where        string
 	Found, Known int
 }
 
-func (e *NewerSchemaError) Error() string {
+func (e *newerSchemaError) Error() string {
 	return fmt.Sprintf("history: %s has schema version %d, newer than the %d this chrono knows: it was written by a newer chrono; upgrade chrono (the store is left unchanged)", e.Where, e.Found, e.Known)
 }
 
 // readableSince is the oldest schema version that readers (List, Series,
-// Machines, Count) read: they use only the columns of version 1.
+// Machines) read: they use only the columns of version 1.
 const readableSince = 1
 
 // checkReadable checks, for OpenExisting, that the store holds a schema
@@ -211,7 +207,7 @@ func (s *Store) checkReadable(ctx context.Context) error {
 	}
 	switch known := len(s.dialect.migrations()); {
 	case version > known:
-		return &NewerSchemaError{Where: s.where, Found: version, Known: known}
+		return &newerSchemaError{Where: s.where, Found: version, Known: known}
 	case version < readableSince:
 		return fmt.Errorf("%w at %s: it holds no chrono history yet: add results first (chrono history add FILE, or --history on a measuring subcommand)", ErrNoStore, s.where)
 	}
@@ -252,7 +248,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		}
 	}
 	if version > len(ms) {
-		return &NewerSchemaError{Where: s.where, Found: version, Known: len(ms)}
+		return &newerSchemaError{Where: s.where, Found: version, Known: len(ms)}
 	}
 	if version == len(ms) {
 		return tx.Commit()
@@ -655,12 +651,4 @@ func (s *Store) Machines(ctx context.Context, name, metric string) ([]Machine, e
 		out = append(out, m)
 	}
 	return out, rows.Err()
-}
-
-// Count returns the number of runs and of measurement rows in the store.
-func (s *Store) Count(ctx context.Context) (runs, points int, err error) {
-	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM measurements)").Scan(&runs, &points); err != nil {
-		return 0, 0, s.wrap("cannot count the rows", err)
-	}
-	return runs, points, nil
 }
