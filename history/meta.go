@@ -92,9 +92,9 @@ func firstLine(s string) string {
 }
 
 // Machine is a machine fingerprint: the parts of the environment that make
-// figures comparable (as report.EnvDiffs checks them) and their hash; the
-// store keeps each run's, and history documents hold them (see
-// result.HistoryMachine for the fields).
+// figures comparable (those compare.GateDocuments checks, and the Go
+// version) and their hash; the store keeps each run's, and history
+// documents hold them (see result.HistoryMachine for the fields).
 type Machine = result.HistoryMachine
 
 // Fingerprint returns the fingerprint of an environment (the zero Machine
