@@ -42,8 +42,9 @@ type ChangePoint struct {
 	// Verdict is in package compare's words: compare.Regression when the
 	// metric got worse by more than the threshold (for rates, units where
 	// compare.HigherIsBetter, worse is lower) and the ratio's interval
-	// excludes 1; compare.Improvement likewise better; else
-	// compare.NoChange (never compare.Undecided).
+	// excludes 1; compare.Improvement likewise better; compare.Undecided
+	// when the ratio is beyond the threshold but its interval reaches 1
+	// (as the gate calls it); else compare.NoChange.
 	Verdict compare.Verdict
 }
 
@@ -84,15 +85,26 @@ func Changes(points []Point, o CheckOptions) ([]ChangePoint, error) {
 		if compare.HigherIsBetter(points[0].Unit) {
 			worse, lo95, hi95 = 1/c.Ratio, 1/c.Hi, 1/c.Lo
 		}
-		switch {
-		case worse > 1+o.Threshold && lo95 > 1:
-			c.Verdict = compare.Regression
-		case worse < 1/(1+o.Threshold) && hi95 < 1:
-			c.Verdict = compare.Improvement
-		default:
-			c.Verdict = compare.NoChange
-		}
+		c.Verdict = verdict(worse, lo95, hi95, o.Threshold)
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// verdict is a change point's verdict from its ratio of medians worse
+// (after/before, inverted for metrics where higher is better, so above 1
+// is worse) and its interval [lo, hi]: beyond the threshold with the
+// interval on the same side of 1, a regression or an improvement; beyond
+// it with the interval reaching 1, undecided (as the gate says); else no
+// change.
+func verdict(worse, lo, hi, threshold float64) compare.Verdict {
+	switch {
+	case worse > 1+threshold && lo > 1:
+		return compare.Regression
+	case worse < 1/(1+threshold) && hi < 1:
+		return compare.Improvement
+	case worse > 1+threshold || worse < 1/(1+threshold):
+		return compare.Undecided
+	}
+	return compare.NoChange
 }

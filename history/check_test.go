@@ -22,6 +22,24 @@ func stepSeries(n, at int, before, after float64, unit string) []Point {
 	return pts
 }
 
+func TestVerdict(t *testing.T) {
+	for _, c := range []struct {
+		worse, lo, hi, threshold float64
+		want                     compare.Verdict
+	}{
+		{1.20, 1.10, 1.30, 0.05, compare.Regression},
+		{0.80, 0.70, 0.90, 0.05, compare.Improvement},
+		{1.50, 0.90, 2.50, 0.05, compare.Undecided}, // beyond the threshold, the interval reaches 1
+		{0.60, 0.40, 1.10, 0.05, compare.Undecided},
+		{1.04, 1.02, 1.06, 0.10, compare.NoChange}, // a real change, within the threshold
+		{1.00, 0.95, 1.05, 0.05, compare.NoChange},
+	} {
+		if got := verdict(c.worse, c.lo, c.hi, c.threshold); got != c.want {
+			t.Errorf("verdict(%v [%v, %v], threshold %v) = %q, want %q", c.worse, c.lo, c.hi, c.threshold, got, c.want)
+		}
+	}
+}
+
 func TestChanges(t *testing.T) {
 	for _, c := range []struct {
 		name             string
