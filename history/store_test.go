@@ -428,27 +428,6 @@ func TestParseTags(t *testing.T) {
 	}
 }
 
-func TestReadGit(t *testing.T) {
-	dir := t.TempDir()
-	if g := ReadGit(context.Background(), dir); g.Commit != "" || g.Note == "" {
-		t.Fatalf("outside a repository: %+v", g)
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "trunk"}, {"-c", "user.email=a@b", "-c", "user.name=a", "commit", "-q", "--allow-empty", "-m", "x"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	g := ReadGit(context.Background(), dir)
-	if len(g.Commit) != 40 || g.Branch != "trunk" || g.Dirty == nil || *g.Dirty {
-		t.Fatalf("%+v", g)
-	}
-}
-
 // TestAddDuplicate: a document whose content the store already holds is
 // not stored again (history add of one file 8 times stored 8 runs), also
 // when it comes back from the file it was exported to; AllowDuplicate
