@@ -23,7 +23,8 @@
 // CGO_ENABLED=0 builds keep working; WAL mode, a busy timeout, BEGIN
 // IMMEDIATE for appends) and PostgreSQL for a fleet of CI runners
 // (postgres://... addresses; migrations under an advisory lock). Every
-// append is one transaction, and every query is parameterized.
+// append is one transaction (AddAll adds many documents in one), and every
+// query is parameterized.
 //
 // It stores documents and finds changes; it does not measure and does
 // not render.

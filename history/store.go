@@ -367,10 +367,77 @@ type Duplicate struct {
 // document's start, else now. Each metric is stored with its raw values
 // and their median; a binned metric (a histogram, no raw values) with its
 // median from the recorder's p50 or its bins; a metric with neither is
-// skipped and listed in Added.Skipped.
+// skipped and listed in Added.Skipped. AddAll adds several documents in
+// one transaction.
 func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added, error) {
+	p, err := prepareRun(doc, meta)
+	if err != nil {
+		return p.added, fmt.Errorf("history: %w", err)
+	}
+	as, err := s.addRuns(ctx, []*pendingRun{p})
+	if err != nil {
+		return Added{}, err
+	}
+	return as[0], nil
+}
+
+// Entry is a document to add with its metadata (see AddAll).
+type Entry struct {
+	Doc  *result.Document
+	Meta Meta
+}
+
+// AddAll stores the entries as Add stores each one, all in one
+// transaction: either every run is stored or (on any error, or a crash)
+// none is, and the store is locked and committed once however many there
+// are. A document with the content of one before it in entries is a
+// duplicate of that one's run. The Added are in the order of entries.
+// An error names its entry by Meta.Source, else by its position.
+func (s *Store) AddAll(ctx context.Context, entries []Entry) ([]Added, error) {
+	if len(entries) == 0 {
+		return nil, nil
+	}
+	runs := make([]*pendingRun, len(entries))
+	for i, e := range entries {
+		p, err := prepareRun(e.Doc, e.Meta)
+		if err != nil {
+			name := e.Meta.Source
+			if name == "" {
+				name = fmt.Sprintf("document %d of %d", i+1, len(entries))
+			}
+			return nil, fmt.Errorf("history: %s: %w", name, err)
+		}
+		runs[i] = p
+	}
+	return s.addRuns(ctx, runs)
+}
+
+// pendingRun is a document ready to be written: the columns of its run
+// and of its measurement rows.
+type pendingRun struct {
+	doc               *result.Document
+	meta              Meta
+	body, tags, parts string
+	hash              string
+	rows              []measurementRow
+	added             Added // its Skipped
+}
+
+// measurementRow is the columns of one measurement × metric of a run.
+type measurementRow struct {
+	name, metric, unit string
+	n                  int
+	median             float64
+	samples            string
+}
+
+// prepareRun encodes doc and meta for the store (see Add). Its errors say
+// what is wrong without the package's prefix; with no metric to store,
+// the pendingRun's added lists the metrics skipped.
+func prepareRun(doc *result.Document, meta Meta) (*pendingRun, error) {
+	p := &pendingRun{doc: doc}
 	if doc == nil {
-		return Added{}, errors.New("history: no document to add")
+		return p, errors.New("no document to add")
 	}
 	if meta.Time.IsZero() {
 		meta.Time = doc.Start
@@ -381,21 +448,15 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 	if meta.Machine.Hash == "" {
 		meta.Machine = Fingerprint(doc.Environment)
 	}
+	p.meta = meta
 	body, err := json.Marshal(doc)
 	if err != nil {
-		return Added{}, fmt.Errorf("history: cannot encode the document: %w", err)
+		return p, fmt.Errorf("cannot encode the document: %w", err)
 	}
-	hash := storedContentHash(body)
+	p.body, p.hash = string(body), storedContentHash(body)
 	tags, _ := json.Marshal(nonNilTags(meta.Tags))
 	parts, _ := json.Marshal(meta.Machine)
-	type row struct {
-		name, metric, unit string
-		n                  int
-		median             float64
-		samples            []byte
-	}
-	var rows []row
-	var a Added
+	p.tags, p.parts = string(tags), string(parts)
 	for _, m := range doc.Measurements {
 		for _, mt := range m.Metrics {
 			vals := slices.DeleteFunc(slices.Clone(mt.Values), func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
@@ -403,34 +464,100 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 				// A binned metric (chrono latency, scope timers): its
 				// median from the recorder's p50, else from the bins.
 				if med, n, ok := histogramMedian(&mt); ok {
-					rows = append(rows, row{m.Name, mt.Name, mt.Unit, n, med, []byte("[]")})
+					p.rows = append(p.rows, measurementRow{m.Name, mt.Name, mt.Unit, n, med, "[]"})
 					continue
 				}
-				a.Skipped = append(a.Skipped, m.Name+" "+mt.Name+": no raw values and no histogram")
+				p.added.Skipped = append(p.added.Skipped, m.Name+" "+mt.Name+": no raw values and no histogram")
 				continue
 			}
 			b, _ := json.Marshal(vals)
-			rows = append(rows, row{m.Name, mt.Name, mt.Unit, len(vals), stats.Median(vals), b})
+			p.rows = append(p.rows, measurementRow{m.Name, mt.Name, mt.Unit, len(vals), stats.Median(vals), string(b)})
 		}
 	}
-	if len(rows) == 0 {
-		return a, fmt.Errorf("history: the %s document has no metric with samples to store (%s): nothing was added", doc.Kind, strings.Join(a.Skipped, "; "))
+	if len(p.rows) == 0 {
+		return p, fmt.Errorf("the %s document has no metric with samples to store (%s): nothing was added", doc.Kind, strings.Join(p.added.Skipped, "; "))
 	}
+	return p, nil
+}
 
+// addRuns writes runs in one transaction.
+func (s *Store) addRuns(ctx context.Context, runs []*pendingRun) ([]Added, error) {
 	tx, err := s.dialect.begin(ctx, s.db)
 	if err != nil {
-		return Added{}, s.wrap("cannot start the append", err)
+		return nil, s.wrap("cannot start the append", err)
 	}
 	defer tx.Rollback()
-	if !meta.AllowDuplicate {
-		// Another process adding the same document waits here (SQLite:
-		// BEGIN IMMEDIATE; PostgreSQL: a lock on the hash) and then sees
-		// this one's run.
-		if err := s.dialect.lockContent(ctx, tx, hash); err != nil {
-			return Added{}, s.wrap("cannot lock the document's content", err)
+	// Another process adding one of these documents waits here (SQLite:
+	// BEGIN IMMEDIATE; PostgreSQL: a lock on each hash, taken in the
+	// order of the hashes, so that two processes adding the same
+	// documents in another order cannot deadlock) and then sees that
+	// process's runs.
+	var hashes []string
+	for _, p := range runs {
+		if !p.meta.AllowDuplicate {
+			hashes = append(hashes, p.hash)
+		}
+	}
+	slices.Sort(hashes)
+	for _, h := range slices.Compact(hashes) {
+		if err := s.dialect.lockContent(ctx, tx, h); err != nil {
+			return nil, s.wrap("cannot lock the document's content", err)
+		}
+	}
+	var st appendStmts
+	defer st.close()
+	out := make([]Added, len(runs))
+	for i, p := range runs {
+		if out[i], err = s.addRun(ctx, tx, &st, p); err != nil {
+			return nil, err
+		}
+	}
+	if s.beforeCommit != nil {
+		if err := s.beforeCommit(); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, s.wrap("cannot commit the append", err)
+	}
+	return out, nil
+}
+
+// appendStmts are the statements of an append, each prepared when first
+// needed and then shared by the runs of the transaction.
+type appendStmts struct{ duplicate, run, measurement *sql.Stmt }
+
+func (st *appendStmts) close() {
+	for _, x := range []*sql.Stmt{st.duplicate, st.run, st.measurement} {
+		if x != nil {
+			x.Close()
+		}
+	}
+}
+
+// prepare returns *x, preparing q in tx first when it is nil.
+func (s *Store) prepare(ctx context.Context, tx *sql.Tx, x **sql.Stmt, q string) (*sql.Stmt, error) {
+	if *x == nil {
+		stmt, err := tx.PrepareContext(ctx, s.dialect.rebind(q))
+		if err != nil {
+			return nil, s.wrap("cannot prepare the append", err)
+		}
+		*x = stmt
+	}
+	return *x, nil
+}
+
+// addRun writes one run and its measurements in tx, or finds the run
+// that holds its content.
+func (s *Store) addRun(ctx context.Context, tx *sql.Tx, st *appendStmts, p *pendingRun) (Added, error) {
+	a := p.added
+	if !p.meta.AllowDuplicate {
+		q, err := s.prepare(ctx, tx, &st.duplicate, "SELECT id, added_ns FROM runs WHERE content_sha256 = ? ORDER BY id LIMIT 1")
+		if err != nil {
+			return Added{}, err
 		}
 		var id, added int64
-		err := tx.QueryRowContext(ctx, s.dialect.rebind("SELECT id, added_ns FROM runs WHERE content_sha256 = ? ORDER BY id LIMIT 1"), hash).Scan(&id, &added)
+		err = q.QueryRowContext(ctx, p.hash).Scan(&id, &added)
 		switch {
 		case err == nil:
 			return Added{Skipped: a.Skipped, Duplicate: &Duplicate{Run: id, Added: time.Unix(0, added)}}, nil
@@ -438,6 +565,7 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 			return Added{}, s.wrap("cannot look for the document in the store", err)
 		}
 	}
+	meta := p.meta
 	var dirty sql.NullInt64
 	if meta.Git.Dirty != nil {
 		dirty = sql.NullInt64{Valid: true}
@@ -445,33 +573,27 @@ func (s *Store) Add(ctx context.Context, doc *result.Document, meta Meta) (Added
 			dirty.Int64 = 1
 		}
 	}
-	err = tx.QueryRowContext(ctx, s.dialect.rebind(`INSERT INTO runs
+	ins, err := s.prepare(ctx, tx, &st.run, `INSERT INTO runs
 		(added_ns, time_ns, kind, source, git_commit, git_branch, git_dirty, git_note, machine, machine_parts, tags, document, content_sha256)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		time.Now().UnixNano(), meta.Time.UnixNano(), doc.Kind, meta.Source,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+	if err != nil {
+		return Added{}, err
+	}
+	err = ins.QueryRowContext(ctx, time.Now().UnixNano(), meta.Time.UnixNano(), p.doc.Kind, meta.Source,
 		nullString(meta.Git.Commit), nullString(meta.Git.Branch), dirty, meta.Git.Note,
-		meta.Machine.Hash, string(parts), string(tags), string(body), hash).Scan(&a.Run)
+		meta.Machine.Hash, p.parts, p.tags, p.body, p.hash).Scan(&a.Run)
 	if err != nil {
 		return Added{}, s.wrap("cannot add the run", err)
 	}
-	ins, err := tx.PrepareContext(ctx, s.dialect.rebind(`INSERT INTO measurements (run_id, name, metric, unit, n, median, samples) VALUES (?, ?, ?, ?, ?, ?, ?)`))
+	ins, err = s.prepare(ctx, tx, &st.measurement, `INSERT INTO measurements (run_id, name, metric, unit, n, median, samples) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return Added{}, s.wrap("cannot prepare the append", err)
+		return Added{}, err
 	}
-	defer ins.Close()
-	for _, r := range rows {
-		if _, err := ins.ExecContext(ctx, a.Run, r.name, r.metric, r.unit, r.n, r.median, string(r.samples)); err != nil {
+	for _, r := range p.rows {
+		if _, err := ins.ExecContext(ctx, a.Run, r.name, r.metric, r.unit, r.n, r.median, r.samples); err != nil {
 			return Added{}, s.wrap("cannot add measurement "+strconv.Quote(r.name), err)
 		}
 		a.Points++
-	}
-	if s.beforeCommit != nil {
-		if err := s.beforeCommit(); err != nil {
-			return Added{}, err
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return Added{}, s.wrap("cannot commit the append", err)
 	}
 	return a, nil
 }

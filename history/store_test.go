@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,6 +54,20 @@ func child(mode string) int {
 			}
 		}
 		return 0
+	case "batch": // "batch N ID ORDER": the same N documents in one AddAll, reversed when ORDER is "reverse"
+		n, _ := strconv.Atoi(f[1])
+		entries := make([]Entry, n)
+		for i := range n {
+			entries[i] = Entry{Doc: testDoc("child "+f[2], []float64{float64(i), 2, 3}, time.Unix(int64(i), 0))}
+		}
+		if f[3] == "reverse" {
+			slices.Reverse(entries)
+		}
+		if _, err := s.AddAll(ctx, entries); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 4
+		}
+		return 0
 	case "crash":
 		s.beforeCommit = func() error {
 			p, _ := os.FindProcess(os.Getpid())
@@ -87,6 +102,21 @@ func backends(t testing.TB) map[string]string {
 		b["postgres"] = dsn
 	}
 	return b
+}
+
+// eachStore runs test on a new store of each backend (see backends).
+func eachStore(t *testing.T, test func(t *testing.T, s *Store)) {
+	t.Helper()
+	for name, dsn := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			s, err := Open(context.Background(), dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			test(t, s)
+		})
+	}
 }
 
 // pgDSN returns the address of a new, empty schema on the test server, ""
@@ -128,52 +158,131 @@ var _ = stdlib.GetDefaultDriver // registers "pgx"
 
 func TestAddSeriesList(t *testing.T) {
 	ctx := context.Background()
+	eachStore(t, func(t *testing.T, s *Store) {
+		evil := "'; DROP TABLE measurements; --"
+		dirty := true
+		for i, v := range []float64{10, 11, 12} {
+			_, err := s.Add(ctx, testDoc(evil, []float64{v, v + 1, v + 2}, time.Unix(int64(1000-i), 0)),
+				Meta{Git: Git{Commit: fmt.Sprintf("c%d", i), Branch: "main", Dirty: &dirty}, Tags: map[string]string{"k": "v"}, Source: "x.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		pts, err := s.Series(ctx, evil, "wall", Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pts) != 3 || pts[0].Median != 13 || pts[2].Median != 11 || pts[0].Commit != "c2" || pts[0].Branch != "main" || pts[0].Dirty == nil || !*pts[0].Dirty || pts[0].Tags["k"] != "v" {
+			t.Fatalf("series: %+v", pts)
+		}
+		if len(pts[0].Values) != 3 || pts[0].Unit != "ns" {
+			t.Fatalf("values: %+v", pts[0])
+		}
+		ls, err := s.List(ctx)
+		if err != nil || len(ls) != 2 || ls[0].Name != evil || ls[1].Metric != "wall" || ls[1].Runs != 3 || ls[0].Machines != 1 {
+			t.Fatalf("list: %+v %v", ls, err)
+		}
+		pts, err = s.Series(ctx, evil, "wall", Filter{Since: time.Unix(999, 0)})
+		if err != nil || len(pts) != 2 {
+			t.Fatalf("since: %d %v", len(pts), err)
+		}
+		m := Fingerprint(testDoc("", nil, time.Time{}).Environment)
+		pts, err = s.Series(ctx, evil, "wall", Filter{Machine: m.Hash[:6]})
+		if err != nil || len(pts) != 3 {
+			t.Fatalf("machine: %d %v", len(pts), err)
+		}
+		pts, err = s.Series(ctx, evil, "wall", Filter{Machine: "ffff"})
+		if err != nil || len(pts) != 0 {
+			t.Fatalf("other machine: %d %v", len(pts), err)
+		}
+		ms, err := s.Machines(ctx, evil, "wall")
+		if err != nil || len(ms) != 1 || ms[0].CPU != "Test CPU" || ms[0].Hash != m.Hash {
+			t.Fatalf("machines: %+v %v", ms, err)
+		}
+	})
+}
+
+// TestAddAll: AddAll stores what Add stores, in the order of its entries,
+// in one transaction: a document with the content of one before it is its
+// duplicate, and an entry that cannot be stored, or a failure before the
+// commit, leaves the store as it was.
+func TestAddAll(t *testing.T) {
+	ctx := context.Background()
+	eachStore(t, func(t *testing.T, s *Store) {
+		a := testDoc("all", []float64{1, 2, 3}, time.Unix(10, 0))
+		b := testDoc("all", []float64{4, 5, 6}, time.Unix(11, 0))
+		added, err := s.AddAll(ctx, []Entry{
+			{Doc: a, Meta: Meta{Source: "a.json", Git: Git{Commit: "ca"}}},
+			{Doc: b, Meta: Meta{Source: "b.json", Git: Git{Commit: "cb"}}},
+			{Doc: a, Meta: Meta{Source: "a-again.json"}},
+			{Doc: a, Meta: Meta{Source: "a-kept.json", AllowDuplicate: true}},
+		})
+		if err != nil || len(added) != 4 {
+			t.Fatalf("%+v %v", added, err)
+		}
+		if added[0].Run == 0 || added[1].Run <= added[0].Run || added[0].Points != 2 || added[1].Points != 2 || added[0].Duplicate != nil || added[1].Duplicate != nil {
+			t.Fatalf("new documents: %+v", added[:2])
+		}
+		if dup := added[2].Duplicate; dup == nil || dup.Run != added[0].Run || added[2].Run != 0 || added[2].Points != 0 {
+			t.Fatalf("the duplicate within the batch: %+v", added[2])
+		}
+		if added[3].Duplicate != nil || added[3].Run <= added[1].Run || added[3].Points != 2 {
+			t.Fatalf("the allowed duplicate: %+v", added[3])
+		}
+		pts, err := s.Series(ctx, "all", "wall", Filter{})
+		if err != nil || len(pts) != 3 || pts[0].Median != 2 || pts[0].Commit != "ca" || pts[1].Median != 2 || pts[2].Median != 5 || pts[2].Commit != "cb" {
+			t.Fatalf("series: %+v %v", pts, err)
+		}
+		if a, err := s.Add(ctx, b, Meta{}); err != nil || a.Duplicate == nil || a.Duplicate.Run != added[1].Run {
+			t.Fatalf("Add after AddAll: %+v %v", a, err)
+		}
+
+		c := testDoc("all", []float64{7, 8, 9}, time.Unix(12, 0))
+		empty := testDoc("empty", nil, time.Unix(13, 0))
+		for _, tt := range []struct {
+			entries []Entry
+			want    string
+		}{
+			{[]Entry{{Doc: c, Meta: Meta{Source: "c.json"}}, {Doc: empty, Meta: Meta{Source: "empty.json"}}},
+				"history: empty.json: the command document has no metric with samples to store (empty wall: no raw values and no histogram; empty user: no raw values and no histogram): nothing was added"},
+			{[]Entry{{Doc: c}, {Doc: nil}}, "history: document 2 of 2: no document to add"},
+		} {
+			if _, err := s.AddAll(ctx, tt.entries); err == nil || err.Error() != tt.want {
+				t.Fatalf("got %v\nwant %s", err, tt.want)
+			}
+		}
+		s.beforeCommit = func() error { return errors.New("injected") }
+		if _, err := s.AddAll(ctx, []Entry{{Doc: c}, {Doc: testDoc("all", []float64{9}, time.Unix(14, 0))}}); err == nil {
+			t.Fatal("injected failure not returned")
+		}
+		s.beforeCommit = nil
+		if runs, points, err := s.count(ctx); err != nil || runs != 3 || points != 6 {
+			t.Fatalf("after the failed batches: %d runs, %d points (%v); want 3, 6", runs, points, err)
+		}
+		if added, err := s.AddAll(ctx, nil); err != nil || len(added) != 0 {
+			t.Fatalf("no entries: %+v %v", added, err)
+		}
+	})
+}
+
+// TestConcurrentBatches: processes adding the same documents in one
+// transaction each, half of them in the reverse order, store each
+// document once (on PostgreSQL, the content locks taken in another order
+// would deadlock).
+func TestConcurrentBatches(t *testing.T) {
+	const procs, each = 4, 10
 	for name, dsn := range backends(t) {
 		t.Run(name, func(t *testing.T) {
-			s, err := Open(ctx, dsn)
+			appendInChildren(t, dsn, procs, func(p int) string {
+				return "batch " + strconv.Itoa(each) + " same " + []string{"forward", "reverse"}[p%2]
+			})
+			s, err := OpenExisting(context.Background(), dsn)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			evil := "'; DROP TABLE measurements; --"
-			dirty := true
-			for i, v := range []float64{10, 11, 12} {
-				_, err := s.Add(ctx, testDoc(evil, []float64{v, v + 1, v + 2}, time.Unix(int64(1000-i), 0)),
-					Meta{Git: Git{Commit: fmt.Sprintf("c%d", i), Branch: "main", Dirty: &dirty}, Tags: map[string]string{"k": "v"}, Source: "x.json"})
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			pts, err := s.Series(ctx, evil, "wall", Filter{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(pts) != 3 || pts[0].Median != 13 || pts[2].Median != 11 || pts[0].Commit != "c2" || pts[0].Branch != "main" || pts[0].Dirty == nil || !*pts[0].Dirty || pts[0].Tags["k"] != "v" {
-				t.Fatalf("series: %+v", pts)
-			}
-			if len(pts[0].Values) != 3 || pts[0].Unit != "ns" {
-				t.Fatalf("values: %+v", pts[0])
-			}
-			ls, err := s.List(ctx)
-			if err != nil || len(ls) != 2 || ls[0].Name != evil || ls[1].Metric != "wall" || ls[1].Runs != 3 || ls[0].Machines != 1 {
-				t.Fatalf("list: %+v %v", ls, err)
-			}
-			pts, err = s.Series(ctx, evil, "wall", Filter{Since: time.Unix(999, 0)})
-			if err != nil || len(pts) != 2 {
-				t.Fatalf("since: %d %v", len(pts), err)
-			}
-			m := Fingerprint(testDoc("", nil, time.Time{}).Environment)
-			pts, err = s.Series(ctx, evil, "wall", Filter{Machine: m.Hash[:6]})
-			if err != nil || len(pts) != 3 {
-				t.Fatalf("machine: %d %v", len(pts), err)
-			}
-			pts, err = s.Series(ctx, evil, "wall", Filter{Machine: "ffff"})
-			if err != nil || len(pts) != 0 {
-				t.Fatalf("other machine: %d %v", len(pts), err)
-			}
-			ms, err := s.Machines(ctx, evil, "wall")
-			if err != nil || len(ms) != 1 || ms[0].CPU != "Test CPU" || ms[0].Hash != m.Hash {
-				t.Fatalf("machines: %+v %v", ms, err)
+			if runs, points, err := s.count(context.Background()); err != nil || runs != each || points != 2*each {
+				t.Fatalf("got %d runs, %d points (%v); want %d, %d", runs, points, err, each, 2*each)
 			}
 		})
 	}
@@ -434,53 +543,46 @@ func TestParseTags(t *testing.T) {
 // stores it anyway; another document is stored.
 func TestAddDuplicate(t *testing.T) {
 	ctx := context.Background()
-	for name, dsn := range backends(t) {
-		t.Run(name, func(t *testing.T) {
-			s, err := Open(ctx, dsn)
-			if err != nil {
-				t.Fatal(err)
+	eachStore(t, func(t *testing.T, s *Store) {
+		d := testDoc("dup", []float64{1, 2, 3}, time.Unix(50, 0))
+		first, err := s.Add(ctx, d, Meta{Source: "a.json"})
+		if err != nil || first.Duplicate != nil || first.Run == 0 {
+			t.Fatalf("first: %+v %v", first, err)
+		}
+		path := filepath.Join(t.TempDir(), "d.json")
+		if err := result.WriteFile(path, d); err != nil {
+			t.Fatal(err)
+		}
+		back, err := result.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, doc := range []*result.Document{d, back, back} {
+			a, err := s.Add(ctx, doc, Meta{Source: "again.json", Tags: map[string]string{"try": strconv.Itoa(i)}})
+			if err != nil || a.Duplicate == nil || a.Duplicate.Run != first.Run || a.Run != 0 || a.Points != 0 || a.Duplicate.Added.IsZero() {
+				t.Fatalf("again %d: %+v %v", i, a, err)
 			}
-			defer s.Close()
-			d := testDoc("dup", []float64{1, 2, 3}, time.Unix(50, 0))
-			first, err := s.Add(ctx, d, Meta{Source: "a.json"})
-			if err != nil || first.Duplicate != nil || first.Run == 0 {
-				t.Fatalf("first: %+v %v", first, err)
-			}
-			path := filepath.Join(t.TempDir(), "d.json")
-			if err := result.WriteFile(path, d); err != nil {
-				t.Fatal(err)
-			}
-			back, err := result.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, doc := range []*result.Document{d, back, back} {
-				a, err := s.Add(ctx, doc, Meta{Source: "again.json", Tags: map[string]string{"try": strconv.Itoa(i)}})
-				if err != nil || a.Duplicate == nil || a.Duplicate.Run != first.Run || a.Run != 0 || a.Points != 0 || a.Duplicate.Added.IsZero() {
-					t.Fatalf("again %d: %+v %v", i, a, err)
-				}
-			}
-			if runs, _, err := s.count(ctx); err != nil || runs != 1 {
-				t.Fatalf("%d runs stored (%v), want 1", runs, err)
-			}
-			kept, err := s.Add(ctx, back, Meta{AllowDuplicate: true})
-			if err != nil || kept.Duplicate != nil || kept.Run == first.Run || kept.Points != 2 {
-				t.Fatalf("allowed duplicate: %+v %v", kept, err)
-			}
-			other, err := s.Add(ctx, testDoc("dup", []float64{1, 2, 4}, time.Unix(50, 0)), Meta{})
-			if err != nil || other.Duplicate != nil {
-				t.Fatalf("other content: %+v %v", other, err)
-			}
-			// The first run stands for the content, even beside the one
-			// stored with AllowDuplicate.
-			if a, err := s.Add(ctx, d, Meta{}); err != nil || a.Duplicate == nil || a.Duplicate.Run != first.Run {
-				t.Fatalf("after the allowed duplicate: %+v %v", a, err)
-			}
-			if runs, _, err := s.count(ctx); err != nil || runs != 3 {
-				t.Fatalf("%d runs stored (%v), want 3", runs, err)
-			}
-		})
-	}
+		}
+		if runs, _, err := s.count(ctx); err != nil || runs != 1 {
+			t.Fatalf("%d runs stored (%v), want 1", runs, err)
+		}
+		kept, err := s.Add(ctx, back, Meta{AllowDuplicate: true})
+		if err != nil || kept.Duplicate != nil || kept.Run == first.Run || kept.Points != 2 {
+			t.Fatalf("allowed duplicate: %+v %v", kept, err)
+		}
+		other, err := s.Add(ctx, testDoc("dup", []float64{1, 2, 4}, time.Unix(50, 0)), Meta{})
+		if err != nil || other.Duplicate != nil {
+			t.Fatalf("other content: %+v %v", other, err)
+		}
+		// The first run stands for the content, even beside the one
+		// stored with AllowDuplicate.
+		if a, err := s.Add(ctx, d, Meta{}); err != nil || a.Duplicate == nil || a.Duplicate.Run != first.Run {
+			t.Fatalf("after the allowed duplicate: %+v %v", a, err)
+		}
+		if runs, _, err := s.count(ctx); err != nil || runs != 3 {
+			t.Fatalf("%d runs stored (%v), want 3", runs, err)
+		}
+	})
 }
 
 // TestConcurrentDuplicates: processes adding the same documents at once
