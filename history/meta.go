@@ -47,14 +47,17 @@ type Git struct {
 
 // ReadGit reads the commit, branch and dirty flag of the git repository
 // that holds dir. It runs git once (git status --porcelain=v2 --branch,
-// a few milliseconds), and in the rare cases that one call cannot answer
-// (a repository without a commit yet, a git older than 2.17) the three
+// a few milliseconds, taking no lock), and in the rare cases that one
+// call cannot answer (a repository without a commit yet, a git older
+// than 2.17) the three
 // calls rev-parse --verify HEAD, rev-parse --abbrev-ref HEAD and status
 // --porcelain, whose answers it gives. Outside a repository, or without
 // git, Commit is empty and Note says why; it never fails.
 func ReadGit(ctx context.Context, dir string) Git {
 	run := gitRunner(ctx, dir)
-	st, err := run("status", "--porcelain=v2", "--branch", "--untracked-files=no", "--no-ahead-behind")
+	// --no-optional-locks: a status killed when ctx ends (or running
+	// beside the user's git) leaves no index.lock behind.
+	st, err := run("--no-optional-locks", "status", "--porcelain=v2", "--branch", "--untracked-files=no", "--no-ahead-behind")
 	if err == nil {
 		if g, ok := parseStatusV2(st); ok {
 			return g
