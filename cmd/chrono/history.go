@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,17 +100,24 @@ func historyAddCmd(f *historyFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "add DOC...",
 		Short: "Add result documents, hyperfine JSON exports or Go benchmark output to the history",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `chrono history add stores result documents, hyperfine JSON exports and Go
+benchmark output with the git commit, branch and dirty flag of the working
+directory, the --tag labels and the machine's fingerprint. The files are added
+in one transaction: every one is stored, or (when one cannot be) none is. A
+file whose content the store already holds is skipped with a note, unless
+--allow-duplicate.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tags, err := history.ParseTags(f.tags)
 			if err != nil {
 				return usageError{err}
 			}
-			type in struct {
-				path string
-				doc  *result.Document
-			}
-			var docs []in
+			// git runs while the documents are read and the store is
+			// opened.
+			ctx := cmd.Context()
+			readGit := startReadGit(ctx, ".")
+			defer readGit()
+			var entries []history.Entry
 			for _, p := range args {
 				data, err := os.ReadFile(p)
 				if err != nil {
@@ -119,19 +127,24 @@ func historyAddCmd(f *historyFlags) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("history add: %s: %w", p, err)
 				}
-				docs = append(docs, in{p, d})
+				entries = append(entries, history.Entry{Doc: d, Meta: history.Meta{Tags: tags, Source: p, AllowDuplicate: f.allowDuplicate}})
 			}
-			ctx := cmd.Context()
 			s, err := openHistory(ctx, f.db)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			g := history.ReadGit(ctx, ".")
-			for _, d := range docs {
-				if err := addToHistory(ctx, cmd, s, d.doc, history.Meta{Git: g, Tags: tags, Source: d.path, AllowDuplicate: f.allowDuplicate}, d.path); err != nil {
-					return err
-				}
+			g := readGit()
+			for i := range entries {
+				entries[i].Meta.Git = g
+			}
+			// One transaction: every document is added, or none.
+			added, err := s.AddAll(ctx, entries)
+			if err != nil {
+				return err
+			}
+			for i, a := range added {
+				sayAdded(cmd, s, a, entries[i].Meta, entries[i].Meta.Source)
 			}
 			return nil
 		},
@@ -141,17 +154,32 @@ func historyAddCmd(f *historyFlags) *cobra.Command {
 	return cmd
 }
 
+// startReadGit starts history.ReadGit of dir and returns a function that
+// waits for its answer (and returns it again when called again).
+func startReadGit(ctx context.Context, dir string) func() history.Git {
+	c := make(chan history.Git, 1)
+	go func() { c <- history.ReadGit(ctx, dir) }()
+	return sync.OnceValue(func() history.Git { return <-c })
+}
+
 // addToHistory adds d to s and says so on standard error.
 func addToHistory(ctx context.Context, cmd *cobra.Command, s *history.Store, d *result.Document, meta history.Meta, what string) error {
 	a, err := s.Add(ctx, d, meta)
 	if err != nil {
 		return err
 	}
+	sayAdded(cmd, s, a, meta, what)
+	return nil
+}
+
+// sayAdded says on standard error that the document what was added to s
+// as a, with meta, or was not because s holds it already.
+func sayAdded(cmd *cobra.Command, s *history.Store, a history.Added, meta history.Meta, what string) {
 	w := cmd.ErrOrStderr()
 	if dup := a.Duplicate; dup != nil {
 		fmt.Fprintf(w, "history: not added: %s is already in %s as run %d (the same content, added %s); pass --allow-duplicate to store it again\n",
 			what, s.Where(), dup.Run, dup.Added.UTC().Format("2006-01-02 15:04:05Z"))
-		return nil
+		return
 	}
 	git := meta.Git.Commit
 	if len(git) > 12 {
@@ -166,7 +194,6 @@ func addToHistory(ctx context.Context, cmd *cobra.Command, s *history.Store, d *
 	for _, sk := range a.Skipped {
 		fmt.Fprintf(w, "history: not stored: %s\n", sk)
 	}
-	return nil
 }
 
 func historyListCmd(f *historyFlags) *cobra.Command {

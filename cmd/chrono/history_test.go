@@ -319,6 +319,39 @@ func TestHistoryCLIPostgres(t *testing.T) {
 	checkAddTwice(t, "", "q", docs[0], 20)
 }
 
+// TestHistoryAddMany: history add of many files adds them in one
+// transaction: when one cannot be stored, the error names it and none is
+// added; a file given twice is added once.
+func TestHistoryAddMany(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	docs := writeSeriesDocs(t, dir, "m", "CPU-M", 3, func(i int) float64 { return 1e6 + float64(i) })
+	d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+	d.Measurements = []result.Measurement{{Name: "m", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Histogram: &result.Histogram{Bounds: []float64{0, 10}, Counts: []int64{0}}}}}}
+	empty := filepath.Join(dir, "empty.json")
+	if err := result.WriteFile(empty, d); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "h.db")
+	_, errOut, code := runChrono(t, "", "history", "add", "--db", db, docs[0], docs[1], empty, docs[2])
+	if code != 1 || !strings.Contains(errOut, "chrono: history: "+empty+": the command document has no metric with samples to store") ||
+		!strings.Contains(errOut, "nothing was added") || strings.Contains(errOut, "history: added") {
+		t.Fatalf("with a document that cannot be stored: exit %d, %s", code, errOut)
+	}
+	if out, errOut, code := runChrono(t, "", "history", "list", "--db", db); code != 0 || strings.Contains(out, "CPU-M") || strings.Contains(out, " m ") {
+		t.Fatalf("the store holds runs after a failed add: %d %s%s", code, out, errOut)
+	}
+	_, errOut, code = runChrono(t, "", "history", "add", "--db", db, docs[0], docs[1], docs[2], docs[0])
+	if code != 0 || strings.Count(errOut, "history: added") != 3 || !strings.Contains(errOut, "history: not added: "+docs[0]+" is already in "+db+" as run 1 ") {
+		t.Fatalf("add: exit %d, %s", code, errOut)
+	}
+	for i, doc := range docs {
+		if want := fmt.Sprintf("history: added %s to %s as run %d: 1 metric series, commit unknown: ", doc, db, i+1); !strings.Contains(errOut, want) {
+			t.Fatalf("want %q in\n%s", want, errOut)
+		}
+	}
+}
+
 // TestHistoryAddTwice: history add of a document already stored skips it
 // with a note (it stored the same document once per add), unless
 // --allow-duplicate.
