@@ -195,15 +195,9 @@ const readableSince = 1
 // that this program can read, without changing it: a reader never
 // migrates (a committed example store stays as it is).
 func (s *Store) checkReadable(ctx context.Context) error {
-	var exists int
-	if err := s.db.QueryRowContext(ctx, s.dialect.rebind(existsQuery(s.dialect))).Scan(&exists); err != nil {
-		return s.wrap("cannot read the schema", err)
-	}
-	version := 0
-	if exists > 0 {
-		if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&version); err != nil {
-			return s.wrap("cannot read the schema version", err)
-		}
+	version, _, err := s.schemaVersion(ctx, s.db)
+	if err != nil {
+		return err
 	}
 	switch known := len(s.dialect.migrations()); {
 	case version > known:
@@ -214,9 +208,35 @@ func (s *Store) checkReadable(ctx context.Context) error {
 	return nil
 }
 
+// querier is what *sql.DB and *sql.Tx share.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// schemaVersion reads the store's schema version through q: 0, and exists
+// false, when it has no schema_version table.
+func (s *Store) schemaVersion(ctx context.Context, q querier) (version int, exists bool, err error) {
+	var n int
+	if err := q.QueryRowContext(ctx, s.dialect.rebind(existsQuery(s.dialect))).Scan(&n); err != nil {
+		return 0, false, s.wrap("cannot read the schema", err)
+	}
+	if n == 0 {
+		return 0, false, nil
+	}
+	if err := q.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&version); err != nil {
+		return 0, true, s.wrap("cannot read the schema version", err)
+	}
+	return version, true, nil
+}
+
 // migrate creates the schema or upgrades it, in one transaction that
-// other processes wait for.
+// other processes wait for. A store whose schema is current (the usual
+// case) is seen to be so without that transaction and its lock.
 func (s *Store) migrate(ctx context.Context) error {
+	ms := s.dialect.migrations()
+	if version, _, err := s.schemaVersion(ctx, s.db); err == nil && version == len(ms) {
+		return nil
+	}
 	tx, err := s.dialect.begin(ctx, s.db)
 	if err != nil {
 		return s.wrap("cannot start the schema check", err)
@@ -225,17 +245,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := s.dialect.lockMigrations(ctx, tx); err != nil {
 		return s.wrap("cannot lock the schema for migration", err)
 	}
-	var exists int
-	ms := s.dialect.migrations()
-	if err := tx.QueryRowContext(ctx, s.dialect.rebind(existsQuery(s.dialect))).Scan(&exists); err != nil {
-		return s.wrap("cannot read the schema", err)
+	version, exists, err := s.schemaVersion(ctx, tx)
+	if err != nil {
+		return err
 	}
-	version := 0
-	if exists > 0 {
-		if err := tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&version); err != nil {
-			return s.wrap("cannot read the schema version", err)
-		}
-	} else {
+	if !exists {
 		n, err := s.dialect.foreignTables(ctx, tx)
 		if err != nil {
 			return s.wrap("cannot list the tables", err)

@@ -104,8 +104,9 @@ func backends(t testing.TB) map[string]string {
 	return b
 }
 
-// eachStore runs test on a new store of each backend (see backends).
-func eachStore(t *testing.T, test func(t *testing.T, s *Store)) {
+// eachStore runs test on a new store of each backend (see backends), s
+// opened from dsn.
+func eachStore(t *testing.T, test func(t *testing.T, s *Store, dsn string)) {
 	t.Helper()
 	for name, dsn := range backends(t) {
 		t.Run(name, func(t *testing.T) {
@@ -114,7 +115,7 @@ func eachStore(t *testing.T, test func(t *testing.T, s *Store)) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			test(t, s)
+			test(t, s, dsn)
 		})
 	}
 }
@@ -158,7 +159,7 @@ var _ = stdlib.GetDefaultDriver // registers "pgx"
 
 func TestAddSeriesList(t *testing.T) {
 	ctx := context.Background()
-	eachStore(t, func(t *testing.T, s *Store) {
+	eachStore(t, func(t *testing.T, s *Store, _ string) {
 		evil := "'; DROP TABLE measurements; --"
 		dirty := true
 		for i, v := range []float64{10, 11, 12} {
@@ -208,7 +209,7 @@ func TestAddSeriesList(t *testing.T) {
 // commit, leaves the store as it was.
 func TestAddAll(t *testing.T) {
 	ctx := context.Background()
-	eachStore(t, func(t *testing.T, s *Store) {
+	eachStore(t, func(t *testing.T, s *Store, _ string) {
 		a := testDoc("all", []float64{1, 2, 3}, time.Unix(10, 0))
 		b := testDoc("all", []float64{4, 5, 6}, time.Unix(11, 0))
 		added, err := s.AddAll(ctx, []Entry{
@@ -543,7 +544,7 @@ func TestParseTags(t *testing.T) {
 // stores it anyway; another document is stored.
 func TestAddDuplicate(t *testing.T) {
 	ctx := context.Background()
-	eachStore(t, func(t *testing.T, s *Store) {
+	eachStore(t, func(t *testing.T, s *Store, _ string) {
 		d := testDoc("dup", []float64{1, 2, 3}, time.Unix(50, 0))
 		first, err := s.Add(ctx, d, Meta{Source: "a.json"})
 		if err != nil || first.Duplicate != nil || first.Run == 0 {
@@ -692,6 +693,36 @@ func TestMigrateContentHashes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenCurrentTakesNoLock: opening a store whose schema is current
+// neither writes nor takes the migration lock, so it succeeds while
+// another process holds that lock (SQLite: a write transaction;
+// PostgreSQL: the advisory lock of migrations); before, it waited.
+func TestOpenCurrentTakesNoLock(t *testing.T) {
+	// A guard against a hang, not a bound on the time.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	eachStore(t, func(t *testing.T, s *Store, dsn string) {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		lock, unlock := "BEGIN IMMEDIATE", "ROLLBACK"
+		if s.dialect.name() == "postgres" {
+			lock, unlock = fmt.Sprintf("SELECT pg_advisory_lock(%d)", migrationLock), fmt.Sprintf("SELECT pg_advisory_unlock(%d)", migrationLock)
+		}
+		if _, err := conn.ExecContext(ctx, lock); err != nil {
+			t.Fatal(err)
+		}
+		defer conn.ExecContext(ctx, unlock)
+		again, err := Open(ctx, dsn)
+		if err != nil {
+			t.Fatalf("open while the schema is locked: %v", err)
+		}
+		again.Close()
+	})
 }
 
 // TestOpenExistingEmpty: a reader of a file or database without a chrono
