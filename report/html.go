@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
@@ -112,7 +113,7 @@ func WriteHTML(w io.Writer, docs []*result.Document, o HTMLOptions) error {
 			`</h2><iframe class="timeline" title="timeline" sandbox="allow-scripts" srcdoc="`+template.HTMLEscapeString(b.String())+`"></iframe></section>`))
 		page.Nav = append(page.Nav, [2]string{id, "timeline: " + tl.Title})
 	}
-	return htmlPage.Execute(w, page)
+	return htmlPage().Execute(w, page)
 }
 
 // htmlDocument lays out document d, the n-th of the page.
@@ -268,7 +269,7 @@ func WriteSVGs(dir string, docs []*result.Document, o Options) ([]string, error)
 	return paths, nil
 }
 
-var htmlPage = template.Must(template.New("page").Funcs(template.FuncMap{
+var htmlFuncs = template.FuncMap{
 	"svg":       func(p *Plot) template.HTML { return template.HTML(p.inlineSVG()) },
 	"hover":     func(p *Plot) string { return p.hoverJSON() },
 	"hasPrefix": strings.HasPrefix,
@@ -288,7 +289,13 @@ var htmlPage = template.Must(template.New("page").Funcs(template.FuncMap{
 		}
 		return ""
 	},
-}).Parse(htmlTemplate))
+}
+
+// htmlPage is parsed on first use, not when the program starts (it took
+// 0.3 ms of every chrono's start-up).
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(htmlFuncs).Parse(htmlTemplate))
+})
 
 const htmlTemplate = `<!DOCTYPE html>
 <html lang="en">

@@ -114,7 +114,7 @@ func WriteHistoryHTML(w io.Writer, d *result.Document) error {
 		page.Docs = append(page.Docs, htmlDoc{ID: id, Title: title, Writer: "chrono history (change points: E-divisive means)", Plots: []*Plot{p}})
 		page.Nav = append(page.Nav, [2]string{id, title})
 	}
-	return htmlPage.Execute(w, page)
+	return htmlPage().Execute(w, page)
 }
 
 // plotTitle says whose runs a series' plot shows, after its measurement

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 )
 
 // Timeline is what TimelineHTML draws: lanes (threads, goroutines, Ps)
@@ -106,13 +107,14 @@ func TimelineHTML(w io.Writer, tl Timeline) error {
 	if err != nil {
 		return fmt.Errorf("report: encoding the timeline: %w", err)
 	}
-	return timelinePage.Execute(w, struct {
+	return timelinePage().Execute(w, struct {
 		Title string
 		Data  template.JS
 	}{tl.Title, template.JS(data)})
 }
 
-var timelinePage = template.Must(template.New("timeline").Parse(timelineHTML))
+// timelinePage is parsed on first use, not when the program starts.
+var timelinePage = sync.OnceValue(func() *template.Template { return template.Must(template.New("timeline").Parse(timelineHTML)) })
 
 const timelineHTML = `<!DOCTYPE html>
 <html lang="en">
