@@ -519,12 +519,14 @@ func (o *output) addHistory(cmd *cobra.Command, d *result.Document) error {
 		dsn = ""
 	}
 	ctx := cmd.Context()
+	readGit := startReadGit(ctx, ".") // while the store is opened
+	defer readGit()
 	s, err := openHistory(ctx, dsn)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	return addToHistory(ctx, cmd, s, d, history.Meta{Git: history.ReadGit(ctx, "."), Source: strings.Join(invocation(cmd), " ")}, "the "+d.Kind+" document")
+	return addToHistory(ctx, cmd, s, d, history.Meta{Git: readGit(), Source: strings.Join(invocation(cmd), " ")}, "the "+d.Kind+" document")
 }
 
 // checkHistory opens the store of --history before anything is measured,
