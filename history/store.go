@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"os"
@@ -538,16 +539,24 @@ func (s *Store) addRuns(ctx context.Context, runs []*pendingRun) ([]Added, error
 }
 
 // appendStmts are the statements of an append, each prepared when first
-// needed and then shared by the runs of the transaction.
-type appendStmts struct{ duplicate, run, measurement *sql.Stmt }
+// needed and then shared by the runs of the transaction: measurements
+// holds the insert of k rows at once by k.
+type appendStmts struct {
+	duplicate, run *sql.Stmt
+	measurements   map[int]*sql.Stmt
+}
 
 func (st *appendStmts) close() {
-	for _, x := range []*sql.Stmt{st.duplicate, st.run, st.measurement} {
+	for _, x := range append(slices.Collect(maps.Values(st.measurements)), st.duplicate, st.run) {
 		if x != nil {
 			x.Close()
 		}
 	}
 }
+
+// rowsPerInsert is the most measurement rows one INSERT writes (7
+// parameters each: within SQLite's oldest limit of 999 parameters).
+const rowsPerInsert = 100
 
 // prepare returns *x, preparing q in tx first when it is nil.
 func (s *Store) prepare(ctx context.Context, tx *sql.Tx, x **sql.Stmt, q string) (*sql.Stmt, error) {
@@ -599,17 +608,37 @@ func (s *Store) addRun(ctx context.Context, tx *sql.Tx, st *appendStmts, p *pend
 	if err != nil {
 		return Added{}, s.wrap("cannot add the run", err)
 	}
-	ins, err = s.prepare(ctx, tx, &st.measurement, `INSERT INTO measurements (run_id, name, metric, unit, n, median, samples) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return Added{}, err
-	}
-	for _, r := range p.rows {
-		if _, err := ins.ExecContext(ctx, a.Run, r.name, r.metric, r.unit, r.n, r.median, r.samples); err != nil {
-			return Added{}, s.wrap("cannot add measurement "+strconv.Quote(r.name), err)
+	// The rows in as few statements as rowsPerInsert allows: one round
+	// trip each on PostgreSQL.
+	for rows := range slices.Chunk(p.rows, rowsPerInsert) {
+		if st.measurements == nil {
+			st.measurements = map[int]*sql.Stmt{}
 		}
-		a.Points++
+		x := st.measurements[len(rows)]
+		ins, err := s.prepare(ctx, tx, &x, `INSERT INTO measurements (run_id, name, metric, unit, n, median, samples) VALUES `+
+			strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(rows)-1)+"(?, ?, ?, ?, ?, ?, ?)")
+		if err != nil {
+			return Added{}, err
+		}
+		st.measurements[len(rows)] = x
+		args := make([]any, 0, 7*len(rows))
+		for _, r := range rows {
+			args = append(args, a.Run, r.name, r.metric, r.unit, r.n, r.median, r.samples)
+		}
+		if _, err := ins.ExecContext(ctx, args...); err != nil {
+			return Added{}, s.wrap("cannot add measurement "+strconv.Quote(rows[0].name)+measurementsMore(len(rows)), err)
+		}
+		a.Points += len(rows)
 	}
 	return a, nil
+}
+
+// measurementsMore counts the other rows of an insert of n, for its error.
+func measurementsMore(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return " (and " + plural.Count(n-1, "more row") + ")"
 }
 
 // histogramMedian returns the median of a binned metric and its sample

@@ -266,6 +266,45 @@ func TestAddAll(t *testing.T) {
 	})
 }
 
+// TestAddManyRows: a document of more rows than one insert writes
+// (rowsPerInsert) is stored whole, each row with its own figures.
+func TestAddManyRows(t *testing.T) {
+	ctx := context.Background()
+	eachStore(t, func(t *testing.T, s *Store, _ string) {
+		d := testDoc("m0", []float64{0}, time.Unix(20, 0))
+		const n = rowsPerInsert + rowsPerInsert/2 + 15 // measurements × 2 metrics: 2 full inserts and a part
+		for i := 1; i < n; i++ {
+			v := float64(i)
+			d.Measurements = append(d.Measurements, result.Measurement{Name: "m" + strconv.Itoa(i), Primary: "wall", Metrics: []result.Metric{
+				{Name: "wall", Unit: "ns", Values: []float64{v, v + 1, v + 2}}, {Name: "user", Unit: "ns", Values: []float64{v}}}})
+		}
+		for _, docs := range [][]*result.Document{{d}, {d, testDoc("other", []float64{1}, time.Unix(21, 0))}} {
+			var entries []Entry
+			for _, doc := range docs {
+				entries = append(entries, Entry{Doc: doc, Meta: Meta{AllowDuplicate: true}})
+			}
+			added, err := s.AddAll(ctx, entries)
+			if err != nil || added[0].Points != 2*n {
+				t.Fatalf("%+v %v", added, err)
+			}
+		}
+		if runs, points, err := s.Count(ctx); err != nil || runs != 3 || points != 4*n+2 {
+			t.Fatalf("%d runs, %d points (%v); want 3, %d", runs, points, err, 4*n+2)
+		}
+		for _, i := range []int{0, 1, rowsPerInsert / 2, rowsPerInsert/2 + 1, n - 1} {
+			for metric, want := range map[string]float64{"wall": float64(i) + 1, "user": float64(i)} {
+				if i == 0 && metric == "wall" {
+					want = 0
+				}
+				pts, err := s.Series(ctx, "m"+strconv.Itoa(i), metric, Filter{})
+				if err != nil || len(pts) != 2 || pts[0].Median != want || pts[1].Median != want {
+					t.Fatalf("m%d %s: %+v %v, want 2 runs of median %g", i, metric, pts, err, want)
+				}
+			}
+		}
+	})
+}
+
 // TestConcurrentBatches: processes adding the same documents in one
 // transaction each, half of them in the reverse order, store each
 // document once (on PostgreSQL, the content locks taken in another order
