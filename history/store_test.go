@@ -288,7 +288,7 @@ func TestAddManyRows(t *testing.T) {
 				t.Fatalf("%+v %v", added, err)
 			}
 		}
-		if runs, points, err := s.Count(ctx); err != nil || runs != 3 || points != 4*n+2 {
+		if runs, points, err := s.count(ctx); err != nil || runs != 3 || points != 4*n+2 {
 			t.Fatalf("%d runs, %d points (%v); want 3, %d", runs, points, err, 4*n+2)
 		}
 		for _, i := range []int{0, 1, rowsPerInsert / 2, rowsPerInsert/2 + 1, n - 1} {

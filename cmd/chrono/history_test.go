@@ -326,7 +326,7 @@ func TestHistoryAddMany(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	docs := writeSeriesDocs(t, dir, "m", "CPU-M", 3, func(i int) float64 { return 1e6 + float64(i) })
-	d := result.New("command", result.Tool{Name: "chrono", Version: "test"})
+	d := result.New("command", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Measurements = []result.Measurement{{Name: "m", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Histogram: &result.Histogram{Bounds: []float64{0, 10}, Counts: []int64{0}}}}}}
 	empty := filepath.Join(dir, "empty.json")
 	if err := result.WriteFile(empty, d); err != nil {
