@@ -13,6 +13,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 )
@@ -159,7 +160,7 @@ func TestDocumentUnmeasured(t *testing.T) {
 // prints.
 func chronoBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "chrono")
+	bin := filepath.Join(crosstest.TempDir(t), "chrono")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/chrono")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -190,11 +191,11 @@ func TestTextIsChronoReport(t *testing.T) {
 			if err := renderText(&live, d); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join(t.TempDir(), name+".json")
+			path := filepath.Join(crosstest.TempDir(t), name+".json")
 			if err := result.WriteFile(path, d); err != nil {
 				t.Fatal(err)
 			}
-			out, err := exec.Command(bin, "report", path).Output()
+			out, err := crosstest.Command(bin, "report", path).Output()
 			if err != nil {
 				t.Fatalf("chrono report: %v", err)
 			}

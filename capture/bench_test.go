@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/capture"
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 var (
@@ -95,7 +96,7 @@ func benchFile(b *testing.B) string {
 	if *benchVCD != "" {
 		return *benchVCD
 	}
-	path := filepath.Join(b.TempDir(), "bench.vcd")
+	path := filepath.Join(crosstest.TempDir(b), "bench.vcd")
 	if _, err := writeVCDFile(path, int64(*genMB)<<20); err != nil {
 		b.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func BenchmarkAnalyzeVCD(b *testing.B) {
 // TestBenchVCD: the generated benchmark VCD reads, with the change count
 // the generator gives and the channels toggling.
 func TestBenchVCD(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "bench.vcd")
+	path := filepath.Join(crosstest.TempDir(t), "bench.vcd")
 	n, err := writeVCDFile(path, 1<<16)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +196,7 @@ func TestBenchVCD(t *testing.T) {
 // and an 8 MiB file.
 func TestStreamingMemory(t *testing.T) {
 	alloc := func(mib int64) uint64 {
-		path := filepath.Join(t.TempDir(), "stream.vcd")
+		path := filepath.Join(crosstest.TempDir(t), "stream.vcd")
 		n, err := writeVCDFile(path, mib<<20)
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/capture"
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 func readAll(t *testing.T, r *capture.Reader) []capture.Change {
@@ -252,7 +253,7 @@ func TestErrors(t *testing.T) {
 	oneLine := regexp.MustCompile(`^capture: line [0-9]+: [^\n]+$`)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "capture")
+			path := filepath.Join(crosstest.TempDir(t), "capture")
 			if err := os.WriteFile(path, []byte(tt.in), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +325,7 @@ func TestSessionErrors(t *testing.T) {
 				m[k] = append([]byte(nil), v...)
 			}
 			tt.change(m)
-			path := filepath.Join(t.TempDir(), "f.sr")
+			path := filepath.Join(crosstest.TempDir(t), "f.sr")
 			if err := os.WriteFile(path, writeZip(t, m), 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -335,7 +336,7 @@ func TestSessionErrors(t *testing.T) {
 		})
 	}
 	// Not a zip at all, but starting like one.
-	path := filepath.Join(t.TempDir(), "f.sr")
+	path := filepath.Join(crosstest.TempDir(t), "f.sr")
 	if err := os.WriteFile(path, []byte("PK\x03\x04junk"), 0o644); err != nil {
 		t.Fatal(err)
 	}

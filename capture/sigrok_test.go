@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/capture"
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // demoPattern is the logic pattern sigrok's demo device sends by default
@@ -130,7 +131,7 @@ func TestSigrokCapture(t *testing.T) {
 		t.Skip("sigrok-cli is not installed (apt-get install sigrok-cli)")
 	}
 	const samples = 20000
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	for _, out := range []struct{ file, format string }{{"demo.vcd", "vcd"}, {"demo.sr", "srzip"}} {
 		path := filepath.Join(dir, out.file)
 		cmd := exec.Command(cli, "-d", "demo", "--config", "samplerate=1m", "--samples", "20000",
@@ -202,7 +203,7 @@ func TestSessionChunks(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		m["logic-1-"+strconv.Itoa(i+1)] = data[25*i : 25*(i+1)]
 	}
-	path := filepath.Join(t.TempDir(), "chunks.sr")
+	path := filepath.Join(crosstest.TempDir(t), "chunks.sr")
 	if err := os.WriteFile(path, writeZip(t, m), 0o644); err != nil {
 		t.Fatal(err)
 	}

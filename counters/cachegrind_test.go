@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 func TestParseCachegrind(t *testing.T) {
@@ -94,7 +96,7 @@ func TestCachegrindKnownCount(t *testing.T) {
 	if err != nil {
 		t.Skipf("gcc is not installed (%v): cannot build the test program", err)
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	src := filepath.Join(dir, "loop.c")
 	bin := filepath.Join(dir, "loop")
 	if err := os.WriteFile(src, []byte(loopC), 0o644); err != nil {

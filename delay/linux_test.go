@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 	"io/fs"
 	"os"
@@ -451,7 +452,7 @@ func TestOptionalDMALatency(t *testing.T) {
 		{"no such device", func() (*os.File, error) {
 			return nil, &fs.PathError{Op: "open", Path: "/dev/cpu_dma_latency", Err: fs.ErrNotExist}
 		}, "/dev/cpu_dma_latency 0 µs failed (delay: opening /dev/cpu_dma_latency: open /dev/cpu_dma_latency: file does not exist (is the kernel built with PM-QoS?)): measured without it (the CPUs may enter deep idle states and wake later); the error says what failed"},
-		{"held", func() (*os.File, error) { return os.CreateTemp(t.TempDir(), "dma") }, ""},
+		{"held", func() (*os.File, error) { return os.CreateTemp(crosstest.TempDir(t), "dma") }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestReadCgroup reads CPU quotas from small cgroup trees.
@@ -49,7 +51,7 @@ func TestReadCgroup(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
+			root := crosstest.TempDir(t)
 			for p, content := range tt.files {
 				full := filepath.Join(root, p)
 				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -83,7 +84,7 @@ func TestSpeedClasses(t *testing.T) {
 // the field, the warning, the text row and the JSON.
 func TestCaptureCPUSpeed(t *testing.T) {
 	measured := analyzeCPUSpeed(map[int][]float64{0: {306}, 1: {415}}, nil, "best of 5 trials of a fixed loop per CPU, at most 50ms", time.Millisecond)
-	h := captureFrom(t.TempDir(), probes{cpuSpeed: func() (*CPUSpeed, error) { return measured, nil }})
+	h := captureFrom(crosstest.TempDir(t), probes{cpuSpeed: func() (*CPUSpeed, error) { return measured, nil }})
 	if h.CPUSpeed != measured || h.Reason("cpu_speed") != "" {
 		t.Fatalf("cpu speed %+v, reason %q", h.CPUSpeed, h.Reason("cpu_speed"))
 	}
@@ -109,11 +110,11 @@ func TestCaptureCPUSpeed(t *testing.T) {
 		t.Errorf("JSON: %s", js)
 	}
 
-	failed := captureFrom(t.TempDir(), probes{cpuSpeed: func() (*CPUSpeed, error) { return nil, errors.New("env: sched_getaffinity: EPERM") }})
+	failed := captureFrom(crosstest.TempDir(t), probes{cpuSpeed: func() (*CPUSpeed, error) { return nil, errors.New("env: sched_getaffinity: EPERM") }})
 	if failed.CPUSpeed != nil || !strings.Contains(failed.Reason("cpu_speed"), "sched_getaffinity: EPERM") {
 		t.Errorf("failed probe: %+v, reason %q", failed.CPUSpeed, failed.Reason("cpu_speed"))
 	}
-	none := captureFrom(t.TempDir(), probes{reason: "not probed in this test"})
+	none := captureFrom(crosstest.TempDir(t), probes{reason: "not probed in this test"})
 	if none.CPUSpeed != nil || none.Reason("cpu_speed") != "not probed in this test" {
 		t.Errorf("no probe: reason %q", none.Reason("cpu_speed"))
 	}

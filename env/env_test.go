@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -201,7 +202,7 @@ func TestGolden(t *testing.T) {
 // TestCaptureEmptyRoot: a host without procfs or sysfs yields unknowns
 // with reasons, no values and no warnings.
 func TestCaptureEmptyRoot(t *testing.T) {
-	h := captureFrom(t.TempDir(), probes{reason: "not probed in this test"})
+	h := captureFrom(crosstest.TempDir(t), probes{reason: "not probed in this test"})
 	for _, key := range []string{"cpu.model", "cpu.logical_cpus", "cpu.physical_cores", "cpu.hypervisor", "frequency.governors",
 		"frequency.boost", "system.kernel_release", "system.os", "system.load_avg", "system.clocksource", "system.power",
 		"scheduler.isolated_cpus", "scheduler.timer_slack_ns", "scheduler.aslr", "scheduler.thp", "scheduler.perf_event_paranoid",
@@ -346,12 +347,12 @@ func TestGoldenUnsupported(t *testing.T) {
 // TestReasonOnlyForAbsence: "built without CONFIG_NO_HZ_FULL" explains a
 // missing file, not one that exists but cannot be read.
 func TestReasonOnlyForAbsence(t *testing.T) {
-	missing := captureFrom(t.TempDir(), probes{reason: "not probed in this test"})
+	missing := captureFrom(crosstest.TempDir(t), probes{reason: "not probed in this test"})
 	hasReason(t, missing, "scheduler.nohz_full_cpus", "CONFIG_NO_HZ_FULL")
 	hasReason(t, missing, "scheduler.thp", "built without transparent huge pages")
 
 	// A directory where a file should be: reading it fails with EISDIR.
-	root := t.TempDir()
+	root := crosstest.TempDir(t)
 	for _, p := range []string{"sys/devices/system/cpu/nohz_full", "sys/kernel/mm/transparent_hugepage/enabled"} {
 		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
 			t.Fatal(err)
@@ -367,7 +368,7 @@ func TestReasonOnlyForAbsence(t *testing.T) {
 }
 
 func TestReadErrorWraps(t *testing.T) {
-	_, err := fsys{root: t.TempDir()}.read("/no/such/file")
+	_, err := fsys{root: crosstest.TempDir(t)}.read("/no/such/file")
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("read error %v does not wrap fs.ErrNotExist", err)
 	}

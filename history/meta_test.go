@@ -1,6 +1,7 @@
 package history
 
 import (
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"context"
 	"os"
 	"os/exec"
@@ -49,7 +50,7 @@ func TestReadGit(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	ctx := context.Background()
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	git := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a"}, args...)...)
@@ -93,7 +94,7 @@ func TestReadGit(t *testing.T) {
 		})
 	}
 	t.Run("no git", func(t *testing.T) {
-		t.Setenv("PATH", t.TempDir())
+		t.Setenv("PATH", crosstest.TempDir(t))
 		if g := ReadGit(ctx, dir); g != (Git{Note: "git is not installed"}) {
 			t.Fatalf("%+v", g)
 		}

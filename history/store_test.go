@@ -1,6 +1,7 @@
 package history
 
 import (
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"bytes"
 	"context"
 	"database/sql"
@@ -97,7 +98,7 @@ func testDoc(name string, vals []float64, start time.Time) *result.Document {
 // it is set. In CI (CI=true) a missing server fails the test.
 func backends(t testing.TB) map[string]string {
 	t.Helper()
-	b := map[string]string{"sqlite": filepath.Join(t.TempDir(), "h.db")}
+	b := map[string]string{"sqlite": filepath.Join(crosstest.TempDir(t), "h.db")}
 	if dsn := pgDSN(t); dsn != "" {
 		b["postgres"] = dsn
 	}
@@ -329,7 +330,7 @@ func TestConcurrentBatches(t *testing.T) {
 }
 
 func TestAddNothingToStore(t *testing.T) {
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "h.db"))
+	s, err := Open(context.Background(), filepath.Join(crosstest.TempDir(t), "h.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +364,7 @@ func appendInChildren(t *testing.T, dsn string, procs int, mode func(p int) stri
 	errs := make([]error, procs)
 	for p := range procs {
 		wg.Go(func() {
-			cmd := exec.Command(os.Args[0])
+			cmd := crosstest.Command(os.Args[0])
 			cmd.Env = append(os.Environ(), childEnv+"="+mode(p), "CHRONO_HISTORY_TEST_DSN="+dsn)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				errs[p] = fmt.Errorf("child %d: %v: %s", p, err, out)
@@ -418,7 +419,7 @@ func TestCrashMidAppend(t *testing.T) {
 			if _, err := s.Add(ctx, testDoc("before", []float64{1}, time.Unix(1, 0)), Meta{}); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(os.Args[0])
+			cmd := crosstest.Command(os.Args[0])
 			cmd.Env = append(os.Environ(), childEnv+"=crash", "CHRONO_HISTORY_TEST_DSN="+dsn)
 			out, err := cmd.CombinedOutput()
 			var ee *exec.ExitError
@@ -478,7 +479,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 }
 
 func TestNotSQLiteRefused(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	for _, c := range []struct{ name, content, want string }{
 		{"text", "hello, this is not a database\n", "not a SQLite database"},
 		{"corrupt", "SQLite format 3\x00" + strings.Repeat("\xff\x13garbage", 600), "SQLite"},
@@ -502,7 +503,7 @@ func TestNotSQLiteRefused(t *testing.T) {
 // directory, is an AddressError that says what is supported and keeps a
 // password out; a file name with a colon is still a file.
 func TestAddressRefused(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	for _, tt := range []struct{ dsn, want string }{
 		{"mysql://u:secret@host/db", `history: unsupported store address "mysql://u:xxxxx@host/db": chrono keeps its history in SQLite (a FILE, or sqlite:FILE) or PostgreSQL (postgres://USER:PASSWORD@HOST:5432/DATABASE), not in mysql`},
 		{"MySQL://x", "not in mysql"},
@@ -541,7 +542,7 @@ func TestURLScheme(t *testing.T) {
 }
 
 func TestForeignSQLiteRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "other.db")
+	path := filepath.Join(crosstest.TempDir(t), "other.db")
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -589,7 +590,7 @@ func TestAddDuplicate(t *testing.T) {
 		if err != nil || first.Duplicate != nil || first.Run == 0 {
 			t.Fatalf("first: %+v %v", first, err)
 		}
-		path := filepath.Join(t.TempDir(), "d.json")
+		path := filepath.Join(crosstest.TempDir(t), "d.json")
 		if err := result.WriteFile(path, d); err != nil {
 			t.Fatal(err)
 		}
@@ -767,7 +768,7 @@ func TestOpenCurrentTakesNoLock(t *testing.T) {
 // TestOpenExistingEmpty: a reader of a file or database without a chrono
 // schema says there is no history yet, and creates nothing.
 func TestOpenExistingEmpty(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "empty.db")
+	path := filepath.Join(crosstest.TempDir(t), "empty.db")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // prog is a program with a function kept out of line, one inlined
@@ -47,7 +49,7 @@ func buildProg(t *testing.T, goos, goarch, ldflags string) string {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	for name, text := range map[string]string{"go.mod": "module prog\n\ngo 1.22\n", "main.go": prog} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -109,7 +111,7 @@ func TestBinaryNames(t *testing.T) {
 }
 
 func TestBinaryNamesErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	text := filepath.Join(dir, "text")
 	if err := os.WriteFile(text, []byte("#!/bin/sh\necho hi\n"), 0o755); err != nil {
 		t.Fatal(err)

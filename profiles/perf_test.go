@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestFromPerfScriptRecording reads a real recording: `perf record -e
@@ -157,7 +159,7 @@ func TestWriteRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	for i, p := range []*profile.Profile{perf, build([]stack{{[]string{"main.f", "main.main"}, 7}})} {
 		path := filepath.Join(dir, "p.pprof")
 		if err := Write(path, p); err != nil {

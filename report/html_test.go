@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/browser"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -92,7 +93,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	if err != nil {
 		t.Skipf("skipped: %v; CI installs Debian's chromium so that this runs", err)
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	for _, kind := range exampleKinds {
 		t.Run(kind, func(t *testing.T) {
 			page := filepath.Join(dir, kind+".html")

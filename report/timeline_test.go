@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/warn"
 	"os"
 	"path/filepath"
@@ -98,7 +99,7 @@ func TestTimelineInBrowser(t *testing.T) {
 	}
 	page := *timelinePageFlag
 	if page == "" {
-		page = filepath.Join(t.TempDir(), "timeline.html")
+		page = filepath.Join(crosstest.TempDir(t), "timeline.html")
 		var buf bytes.Buffer
 		if err := TimelineHTML(&buf, fixture()); err != nil {
 			t.Fatal(err)
@@ -149,7 +150,7 @@ func TestTimelineInBrowser(t *testing.T) {
 	}
 	out := *screenshotFlag
 	if out == "" {
-		out = filepath.Join(t.TempDir(), "timeline.png")
+		out = filepath.Join(crosstest.TempDir(t), "timeline.png")
 	}
 	if err := os.WriteFile(out, res.PNG, 0o644); err != nil {
 		t.Fatal(err)

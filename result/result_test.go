@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -26,7 +27,7 @@ func sampleDoc() *Document {
 }
 
 func TestRoundTrip(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.json")
+	path := filepath.Join(crosstest.TempDir(t), "r.json")
 	d := sampleDoc()
 	if err := WriteFile(path, d); err != nil {
 		t.Fatal(err)
@@ -88,14 +89,14 @@ func TestUnmarshalBOM(t *testing.T) {
 }
 
 func TestWriteFileBadDir(t *testing.T) {
-	err := WriteFile(filepath.Join(t.TempDir(), "missing", "r.json"), sampleDoc())
+	err := WriteFile(filepath.Join(crosstest.TempDir(t), "missing", "r.json"), sampleDoc())
 	if err == nil || !strings.Contains(err.Error(), "check that the directory exists") {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestWriteFileReplacesAtomically(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.json")
+	path := filepath.Join(crosstest.TempDir(t), "r.json")
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}

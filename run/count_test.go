@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 func countersOrSkip(t *testing.T) []counters.Event {
@@ -84,7 +85,7 @@ func TestCount(t *testing.T) {
 // marked interrupted.
 func TestCountInterrupt(t *testing.T) {
 	evs := countersOrSkip(t)
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	mark, pid := filepath.Join(dir, "ran"), filepath.Join(dir, "pid")
 	script := `if [ -e "$0" ]; then echo $$ > "$1"; exec sleep 60; else : > "$0"; fi`
 	ctx, cancel := context.WithCancel(context.Background())

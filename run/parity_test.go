@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // The tests in this file check the behaviours of `chrono run` that
@@ -349,7 +351,7 @@ func TestPerCommandOutput(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	a, b := dir+"/a.txt", dir+"/b.txt"
 	cmds, err := Commands([]string{"echo one", "echo two"}, nil, nil, Options{})
 	if err != nil {

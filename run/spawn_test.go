@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 func shOrSkip(t *testing.T) {
@@ -80,7 +82,7 @@ func TestProcSpawnerStatus(t *testing.T) {
 // after the deadline.
 func TestProcSpawnerTimeout(t *testing.T) {
 	shOrSkip(t)
-	mark := filepath.Join(t.TempDir(), "long")
+	mark := filepath.Join(crosstest.TempDir(t), "long")
 	script := `if [ -e "$MARK" ]; then sleep 30 & sleep 30; fi`
 	env := append(os.Environ(), "MARK="+mark)
 	sp := newProcSpawner(context.Background())
@@ -114,7 +116,7 @@ func TestProcSpawnerTimeout(t *testing.T) {
 // process group (its background child included) and Run says so.
 func TestProcSpawnerCancel(t *testing.T) {
 	shOrSkip(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
+	pidFile := filepath.Join(crosstest.TempDir(t), "pid")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sp := newProcSpawner(ctx)

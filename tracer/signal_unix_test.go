@@ -7,12 +7,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 func TestDumpOnSignal(t *testing.T) {
 	tr := fakeTracer(t, 8, 1e9, 0)
 	tr.Lane("a").r.put(kindInstant, nSend, 5, 1, 0)
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	got := make(chan string, 1)
 	stop, err := tr.DumpOnSignal(dir, func(path string, err error) {
 		if err != nil {

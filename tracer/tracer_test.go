@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -623,7 +624,7 @@ func TestReadChromeOtherWriters(t *testing.T) {
 func TestDumpAndFiles(t *testing.T) {
 	tr := fakeTracer(t, 8, 1e9, 0)
 	tr.Lane("a").r.put(kindInstant, nSend, 5, 1, 0)
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	path, docPath, err := tr.Dump(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -651,7 +652,7 @@ func TestDumpAndFiles(t *testing.T) {
 }
 
 func TestMarker(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "trace_marker")
+	path := filepath.Join(crosstest.TempDir(t), "trace_marker")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -670,7 +671,7 @@ func TestMarker(t *testing.T) {
 	if want := fmt.Sprintf("B|%d|parse\nE|%d\n", pid, pid); string(got) != want {
 		t.Errorf("marker wrote %q, want %q", got, want)
 	}
-	_, err = OpenMarkerFile(filepath.Join(t.TempDir(), "none", "trace_marker"))
+	_, err = OpenMarkerFile(filepath.Join(crosstest.TempDir(t), "none", "trace_marker"))
 	if err == nil || !strings.Contains(err.Error(), "tracefs is not mounted") {
 		t.Errorf("missing tracefs: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -90,7 +91,7 @@ func decodeStrict(t *testing.T, data []byte) *result.Document {
 }
 
 func TestClocksUsage(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	tests := []struct {
 		args []string
 		want string
@@ -189,7 +190,7 @@ func fakeClocks(t *testing.T, s clock.Survey) {
 func TestClocksGolden(t *testing.T) {
 	fakeClocks(t, fakeSurvey(clock.Clocksource{Current: "tsc", Available: []string{"tsc", "kvm-clock"}}, clock.PathVDSO,
 		"clock_gettime(CLOCK_MONOTONIC) through the vDSO", 25, calibrated(2_596_150_100, 0.4, 100*time.Millisecond)))
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	doc, md, csv := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.md"), filepath.Join(dir, "c.csv")
 	live, errs, code := runChrono(t, "", "clocks", "--export-json", doc, "--export-markdown", md, "--export-csv", csv)
 	if code != exitOK {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestEmptyValuesRefused: a flag or argument given an empty value (an
@@ -12,7 +14,7 @@ import (
 // accepted silently (--history= recorded nothing and said nothing, run
 // --input "" ran with /dev/null) or failed with exit 1.
 func TestEmptyValuesRefused(t *testing.T) {
-	t.Chdir(t.TempDir())
+	t.Chdir(crosstest.TempDir(t))
 	run := []string{"run", "-N", "--runs", "2"}
 	for _, tt := range []struct {
 		args []string

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestEmptyPaths: a path flag given as "" (an unset variable) is
@@ -14,7 +16,7 @@ func TestEmptyPaths(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	marker := filepath.Join(dir, "ran")
 	touch := "touch " + marker
 	doc := filepath.Join(dir, "doc.json")

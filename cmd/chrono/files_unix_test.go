@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -28,7 +29,7 @@ func TestOutputsToOnePath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	marker := filepath.Join(dir, "ran")
 	touch := "touch " + marker
@@ -112,7 +113,7 @@ func oneDocument(t *testing.T, what string, b []byte) {
 // every command; the FIFO stays a FIFO, the link a link, the device a
 // device.
 func TestExportInPlace(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	runArgs := func(export string) []string {
 		return []string{"run", "-N", "--runs", "2", "--style", "none", "--export-json", export, "true", "true"}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/history"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 )
@@ -42,7 +43,7 @@ func writeSeriesDocs(t *testing.T, dir, name, cpu string, n int, level func(i in
 }
 
 func TestHistoryCLI(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	step := func(i int) float64 {
 		v := 1e6 * (1 + 0.003*float64(i%4))
@@ -165,7 +166,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestHistoryFlagAndBadStore(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	db := filepath.Join(dir, "h.db")
 	if _, errOut, code := runChrono(t, "1\n2\n3\n4\n", "numbers", "--history="+db); code != 0 || !strings.Contains(errOut, "history: added the numbers document") {
@@ -194,8 +195,8 @@ func TestHistoryFlagAndBadStore(t *testing.T) {
 // TestHistoryBadAddress: an address of a database chrono does not support,
 // or a directory, is bad usage, said as such.
 func TestHistoryBadAddress(t *testing.T) {
-	dir := t.TempDir()
-	doc := writeSeriesDocs(t, t.TempDir(), "x", "cpu", 1, func(int) float64 { return 100 })[0]
+	dir := crosstest.TempDir(t)
+	doc := writeSeriesDocs(t, crosstest.TempDir(t), "x", "cpu", 1, func(int) float64 { return 100 })[0]
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -241,7 +242,7 @@ func TestParseSince(t *testing.T) {
 // TestHistoryUnknownMachine: documents without an environment (hyperfine
 // exports, Go benchmark text) form their own series, not a mix of all.
 func TestHistoryUnknownMachine(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	known := writeSeriesDocs(t, dir, "cmd", "CPU-A", 3, func(int) float64 { return 1e6 })
 	var unknown []string
@@ -293,7 +294,7 @@ func TestHistoryCLIPostgres(t *testing.T) {
 		sep = "&"
 	}
 	dsn := base + sep + "search_path=" + schema
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	docs := writeSeriesDocs(t, dir, "q", "CPU-P", 20, func(i int) float64 {
 		if i >= 12 {
@@ -356,7 +357,7 @@ func TestHistoryAddMany(t *testing.T) {
 // with a note (it stored the same document once per add), unless
 // --allow-duplicate.
 func TestHistoryAddTwice(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	doc := writeSeriesDocs(t, dir, "d", "CPU-D", 1, func(int) float64 { return 1e6 })[0]
 	db := filepath.Join(dir, "h.db")
 	if _, errOut, code := runChrono(t, "", "history", "add", "--db", db, doc); code != 0 || !strings.Contains(errOut, "as run 1:") {

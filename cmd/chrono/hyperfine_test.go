@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -77,7 +78,7 @@ func TestHyperfineIntegrationScenarios(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	md := filepath.Join(dir, "results.md")
 	input := filepath.Join(dir, "example_input_file.txt")
 	os.WriteFile(input, []byte("This text is part of a file\n"), 0o644)
@@ -201,7 +202,7 @@ func TestHyperfineOutputScenarios(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	bin := filepath.Join(dir, "chrono")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -228,7 +229,7 @@ func TestHyperfineOutputScenarios(t *testing.T) {
 			func(s string) bool { return strings.Contains(s, "This text is part of a file") }},
 	}
 	for _, tt := range tests {
-		out, err := exec.Command(bin, append([]string{"run"}, tt.args...)...).Output()
+		out, err := crosstest.Command(bin, append([]string{"run"}, tt.args...)...).Output()
 		if err != nil || !tt.check(string(out)) {
 			t.Errorf("%s: chrono run %q: %v\n%s", tt.hyperfine, tt.args, err, out)
 		}
@@ -314,7 +315,7 @@ func TestHyperfineExecutionOrder(t *testing.T) {
 				"setup,prepare2,command2,conclude2,prepare2,command2,conclude2,prepare2,command2,conclude2,cleanup"},
 	}
 	for _, tt := range tests {
-		log := filepath.Join(t.TempDir(), "output.log")
+		log := filepath.Join(crosstest.TempDir(t), "output.log")
 		args := append([]string{"run", "--order", "sequential", "--style", "none"}, tt.args...)
 		for _, s := range tt.steps {
 			line := "echo " + s.word + " >> " + log
@@ -342,7 +343,7 @@ func TestHyperfineExecutionOrder(t *testing.T) {
 // parameters. A reader of exactly hyperfine's fields (unknown fields
 // refused) decodes it, and chrono report reads it back.
 func TestHyperfineJSONExport(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	hj := filepath.Join(dir, "h.json")
 	_, stderr, code := runChrono(t, "", "run", "--debug-mode", "--style", "none", "-r", "3", "-L", "n", "1,2", "-n", "sleep for {n}",
 		"--export-hyperfine-json", hj, "sleep {n}")
@@ -447,7 +448,7 @@ func TestRunParityFlags(t *testing.T) {
 			t.Errorf("chrono run %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, want, tt.want)
 		}
 	}
-	js := filepath.Join(t.TempDir(), "s.json")
+	js := filepath.Join(crosstest.TempDir(t), "s.json")
 	live, stderr, code := runChrono(t, "", "run", "--debug-mode", "--style", "hyperfine", "-r", "12", "--export-json", js, "sleep 0.1", "sleep 0.25")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestLatencyPermissionDenied runs chrono as an unprivileged user (uid
@@ -47,7 +49,7 @@ func TestLatencyPermissionDenied(t *testing.T) {
 	src.Close()
 	dst.Close()
 	run := func(args string) (string, int) {
-		cmd := exec.Command(bin, "-test.run=^TestLatencyHelperProcess$")
+		cmd := crosstest.Command(bin, "-test.run=^TestLatencyHelperProcess$")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "CHRONO_LATENCY_HELPER=1", "CHRONO_ARGS="+args, "HOME="+dir)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -22,7 +23,7 @@ func TestLatencyLiveIsReport(t *testing.T) {
 		t.Skip("the latency test is Linux-only")
 	}
 	for _, extra := range [][]string{nil, {"-h", "1"}} {
-		jsonPath := filepath.Join(t.TempDir(), "lat.json")
+		jsonPath := filepath.Join(crosstest.TempDir(t), "lat.json")
 		args := append([]string{"latency", "-i", "200", "-l", "100", "-t", "2", "-q", "--export-json", jsonPath}, extra...)
 		live, errb, code := runChrono(t, "", args...)
 		if code != 0 {
@@ -107,7 +108,7 @@ func TestLatencyInterrupted(t *testing.T) {
 	}
 	for sig, want := range map[os.Signal]int{os.Interrupt: 130, syscall.SIGTERM: 143} {
 		injectInterrupt(t, sig)
-		jsonPath := filepath.Join(t.TempDir(), "lat.json")
+		jsonPath := filepath.Join(crosstest.TempDir(t), "lat.json")
 		out, errb, code := runChrono(t, "", "latency", "-i", "3000000", "-q", "--export-json", jsonPath)
 		if code != want || !strings.Contains(errb, "interrupted by SIG") || !strings.Contains(out, "T: 0") {
 			t.Errorf("%v: exit %d (want %d), stderr %q, stdout:\n%s", sig, code, want, errb, out)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -36,7 +37,7 @@ func TestRunLiveIsReport(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	js := filepath.Join(t.TempDir(), "r.json")
+	js := filepath.Join(crosstest.TempDir(t), "r.json")
 	for _, extra := range [][]string{
 		nil,
 		{"-u", "microsecond", "--sort", "mean-time", "--reference", "sh -c :"},
@@ -67,7 +68,7 @@ func softwareCountersAvailable() bool {
 // its document.
 func TestStatLiveIsReport(t *testing.T) {
 	softwareCountersOrSkip(t)
-	js := filepath.Join(t.TempDir(), "s.json")
+	js := filepath.Join(crosstest.TempDir(t), "s.json")
 	out := liveIsReport(t, js, "stat", "-r", "3", "-e", "task-clock,page-faults,cycles", "--export-json", js, "--", "true")
 	if !strings.Contains(out, "Counter stats for 'true' (3 runs):") {
 		t.Errorf("stat:\n%s", out)
@@ -81,7 +82,7 @@ func TestRunStatBadInput(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	marker := filepath.Join(dir, "ran")
 	touch := "touch " + marker
 	tests := []struct {
@@ -121,7 +122,7 @@ func TestRunTimeUnit(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	js := filepath.Join(t.TempDir(), "r.json")
+	js := filepath.Join(crosstest.TempDir(t), "r.json")
 	for _, tt := range []struct{ flag, name, stored string }{
 		{"microsecond", "µs", "us"}, {"µs", "µs", "us"}, {"millisecond", "ms", "ms"}, {"second", "s", "s"}, {"ns", "ns", "ns"},
 	} {
@@ -149,7 +150,7 @@ func TestRunStatJSON(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	t.Chdir(t.TempDir())
+	t.Chdir(crosstest.TempDir(t))
 	out, errs, code := runChrono(t, "", "run", "-N", "-r", "2", "--json", "true")
 	if code != exitOK {
 		t.Fatalf("run --json: exit %d: %s", code, errs)
@@ -170,7 +171,7 @@ func TestRunStatJSON(t *testing.T) {
 		}
 	}
 	// --style none: no text, the exports only.
-	csvf := filepath.Join(t.TempDir(), "r.csv")
+	csvf := filepath.Join(crosstest.TempDir(t), "r.csv")
 	out, errs, code = runChrono(t, "", "run", "-N", "-r", "2", "--style", "none", "--export-csv", csvf, "true")
 	if c, err := os.ReadFile(csvf); code != exitOK || out != "" || err != nil || !strings.HasPrefix(string(c), "command,mean,stddev,median,user,system,min,max,") {
 		t.Errorf("--style none: exit %d, stdout %q, stderr %q, csv %q (%v)", code, out, errs, c, err)

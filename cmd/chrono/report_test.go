@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
 // chrono subcommands read result documents back: chrono report renders
 // what chrono numbers --json wrote, and compares it with a baseline.
 func TestReportReadsDocuments(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	write := func(name, numbers string) string {
 		out, errs, code := runChrono(t, numbers, "numbers", "--json")
 		if code != exitOK {
@@ -48,7 +49,7 @@ func TestReportReadsDocuments(t *testing.T) {
 }
 
 func TestReportErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	write := func(name, content string) string {
 		path := filepath.Join(dir, name)
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
@@ -128,7 +129,7 @@ func TestReportTerminal(t *testing.T) {
 // TestReportOutputGrammar: --json writes the document, --export-* write
 // other formats while the text goes to stdout, --redact redacts first.
 func TestReportOutputGrammar(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	doc, _, code := runChrono(t, "1 2 3 4 5 6 7\n", "numbers", "--json")
 	if code != exitOK {
 		t.Fatal("stats --json failed")
@@ -165,7 +166,7 @@ func TestReportOutputGrammar(t *testing.T) {
 // showing its figures; kinds whose figures still sit in the untyped
 // details (latency before its port) show them as written.
 func TestReportEveryKind(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	metric := func(name, u string, vs ...float64) []result.Metric {
 		return []result.Metric{{Name: name, Unit: u, Values: vs, Resolution: 1}}
 	}
@@ -247,7 +248,7 @@ func gateDocument(t *testing.T, dir, name, model string, n int, medians map[stri
 // documents from different machines (unless --allow-env-mismatch, which
 // every line then mentions).
 func TestReportGate(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	base := gateDocument(t, dir, "base.json", "CPU A", 0, map[string]float64{"a": 1e6, "b": 1e6, "c": 1e6})
 	slower := gateDocument(t, dir, "slower.json", "CPU A", 0, map[string]float64{"a": 1.2e6, "b": 0.8e6, "c": 1e6})
 	faster := gateDocument(t, dir, "faster.json", "CPU A", 0, map[string]float64{"a": 0.8e6, "b": 1e6, "c": 1.01e6})
@@ -336,7 +337,7 @@ func TestReportInputs(t *testing.T) {
 // TestReportHTML: --html writes one self-contained page of every FILE,
 // trace dumps as timelines; --svg writes each plot as its own file.
 func TestReportHTML(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	page, svgs := filepath.Join(dir, "r.html"), filepath.Join(dir, "svg")
 	_, errs, code := runChrono(t, "", "report", "--html", page, "--svg", svgs, "--title", "my report",
 		"../../report/testdata/gobench-old.txt", "../../report/testdata/gobench-new.txt", "../../docs/examples/pipeline-trace.json")

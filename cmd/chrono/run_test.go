@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
 )
@@ -21,7 +22,7 @@ func TestRunCLI(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	js := filepath.Join(dir, "r.json")
 	csvf := filepath.Join(dir, "r.csv")
 	stdout, stderr, code := runChrono(t, "", "run", "-N", "--runs", "5", "-L", "n", "1,2", "--export-json", js, "--export-csv", csvf, "sh -c 'exit 0' {n}")
@@ -100,7 +101,7 @@ func TestRunInterrupt(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("checks process groups through /proc")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	bin := filepath.Join(dir, "chrono")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -108,7 +109,7 @@ func TestRunInterrupt(t *testing.T) {
 	js := filepath.Join(dir, "partial.json")
 	// The first command completes its 3 runs quickly; the second sleeps
 	// (with a background child in its process group) until interrupted.
-	cmd := exec.Command(bin, "run", "--order", "sequential", "--runs", "3", "--export-json", js,
+	cmd := crosstest.Command(bin, "run", "--order", "sequential", "--runs", "3", "--export-json", js,
 		"true", "sleep 30 & sleep 30; echo $CHRONO_ITERATION")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -198,7 +199,7 @@ func TestRunCounters(t *testing.T) {
 	if !avail.Software {
 		t.Skip("software counters unavailable: " + avail.SoftwareReason)
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	tests := []struct {
 		name   string
 		args   []string
@@ -277,7 +278,7 @@ func TestRunMaxRunsLowersDefaultMin(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	js := filepath.Join(t.TempDir(), "r.json")
+	js := filepath.Join(crosstest.TempDir(t), "r.json")
 	_, stderr, code := runChrono(t, "", "run", "-N", "-M", "3", "--style", "none", "--export-json", js, "true")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
@@ -298,7 +299,7 @@ func TestRunReference(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	js := filepath.Join(dir, "r.json")
 	stdout, stderr, code := runChrono(t, "", "run", "-N", "-r", "6", "--reference", "echo ref", "--export-json", js, "echo a")
 	if code != 0 {
@@ -336,7 +337,7 @@ func TestRunNoTiming(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("uses POSIX programs")
 	}
-	js := filepath.Join(t.TempDir(), "r.json")
+	js := filepath.Join(crosstest.TempDir(t), "r.json")
 	stdout, stderr, code := runChrono(t, "", "run", "-N", "--timeout", "20ms", "--runs", "2", "--export-json", js, "sleep 5")
 	if code != exitFailure {
 		t.Fatalf("exit %d, want %d; stderr %s", code, exitFailure, stderr)

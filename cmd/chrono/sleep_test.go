@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -34,7 +35,7 @@ func delayStrictDecode(t *testing.T, data []byte) *result.Document {
 // document prints it again. The budget is tiny: what is checked is the
 // document and its rendering, not how well the machine waits.
 func TestSleepLiveIsReport(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	jsonPath, csvPath := filepath.Join(dir, "sleep.json"), filepath.Join(dir, "sleep.csv")
 	live, errb, code := runChrono(t, "", "sleep", "--durations", "100us,1ms", "--mechanisms", "time.Sleep,delay.Sleep,busy-spin",
 		"--budget", "30ms", "-q", "--export-json", jsonPath, "--export-csv", csvPath)
@@ -103,7 +104,7 @@ func TestSleepJSON(t *testing.T) {
 func TestSleepInterrupted(t *testing.T) {
 	for sig, want := range map[os.Signal]int{os.Interrupt: 130, syscall.SIGTERM: 143} {
 		injectInterrupt(t, sig)
-		jsonPath := filepath.Join(t.TempDir(), "sleep.json")
+		jsonPath := filepath.Join(crosstest.TempDir(t), "sleep.json")
 		out, errb, code := runChrono(t, "", "sleep", "--durations", "5s", "--mechanisms", "busy-spin", "-q", "--export-json", jsonPath)
 		if code != want || !strings.Contains(errb, "interrupted by SIG") || !strings.Contains(out, "interrupted:") {
 			t.Errorf("%v: exit %d (want %d), stderr %q, stdout:\n%s", sig, code, want, errb, out)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
 )
@@ -41,7 +42,7 @@ func TestStatText(t *testing.T) {
 
 func TestStatJSON(t *testing.T) {
 	a := softwareCountersOrSkip(t)
-	path := filepath.Join(t.TempDir(), "stat.json")
+	path := filepath.Join(crosstest.TempDir(t), "stat.json")
 	var out, errb bytes.Buffer
 	code := execute([]string{"stat", "-r", "3", "-e", "task-clock,page-faults,instructions", "--export-json", path, "--", "true"}, &out, &errb)
 	if code != 0 {
@@ -175,7 +176,7 @@ func TestStatInterrupt(t *testing.T) {
 		t.Skip("checks process groups through /proc")
 	}
 	softwareCountersOrSkip(t)
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	bin := filepath.Join(dir, "chrono")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -187,7 +188,7 @@ func TestStatInterrupt(t *testing.T) {
 		mark := filepath.Join(dir, "ran-"+tc.sig.String())
 		js := filepath.Join(dir, "stat-"+tc.sig.String()+".json")
 		script := `if [ -e "$MARK" ]; then trap "" INT TERM; sleep 60 & sleep 60; else : > "$MARK"; fi`
-		cmd := exec.Command(bin, "stat", "-r", "5", "-e", "task-clock", "--export-json", js, "--", "sh", "-c", script)
+		cmd := crosstest.Command(bin, "stat", "-r", "5", "-e", "task-clock", "--export-json", js, "--", "sh", "-c", script)
 		cmd.Env = append(os.Environ(), "MARK="+mark)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -250,7 +251,7 @@ func TestStatValgrind(t *testing.T) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		t.Skipf("valgrind is not installed (%v)", err)
 	}
-	path := filepath.Join(t.TempDir(), "vg.json")
+	path := filepath.Join(crosstest.TempDir(t), "vg.json")
 	var out, errb bytes.Buffer
 	code := execute([]string{"stat", "--valgrind", "-r", "2", "--export-json", path, "--", "true"}, &out, &errb)
 	if code != 0 {

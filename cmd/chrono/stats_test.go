@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -49,7 +50,7 @@ func TestStatsGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			doc := filepath.Join(t.TempDir(), "d.json")
+			doc := filepath.Join(crosstest.TempDir(t), "d.json")
 			args := append(append([]string{}, tt.args...), "--export-json", doc)
 			out, errs, code := runChrono(t, tt.stdin, args...)
 			if code != exitOK {
@@ -191,7 +192,7 @@ func TestStatsJSON(t *testing.T) {
 		t.Errorf("warnings %+v", ws)
 	}
 	// The file form and "-" read the same data.
-	path := filepath.Join(t.TempDir(), "n.txt")
+	path := filepath.Join(crosstest.TempDir(t), "n.txt")
 	os.WriteFile(path, []byte("10us 20us 30us 40us 50us 60us 1ms\n"), 0o644)
 	out2, _, _ := runChrono(t, "", "numbers", "--json", path)
 	doc2, err := result.Unmarshal([]byte(out2))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -81,7 +82,7 @@ func TestTraceBetweenKnownAnswers(t *testing.T) {
 }
 
 func TestTraceHTMLAndErrors(t *testing.T) {
-	html := filepath.Join(t.TempDir(), "t.html")
+	html := filepath.Join(crosstest.TempDir(t), "t.html")
 	if _, errs, code := chronoNoInput(t, "trace", "testdata/trace-known.json", "--html", html); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -89,7 +90,7 @@ func TestTraceHTMLAndErrors(t *testing.T) {
 	if err != nil || !bytes.Contains(page, []byte(`"lanes":["reader","P3"]`)) || !bytes.Contains(page, []byte("<title>trace-known.json</title>")) {
 		t.Errorf("timeline page: %v\n%.300s", err, page)
 	}
-	bad := filepath.Join(t.TempDir(), "bad.json")
+	bad := filepath.Join(crosstest.TempDir(t), "bad.json")
 	os.WriteFile(bad, []byte(`{"foo": 1}`), 0o644)
 	for _, c := range []struct {
 		args []string
@@ -114,7 +115,7 @@ func TestTraceHTMLAndErrors(t *testing.T) {
 // TestTraceHTMLToStdoutKeepsExports: trace --html - writes the page on
 // standard output and the exports to their FILEs still.
 func TestTraceHTMLToStdoutKeepsExports(t *testing.T) {
-	js := filepath.Join(t.TempDir(), "s.json")
+	js := filepath.Join(crosstest.TempDir(t), "s.json")
 	out, errs, code := runChrono(t, "", "trace", "testdata/trace-known.json", "--html", "-", "--export-json", js)
 	if code != exitOK || !strings.Contains(out, "<html") {
 		t.Fatalf("exit %d, stderr %q, stdout %.40q", code, errs, out)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // names lists the entries of dir, to show that no temporary file is left.
@@ -39,7 +41,7 @@ func read(t *testing.T, path string) string {
 // new content, the old mode, and no temporary file.
 func TestWriteRegular(t *testing.T) {
 	for _, mode := range []fs.FileMode{0o600, 0o640, 0o444} {
-		dir := t.TempDir()
+		dir := crosstest.TempDir(t)
 		path := filepath.Join(dir, "a.json")
 		if err := os.WriteFile(path, []byte("old content\n"), 0o600); err != nil {
 			t.Fatal(err)
@@ -78,7 +80,7 @@ func TestWriteRegular(t *testing.T) {
 
 // TestWriteNew creates a file of mode 0644.
 func TestWriteNew(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	path := filepath.Join(dir, "new.csv")
 	if err := WriteBytes(path, []byte("a,b\n")); err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestWriteNew(t *testing.T) {
 // TestWriteFails keeps the old file and no temporary file when the
 // writer fails, and returns its error.
 func TestWriteFails(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	path := filepath.Join(dir, "a.json")
 	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -125,7 +127,7 @@ func TestWriteFails(t *testing.T) {
 // TestRefused: what cannot be written is refused with a message that
 // names the problem, before anything is created.
 func TestRefused(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	file := filepath.Join(dir, "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -177,7 +179,7 @@ func TestRefuse(t *testing.T) {
 // TestCheckLeavesNothing: Check of a new path and of an existing file
 // passes and creates nothing.
 func TestCheckLeavesNothing(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	old := filepath.Join(dir, "old.json")
 	if err := os.WriteFile(old, []byte("kept"), 0o600); err != nil {
 		t.Fatal(err)

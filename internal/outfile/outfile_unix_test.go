@@ -17,6 +17,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestWriteSymlink writes a link's final target and leaves the link a
@@ -49,7 +51,7 @@ func TestWriteSymlink(t *testing.T) {
 			write: "a/link.json", target: "b/new.json"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := crosstest.TempDir(t)
 			for _, d := range c.dirs {
 				if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 					t.Fatal(err)
@@ -125,7 +127,7 @@ func TestWriteKeepsOwner(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to give a file to another user")
 	}
-	path := filepath.Join(t.TempDir(), "a.json")
+	path := filepath.Join(crosstest.TempDir(t), "a.json")
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ var payload = bytes.Repeat([]byte("0123456789abcdef"), 20000)
 // TestWriteFIFO writes into a FIFO in place: its reader receives every
 // byte, and the FIFO stays a FIFO.
 func TestWriteFIFO(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pipe")
+	path := filepath.Join(crosstest.TempDir(t), "pipe")
 	if err := unix.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +189,7 @@ func TestWriteFIFO(t *testing.T) {
 // (POLLHUP on Linux, once a writer was seen), that the reader would read
 // as the end of the output.
 func TestCheckFIFO(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pipe")
+	path := filepath.Join(crosstest.TempDir(t), "pipe")
 	if err := unix.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +235,7 @@ func TestCheckFIFO(t *testing.T) {
 // device), through a link too; as root, also a null device made for the
 // test in a temporary directory, which the old rename replaced.
 func TestWriteCharDevice(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	link := filepath.Join(dir, "null.json")
 	if err := os.Symlink("/dev/null", link); err != nil {
 		t.Fatal(err)
@@ -304,7 +306,7 @@ func TestWriteDescriptor(t *testing.T) {
 			}
 		})
 		t.Run(strings.ReplaceAll(format, "%d", "N")+" file", func(t *testing.T) {
-			dir := t.TempDir()
+			dir := crosstest.TempDir(t)
 			f, err := os.Create(filepath.Join(dir, "out.txt"))
 			if err != nil {
 				t.Fatal(err)
@@ -336,7 +338,7 @@ func TestWriteDescriptor(t *testing.T) {
 // TestWriteStdout: /dev/stdout and a link to it are written in place,
 // whatever standard output is (go test gives a pipe or a file).
 func TestWriteStdout(t *testing.T) {
-	link := filepath.Join(t.TempDir(), "out.json")
+	link := filepath.Join(crosstest.TempDir(t), "out.json")
 	if err := os.Symlink("/dev/stdout", link); err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +357,7 @@ func TestWriteStdout(t *testing.T) {
 
 // TestSocketRefused: a Unix socket cannot be opened as a file.
 func TestSocketRefused(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s")
+	path := filepath.Join(crosstest.TempDir(t), "s")
 	l, err := net.Listen("unix", path)
 	if err != nil {
 		t.Skipf("no Unix socket: %v", err)
@@ -371,7 +373,7 @@ func TestSocketRefused(t *testing.T) {
 
 // TestCollide compares what two paths would write.
 func TestCollide(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	must := func(err error) {
 		t.Helper()

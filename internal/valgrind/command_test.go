@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // loopC is a program whose instruction count is known: a loop of two
@@ -39,7 +41,7 @@ func buildLoop(t *testing.T) string {
 		}
 		t.Skipf("gcc is not installed (%v): cannot build the test program", err)
 	}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	src, bin := filepath.Join(dir, "loop.c"), filepath.Join(dir, "loop")
 	if err := os.WriteFile(src, []byte(loopC), 0o644); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // TestParseDump reads a dump callgrind 3.19 wrote for Measure's first
@@ -108,7 +109,7 @@ func TestSessionResult(t *testing.T) {
 		}, "callgrind.out.3 was dumped by \"Client Request: chrono-region 2 10 3000000\", want region 2 of 10 iterations"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := crosstest.TempDir(t)
 			s := &Session{req: req, dir: dir, out: filepath.Join(dir, "callgrind.out"), log: filepath.Join(dir, "valgrind.log")}
 			for name, content := range tt.files {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -141,7 +142,7 @@ func TestSessionResult(t *testing.T) {
 // differed.
 func TestSessionRepeats(t *testing.T) {
 	req := Request{Name: "sum", Iterations: []int{10, 20}, Repeats: 2}
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	s := &Session{req: req, dir: dir, out: filepath.Join(dir, "callgrind.out"), log: filepath.Join(dir, "valgrind.log")}
 	for i, v := range []uint64{148, 1248, 1148, 248} { // the second 10 and the first 20 were preempted
 		k := i

@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 func TestStart(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	path := filepath.Join(dir, "cpu.pprof")
 	var stderr bytes.Buffer
 	stop := start(path, &stderr)
@@ -47,7 +49,7 @@ func TestStartUnset(t *testing.T) {
 }
 
 func TestStartErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	var stderr bytes.Buffer
 	start(filepath.Join(dir, "no", "such", "dir", "p"), &stderr)()
 	if !strings.HasPrefix(stderr.String(), "cpuprof: CHRONO_CPUPROFILE: ") {
