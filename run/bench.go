@@ -384,7 +384,7 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 			if len(c.Unused) > 0 {
 				c.Name += " (" + paramText(params, combo, c.Unused) + ")"
 			}
-			if c.Argv, c.Path, err = resolve(line, combo, shell); err != nil {
+			if c.Argv, c.Path, err = resolve(line, combo, shell, lookFor(opts)); err != nil {
 				return nil, err
 			}
 			cmds = append(cmds, c)
@@ -442,8 +442,9 @@ func shellWords(opts Options) ([]string, error) {
 // executable. With a shell, the line (with parameters substituted as
 // text) is passed to the shell's -c; without, the line is split first
 // and the parameters are substituted into each word, so a value with
-// blanks or quotes stays one argument and is never re-parsed.
-func resolve(line string, params map[string]string, shell []string) ([]string, string, error) {
+// blanks or quotes stays one argument and is never re-parsed. look finds
+// the executable (see lookFor).
+func resolve(line string, params map[string]string, shell []string, look func(string) (string, error)) ([]string, string, error) {
 	var argv []string
 	if shell != nil {
 		argv = append(slices.Clone(shell), substitute(line, params))
@@ -459,7 +460,7 @@ func resolve(line string, params map[string]string, shell []string) ([]string, s
 			argv = append(argv, substitute(w, params))
 		}
 	}
-	path, err := exec.LookPath(argv[0])
+	path, err := look(argv[0])
 	if err != nil {
 		what := "program"
 		if shell != nil {
@@ -468,6 +469,17 @@ func resolve(line string, params map[string]string, shell []string) ([]string, s
 		return nil, "", fmt.Errorf("run: cannot run %s %q: %w (check the name and PATH, or that the file is executable)", what, argv[0], err)
 	}
 	return argv, path, nil
+}
+
+// lookFor returns how the executables of opts's commands are found: on
+// PATH (exec.LookPath), except that a simulated run (--debug-mode), which
+// starts nothing, takes each name as it is, as hyperfine's does: `sleep`
+// need not exist (it does not on windows).
+func lookFor(opts Options) func(string) (string, error) {
+	if opts.Simulate {
+		return func(name string) (string, error) { return name, nil }
+	}
+	return exec.LookPath
 }
 
 // bench is one benchmark in progress.
@@ -492,6 +504,9 @@ type bench struct {
 	// run (not every run: a PATH search costs a stat per directory).
 	ovArgv []string
 	ovPath string
+	// look finds executables (lookFor; tests of the arithmetic inject
+	// one that needs no PATH).
+	look func(string) (string, error)
 
 	counters *counterState // nil unless Options.Counters
 
@@ -626,6 +641,7 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	}
 	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell, cpu: -1, warmups: make([]int, len(cmds))}
 	b.pinTo = func(cpu int) error { return pinThread([]int{cpu}) }
+	b.look = lookFor(opts)
 	b.rep = &Benchmark{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
 	if len(opts.Counters) > 0 {
 		b.counters = newCounterState(b.rep, opts.Counters, opts.CounterOptions)
@@ -759,7 +775,7 @@ func (b *bench) hook(what string, list []string, c *Command) (time.Duration, err
 	if len(list) > 1 {
 		line = list[c.Index]
 	}
-	argv, path, err := resolve(line, c.Params, b.shell)
+	argv, path, err := resolve(line, c.Params, b.shell, b.look)
 	if err != nil {
 		return 0, fmt.Errorf("run: %s command: %w", what, err)
 	}
@@ -893,7 +909,7 @@ func (b *bench) overheadRun(force bool) error {
 		} else {
 			b.ovArgv = []string{"true"}
 		}
-		path, err := exec.LookPath(b.ovArgv[0])
+		path, err := b.look(b.ovArgv[0])
 		if err != nil {
 			ov.Unavailable = fmt.Sprintf("%s not found: %v", b.ovArgv[0], err)
 			return nil

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
 )
 
 // fake is an executor that records the argument lists it is asked to run
@@ -51,6 +54,9 @@ func runFake(t *testing.T, f *fake, opts Options, lines ...string) *Benchmark {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The fake runs nothing: the overhead's program ("true", the shell)
+	// need not be on PATH (windows has neither).
+	b.look = func(name string) (string, error) { return "/bin/" + name, nil }
 	defer b.close()
 	b.loop()
 	return b.rep
@@ -210,23 +216,33 @@ func TestCommandsValidation(t *testing.T) {
 		t.Errorf("unused parameter: %v, %v", cmds, err)
 	}
 	// -N substitutes into words: a value with blanks stays one argument.
+	// (prog is a program of the platform's: windows has no echo program.)
+	prog := "echo"
+	if runtime.GOOS == "windows" {
+		prog = "cmd"
+	}
 	p, _ := ListParam("v", "a b,'q'")
-	cmds, err := Commands([]string{"echo {v} x"}, []string{"echo-{v}"}, []Param{p}, Options{NoShell: true})
+	cmds, err := Commands([]string{prog + " {v} x"}, []string{"echo-{v}"}, []Param{p}, Options{NoShell: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprintf("%q %q", cmds[0].Argv, cmds[1].Argv); got != `["echo" "a b" "x"] ["echo" "'q'" "x"]` {
-		t.Errorf("argv = %s", got)
+	if got, want := fmt.Sprintf("%q %q", cmds[0].Argv, cmds[1].Argv), fmt.Sprintf(`["%s" "a b" "x"] ["%s" "'q'" "x"]`, prog, prog); got != want {
+		t.Errorf("argv = %s, want %s", got, want)
 	}
 	if cmds[0].Name != "echo-a b" || cmds[0].Params["v"] != "a b" {
 		t.Errorf("name %q params %v", cmds[0].Name, cmds[0].Params)
 	}
-	cmds, err = Commands([]string{"echo {v}"}, nil, []Param{p}, Options{Shell: "sh"})
+	// With the (default) shell, the line is substituted as text.
+	sh, err := shellWords(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprintf("%q", cmds[0].Argv); got != `["sh" "-c" "echo a b"]` {
-		t.Errorf("shell argv = %s", got)
+	cmds, err = Commands([]string{"echo {v}"}, nil, []Param{p}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprintf("%q", cmds[0].Argv), fmt.Sprintf("%q", append(sh, "echo a b")); got != want {
+		t.Errorf("shell argv = %s, want %s", got, want)
 	}
 }
 
@@ -318,8 +334,16 @@ func TestRealRun(t *testing.T) {
 	}
 }
 
+// TestCancel: canceling the context kills the running command and stops
+// the benchmark. The command is this test binary again, told by the
+// environment to sleep 10 s (a program every platform has).
 func TestCancel(t *testing.T) {
-	cmds, err := Commands([]string{"sleep 10"}, nil, nil, Options{NoShell: true})
+	if os.Getenv("CHRONO_RUN_TEST_SLEEP") == "1" {
+		time.Sleep(10 * time.Second)
+		return
+	}
+	t.Setenv("CHRONO_RUN_TEST_SLEEP", "1")
+	cmds, err := Commands([]string{joinWords(crosstest.Argv(os.Args[0], "-test.run=^TestCancel$"))}, nil, nil, Options{NoShell: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,6 +359,6 @@ func TestCancel(t *testing.T) {
 	// The running sleep was killed, not waited for: no run completed (no
 	// bound on the elapsed time, which a loaded host stretches).
 	if n := len(rep.Results[0].Samples); n != 0 {
-		t.Errorf("%d runs of sleep 10 completed after the cancel", n)
+		t.Errorf("%d runs of a 10 s sleep completed after the cancel", n)
 	}
 }

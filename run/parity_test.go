@@ -207,13 +207,14 @@ func TestEmptyCommandRefused(t *testing.T) {
 // installed.
 func TestShellDecides(t *testing.T) {
 	lines := []string{"f(){ :; }; f", "declare x=1", "shopt -s extglob", "function g { :; }; g", "nonexistent_xyz || true"}
-	for _, sh := range []string{"", "bash"} {
-		if _, err := Commands(lines, nil, nil, Options{Shell: sh}); err != nil {
-			t.Errorf("shell %q: %v", sh, err)
-		}
+	if _, err := Commands(lines, nil, nil, Options{}); err != nil {
+		t.Errorf("default shell: %v", err)
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash to run them with")
+	}
+	if _, err := Commands(lines, nil, nil, Options{Shell: "bash"}); err != nil {
+		t.Errorf("shell bash: %v", err)
 	}
 	cmds, err := Commands(lines, nil, nil, Options{Shell: "bash"})
 	if err != nil {
@@ -334,8 +335,13 @@ func TestSimulator(t *testing.T) {
 	if _, _, err := (simulator{}).run(&execSpec{argv: []string{"echo", "hi"}}); err == nil || !strings.Contains(err.Error(), "sleep SECONDS") {
 		t.Errorf("echo: %v", err)
 	}
-	cmds, _ := Commands([]string{"sleep 0.5"}, nil, nil, Options{NoShell: true})
-	rep, err := Run(context.Background(), cmds, Options{NoShell: true, Simulate: true})
+	// A simulated run looks up no program: `sleep` need not exist.
+	opts := Options{NoShell: true, Simulate: true}
+	cmds, err := Commands([]string{"sleep 0.5"}, nil, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), cmds, opts)
 	if err != nil || rep.Err != nil || len(rep.Results[0].Samples) != 10 {
 		t.Fatalf("simulated run: %v %v", err, rep)
 	}
