@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,19 +24,29 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 // fixedReport is a deterministic report: two commands with parameter n,
-// made-up but plausible per-run figures, and a shell overhead.
+// made-up but plausible per-run figures, and a shell overhead. Where the
+// platform gives no per-child rusage (windows) the runs have none, as
+// fillUsage leaves them.
 func fixedReport() *Benchmark {
 	mk := func(base time.Duration, n int, jitter []int) []Sample {
 		var ss []Sample
 		for i := range n {
 			w := base + time.Duration(jitter[i%len(jitter)])*time.Microsecond
-			ss = append(ss, Sample{Iteration: i, Wall: w, User: w * 8 / 10, Sys: w / 10, MaxRSSBytes: 4 << 20,
-				MinorFaults: 150, MajorFaults: 0, VolCS: 2, InvolCS: int64(i % 3)})
+			s := Sample{Iteration: i, Wall: w, User: w * 8 / 10, Sys: w / 10, MaxRSSBytes: 4 << 20,
+				MinorFaults: 150, MajorFaults: 0, VolCS: 2, InvolCS: int64(i % 3)}
+			if usageUnavailable != "" {
+				s.MaxRSSBytes, s.MinorFaults, s.MajorFaults, s.VolCS, s.InvolCS = -1, -1, -1, -1, -1
+			}
+			ss = append(ss, s)
 		}
 		return ss
 	}
-	a := Command{Name: "work 1", Line: "work 1", Argv: []string{"sh", "-c", "work 1"}, Params: map[string]string{"n": "1"}}
-	b := Command{Name: "work 2", Line: "work 2", Argv: []string{"sh", "-c", "work 2"}, Params: map[string]string{"n": "2"}, Index: 0}
+	sh, err := shellWords(Options{}) // the platform's default shell
+	if err != nil {
+		panic(err)
+	}
+	a := Command{Name: "work 1", Line: "work 1", Argv: append(slices.Clone(sh), "work 1"), Params: map[string]string{"n": "1"}}
+	b := Command{Name: "work 2", Line: "work 2", Argv: append(slices.Clone(sh), "work 2"), Params: map[string]string{"n": "2"}, Index: 0}
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	rep := &Benchmark{Order: Interleaved, Seed: 42, Start: start, End: start.Add(time.Minute),
 		Options: Options{Runs: 12, Order: Interleaved, Seed: 42}}
@@ -42,18 +54,23 @@ func fixedReport() *Benchmark {
 		{Command: &a, Samples: mk(20*time.Millisecond, 12, []int{0, 150, -80, 300, 40, -20, 90, 900, 10, -60, 30, 70}), Complete: true},
 		{Command: &b, Samples: mk(31*time.Millisecond, 12, []int{10, -150, 80, 200, 40, -20, 60, 30, -10, 50, -30, 20}), Complete: true},
 	}
-	rep.Overhead = &Overhead{Kind: "shell", Line: "sh -c ''", Subtracted: true,
+	rep.Overhead = &Overhead{Kind: "shell", Line: joinWords(append(slices.Clone(sh), "")), Subtracted: true,
 		Samples: mk(time.Millisecond, 20, []int{0, 10, -10, 20, 5})}
 	return rep
 }
 
 // exportsGolden renders the document of rep in every format, compares
-// each with its golden file (prefix + .json, .csv, .md, .txt), decodes the
+// each with its golden file (prefix + .json, .csv, .md, .txt; prefix +
+// "-windows" on windows, whose documents differ by the platform's facts:
+// the shell, the CPU times' step, no per-child rusage), decodes the
 // JSON strictly (no field unknown to package result) and checks that the
 // document read back renders byte for byte as the one written: what
 // chrono report FILE prints is what chrono run printed.
 func exportsGolden(t *testing.T, rep *Benchmark, prefix string, args []string) (*result.Document, string) {
 	t.Helper()
+	if runtime.GOOS == "windows" {
+		prefix += "-windows"
+	}
 	d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}, Args: args})
 	d.Comparisons = report.CommandComparisons(d)
 	var js bytes.Buffer
