@@ -119,7 +119,7 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 		v := math.Round(max(d-over, 0))
 		h.Record(int64(v))
 		sum += v
-		sumSq += v * v
+		sumSq += float64(v * v)
 	}
 	l := &Latency{
 		Ops: h.Count(), OpsPerSample: ops, ReadOverheadNs: over,
@@ -129,7 +129,7 @@ func measureLatency(f func(*B), s *setup, cpu int) (*Latency, error) {
 	}
 	if n := float64(len(raw)); n > 0 {
 		l.Mean = sum / n
-		l.StdDev = math.Sqrt(max(sumSq/n-l.Mean*l.Mean, 0))
+		l.StdDev = math.Sqrt(max(sumSq/n-float64(l.Mean*l.Mean), 0))
 	}
 	if l.P50 < latencyMinOpNs {
 		l.Warnings = append(l.Warnings, warn.New(warnLatencyBelowRead,

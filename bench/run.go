@@ -247,7 +247,7 @@ const jitterMax = 0.2
 
 // jitter returns n increased by a random 0-20 %.
 func (s *setup) jitter(n uint64) uint64 {
-	return n + uint64(float64(n)*jitterMax*s.rng.Float64())
+	return n + uint64(float64(float64(n)*jitterMax*s.rng.Float64()))
 }
 
 // sampler is what calibration drives: the runner, or a test double.
@@ -473,7 +473,7 @@ func measureLoopOverhead(s *setup, n uint64, cpu int) (loopCost, []Sample, error
 	// Same loop, same per-sample count, but samples of at most ~2 ms of
 	// the benchmark's time (and at least 1e5 iterations): the empty loop
 	// never needs the full target.
-	ne := uint64(float64(n) * min(1, 2e6/s.goal))
+	ne := uint64(float64(float64(n) * min(1, 2e6/s.goal)))
 	ne = min(max(ne, 100_000), n)
 	var cost loopCost
 	var empty []Sample

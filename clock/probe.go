@@ -12,6 +12,7 @@ import (
 
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/internal/thread"
+	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -337,8 +338,8 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	sorted := slices.Clone(r.CostNs)
 	slices.Sort(sorted)
 	r.CostMinNs = sorted[0]
-	r.CostMedianNs = linearQuantile(sorted, 0.5)
-	r.CostP99Ns = linearQuantile(sorted, 0.99)
+	r.CostMedianNs = stats.Quantile(sorted, 0.5, stats.Linear)
+	r.CostP99Ns = stats.Quantile(sorted, 0.99, stats.Linear)
 }
 
 // loopReader batches a Source that has no readN of its own.
@@ -350,20 +351,6 @@ func (l loopReader) readN(n int) int64 {
 		v = l.s.Now()
 	}
 	return v
-}
-
-// linearQuantile is numpy's default ("linear", Hyndman-Fan type 7)
-// quantile of sorted data: the value at rank (n-1)*q, interpolated.
-func linearQuantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
-		return math.NaN()
-	}
-	h := float64(len(sorted)-1) * q
-	lo := int(math.Floor(h))
-	if lo+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
 
 // probeCross checks monotonicity across threads for d: per-thread clocks

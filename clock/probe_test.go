@@ -1,7 +1,6 @@
 package clock
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -117,20 +116,6 @@ func TestParseKernelLog(t *testing.T) {
 				t.Errorf("line %q, resolution %v ppm", k.Line, k.ResolutionPPM)
 			}
 		})
-	}
-}
-
-func TestLinearQuantile(t *testing.T) {
-	// Reference values: numpy.percentile(x, q*100) (method "linear").
-	x := []float64{1, 2, 3, 4, 10}
-	tests := []struct{ q, want float64 }{{0, 1}, {0.5, 3}, {0.99, 9.76}, {1, 10}, {0.25, 2}, {0.9, 7.6}}
-	for _, tt := range tests {
-		if got := linearQuantile(x, tt.q); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("linearQuantile(%v, %v) = %v, want %v", x, tt.q, got, tt.want)
-		}
-	}
-	if got := linearQuantile([]float64{7}, 0.99); got != 7 {
-		t.Errorf("one value: %v", got)
 	}
 }
 

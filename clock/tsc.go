@@ -203,7 +203,7 @@ func bracket(c calibrationClocks) (point, error) {
 			return point{}, err
 		}
 		if w := r1 - r0; w >= 0 && w < best.width {
-			best = point{ticks: t, mid: float64(r0) + float64(w)/2, width: w}
+			best = point{ticks: t, mid: float64(r0) + float64(float64(w)/2), width: w}
 		}
 	}
 	if best.width == math.MaxInt64 {
@@ -256,6 +256,6 @@ func calibrate(c calibrationClocks, window time.Duration, segments int) (*Calibr
 		lo, hi := slices.Min(cal.SegmentHz), slices.Max(cal.SegmentHz)
 		cal.SpreadPPM = (hi - lo) / hz * 1e6
 	}
-	errPPM := (float64(first.width)/2+float64(last.width)/2)/elapsed*1e6 + 1/float64(last.ticks-first.ticks)*1e6
+	errPPM := float64((float64(float64(first.width)/2)+float64(float64(last.width)/2))/elapsed*1e6) + float64(1/float64(last.ticks-first.ticks)*1e6)
 	return cal, uint64(math.Round(hz)), errPPM, nil
 }

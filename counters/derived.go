@@ -67,7 +67,7 @@ func derive(value func(name string) (float64, float64, bool), wall, wallUnc floa
 				return 0, 0, false
 			}
 			t += v
-			u2 += u * u
+			u2 += float64(u * u)
 		}
 		return t, math.Sqrt(u2), true
 	}

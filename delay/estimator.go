@@ -63,7 +63,7 @@ func (e *estimator) quantile(q float64) (int64, bool) {
 	if e.total == 0 {
 		return 0, false
 	}
-	rank := uint32(q*float64(e.total) + 0.5)
+	rank := uint32(float64(q*float64(e.total)) + 0.5)
 	if rank < 1 {
 		rank = 1
 	}

@@ -164,7 +164,7 @@ func (m *moments) add(x float64) {
 	m.n++
 	d := x - m.mean
 	m.mean += d / float64(m.n)
-	m.m2 += d * (x - m.mean)
+	m.m2 += float64(d * (x - m.mean))
 }
 
 // merge combines two series' moments (Chan et al.'s parallel formula).

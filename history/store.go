@@ -654,7 +654,7 @@ func histogramMedian(mt *result.Metric) (med float64, n int, ok bool) {
 	if p, found := mt.Percentiles["p50"]; found && !math.IsNaN(p) {
 		return p, n, true
 	}
-	half := float64(h.Total()) / 2
+	half := float64(float64(h.Total()) / 2)
 	cum := float64(h.Underflow)
 	if cum >= half || len(h.Counts) == 0 || len(h.Bounds) != len(h.Counts)+1 {
 		return 0, 0, false // the middle is outside the bins
@@ -662,7 +662,7 @@ func histogramMedian(mt *result.Metric) (med float64, n int, ok bool) {
 	for i, c := range h.Counts {
 		if cum+float64(c) >= half && c > 0 {
 			f := (half - cum) / float64(c)
-			return h.Bounds[i] + f*(h.Bounds[i+1]-h.Bounds[i]), n, true
+			return h.Bounds[i] + float64(f*(h.Bounds[i+1]-h.Bounds[i])), n, true
 		}
 		cum += float64(c)
 	}

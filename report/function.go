@@ -252,8 +252,8 @@ func (f *functionFigures) cpuPerWall() (float64, bool) {
 	}
 	var cpu, wall float64
 	for i, n := range it.Values {
-		cpu += c.Values[i] * n
-		wall += f.xs[i] * n
+		cpu += float64(c.Values[i] * n)
+		wall += float64(f.xs[i] * n)
 	}
 	if wall <= 0 {
 		return 0, false

@@ -296,12 +296,12 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if t.integer {
 		step = math.Max(1, math.Round(step))
 	}
-	dec := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	dec := max(0, int(-math.Floor(float64(math.Log10(step))+1e-9)))
 	var ts []plot.Tick
 	first := math.Ceil(lo / step)
 	for i := 0.0; i <= 12; i++ {
-		x := (first + i) * step
-		if x > hi+step*1e-9 {
+		x := float64((first + i) * step)
+		if x > hi+float64(step*1e-9) {
 			break
 		}
 		label := strconv.FormatFloat(x, 'f', dec, 64)
@@ -310,7 +310,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 		ts = append(ts, plot.Tick{Value: x, Label: label})
 		// A minor tick half way.
-		if m := x + step/2; m < hi {
+		if m := x + float64(step/2); m < hi {
 			ts = append(ts, plot.Tick{Value: m})
 		}
 	}
@@ -357,7 +357,7 @@ func kde(sorted []float64, lo, hi float64, points int, logX bool) (density, bool
 		x := tr(v)
 		d := x - mean
 		mean += d / float64(i+1)
-		m2 += d * (x - mean)
+		m2 += float64(d * (x - mean))
 	}
 	sd := math.Sqrt(m2 / float64(n-1))
 	iqr := (q(0.75) - q(0.25)) / 1.34
@@ -368,11 +368,11 @@ func kde(sorted []float64, lo, hi float64, points int, logX bool) (density, bool
 	if !(spread > 0) {
 		spread = (tr(sorted[n-1]) - tr(sorted[0])) / 4
 	}
-	h := 0.9 * spread * math.Pow(float64(n), -0.2)
+	h := float64(0.9 * spread * math.Pow(float64(n), -0.2))
 	a, z := tr(lo), tr(hi)
 	// Bin on a fine grid over the values' range widened by 3 bandwidths.
 	const grid = 1024
-	g0, g1 := tr(sorted[0])-3*h, tr(sorted[n-1])+3*h
+	g0, g1 := tr(sorted[0])-float64(3*h), tr(sorted[n-1])+float64(3*h)
 	gw := (g1 - g0) / grid
 	counts := make([]float64, grid)
 	for _, v := range sorted {
@@ -381,15 +381,15 @@ func kde(sorted []float64, lo, hi float64, points int, logX bool) (density, bool
 	}
 	d := density{H: h}
 	for k := range points {
-		x := a + (z-a)*float64(k)/float64(points-1)
+		x := a + float64((z-a)*float64(k)/float64(points-1))
 		var s float64
 		for i, c := range counts {
 			if c == 0 {
 				continue
 			}
-			u := (x - (g0 + (float64(i)+0.5)*gw)) / h
+			u := (x - (g0 + float64((float64(i)+0.5)*gw))) / h
 			if u > -6 && u < 6 {
-				s += c * math.Exp(-u*u/2)
+				s += float64(c * math.Exp(-u*u/2))
 			}
 		}
 		y := s / (float64(n) * h * math.Sqrt(2*math.Pi))
@@ -412,7 +412,7 @@ func bins(sorted []float64, lo, hi float64, k int, logX bool) []plotter.Histogra
 		if logX {
 			edges[i] = lo * math.Pow(hi/lo, f)
 		} else {
-			edges[i] = lo + (hi-lo)*f
+			edges[i] = lo + float64((hi-lo)*f)
 		}
 	}
 	edges[k] = hi
@@ -479,16 +479,16 @@ func (v *violin) Plot(c draw.Canvas, p *plot.Plot) {
 		if top > 0 {
 			var pts []vg.Point
 			for k, x := range r.dens.X {
-				pts = append(pts, vg.Point{X: tx(x), Y: y0 + half*vg.Length(r.dens.Y[k]/top)})
+				pts = append(pts, vg.Point{X: tx(x), Y: y0 + vg.Length(half*vg.Length(r.dens.Y[k]/top))})
 			}
 			for k := len(r.dens.X) - 1; k >= 0; k-- {
-				pts = append(pts, vg.Point{X: tx(r.dens.X[k]), Y: y0 - half*vg.Length(r.dens.Y[k]/top)})
+				pts = append(pts, vg.Point{X: tx(r.dens.X[k]), Y: y0 - vg.Length(half*vg.Length(r.dens.Y[k]/top))})
 			}
 			c.FillPolygon(faded(r.color, 110), c.ClipPolygonXY(pts))
 		}
 		dark := draw.LineStyle{Color: color.Gray{Y: 40}, Width: vg.Points(1)}
 		c.StrokeLines(dark, c.ClipLinesXY([]vg.Point{{X: tx(r.q01), Y: y0}, {X: tx(r.q99), Y: y0}})...)
-		bh := half * 0.18
+		bh := vg.Length(half * 0.18)
 		box := []vg.Point{{X: tx(r.q25), Y: y0 - bh}, {X: tx(r.q75), Y: y0 - bh}, {X: tx(r.q75), Y: y0 + bh}, {X: tx(r.q25), Y: y0 + bh}}
 		c.FillPolygon(color.Gray{Y: 40}, c.ClipPolygonXY(box))
 		c.DrawGlyph(draw.GlyphStyle{Color: color.White, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}, vg.Point{X: tx(r.q50), Y: y0})

@@ -107,7 +107,7 @@ func tickPlot(d *result.Document, name string, o Options) (*Plot, error) {
 	}
 	nominalY(p, names)
 	p.X.Min, p.X.Max = lo/2, hi*2
-	h := vg.Length(len(rows))*0.32*vg.Inch + 1.1*vg.Inch
+	h := vg.Length(vg.Length(len(rows))*0.32*vg.Inch) + 1.1*vg.Inch
 	return render(p, plotW, h, name, "observed tick per clock",
 		"the smallest step between changes of back-to-back reads (for a clock that changed at every read, an upper bound on its tick; none when too few changes were seen) beside the resolution the system states; log axis", "ns", "", hover)
 }

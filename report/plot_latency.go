@@ -68,11 +68,12 @@ func latencyHistogram(sets []sampleSet, name string) (*Plot, error) {
 			if c <= 0 {
 				continue
 			}
-			a, z := (lo+float64(j)*width)/sc.div, (lo+float64(j+1)*width)/sc.div
+			binLo, binHi := lo+float64(float64(j)*width), lo+float64(float64(j+1)*width)
+			a, z := binLo/sc.div, binHi/sc.div
 			hb = append(hb, plotter.HistogramBin{Min: a, Max: z, Weight: c})
 			top = math.Max(top, c)
 			hover = append(hover, hoverPoint{X: (a + z) / 2, Y: c, Text: fmt.Sprintf("%s: %s … %s: %s", ss.name,
-				Figure(lo+float64(j)*width, ss.s.Unit, unitExactish(width), autoUnit), Figure(lo+float64(j+1)*width, ss.s.Unit, unitExactish(width), autoUnit), strconv.FormatFloat(math.Round(c), 'f', -1, 64))})
+				Figure(binLo, ss.s.Unit, unitExactish(width), autoUnit), Figure(binHi, ss.s.Unit, unitExactish(width), autoUnit), strconv.FormatFloat(math.Round(c), 'f', -1, 64))})
 		}
 		if len(hb) == 0 {
 			continue
@@ -170,11 +171,11 @@ func (ninesTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 		q := 1 - math.Pow(10, -k)
 		ts = append(ts, plot.Tick{Value: k, Label: Percent(q)})
-		if k+math.Log10(2) <= hi && k+1 > hi+1e-9 {
+		if k+float64(math.Log10(2)) <= hi && k+1 > hi+1e-9 {
 			break
 		}
 		// Minor ticks at 50 % of the next nine (e.g. 95 %, 99.5 %).
-		if m := k - math.Log10(0.5); m <= hi {
+		if m := k - float64(math.Log10(0.5)); m <= hi {
 			ts = append(ts, plot.Tick{Value: m})
 		}
 	}

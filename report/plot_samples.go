@@ -230,7 +230,7 @@ func violinPlot(sets []sampleSet, name, title string, w vg.Length, o Options) (*
 	}
 	p.Add(v)
 	nominalY(p, names)
-	h := vg.Length(len(sets))*0.55*vg.Inch + 0.9*vg.Inch
+	h := vg.Length(vg.Length(len(sets))*0.55*vg.Inch) + 0.9*vg.Inch
 	return render(p, w, h, name, title,
 		"shape: kernel density; box: p25 to p75; white dot: the median; line: p1 to p99", sc.unit, "", pts)
 }
@@ -294,7 +294,7 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 		xs := ss.metric.Values
 		c := colorOf(ss.color)
 		q1, q3 := ss.s.Quantile(0.25), ss.s.Quantile(0.75)
-		fenceLo, fenceHi := q1-3*(q3-q1), q3+3*(q3-q1)
+		fenceLo, fenceHi := q1-float64(3*(q3-q1)), q3+float64(3*(q3-q1))
 		if len(xs) <= maxSequencePoints {
 			xy := make(plotter.XYs, 0, len(xs))
 			for i, v := range xs {
@@ -533,7 +533,7 @@ func ratioPlot(rows []ratioRow, name, title, caption, xlabel string) (*Plot, err
 	p.Add(&vlines{x: []float64{1}, style: draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}})
 	nominalY(p, names)
 	p.X.Min, p.X.Max = lo/1.05, hi*1.05
-	h := vg.Length(len(rows))*0.45*vg.Inch + 0.9*vg.Inch
+	h := vg.Length(vg.Length(len(rows))*0.45*vg.Inch) + 0.9*vg.Inch
 	return render(p, smallW*1.5, h, name, title, caption, "", "", pts)
 }
 

@@ -116,10 +116,10 @@ func spreadColumns(s *Series, lo, hi float64, width int, logX bool) []float64 {
 			counts[col(a)] += float64(c)
 			continue
 		}
-		pa, pz := pos(a)*float64(width), pos(z)*float64(width)
+		pa, pz := float64(pos(a)*float64(width)), float64(pos(z)*float64(width))
 		for j := max(0, int(pa)); j < width && float64(j) < pz; j++ {
 			overlap := math.Min(pz, float64(j+1)) - math.Max(pa, float64(j))
-			counts[j] += float64(c) * overlap / (pz - pa)
+			counts[j] += float64(float64(c) * overlap / (pz - pa))
 		}
 	}
 	return counts

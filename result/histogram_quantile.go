@@ -19,11 +19,11 @@ func (h *Histogram) Quantile(q float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	rank := math.Min(math.Max(q, 0), 1) * float64(n-1) // 0-based, as the linear definition
+	rank := float64(math.Min(math.Max(q, 0), 1) * float64(n-1)) // 0-based, as the linear definition
 	k := int64(math.Floor(rank))
 	lo := h.orderStat(cum, k, n)
 	if f := rank - float64(k); f > 0 {
-		return lo + f*(h.orderStat(cum, k+1, n)-lo)
+		return lo + float64(f*(h.orderStat(cum, k+1, n)-lo))
 	}
 	return lo
 }
@@ -52,6 +52,6 @@ func (h *Histogram) orderStat(cum []int64, k, n int64) float64 {
 	}
 	i := sort.Search(len(h.Counts), func(i int) bool { return cum[i+1] > k })
 	c := h.Counts[i]
-	v := h.Bounds[i] + (float64(k-cum[i])+0.5)/float64(c)*(h.Bounds[i+1]-h.Bounds[i])
+	v := h.Bounds[i] + float64((float64(k-cum[i])+0.5)/float64(c)*(h.Bounds[i+1]-h.Bounds[i]))
 	return math.Min(math.Max(v, h.Min), h.Max)
 }

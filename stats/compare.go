@@ -121,7 +121,7 @@ func hodgesLehmannSelect(a, b []float64) float64 {
 		}
 	}
 	n := na * nb
-	h := 0.5 * float64(n-1) // linear 0.5 quantile of n values (0-based)
+	h := float64(0.5 * float64(n-1)) // linear 0.5 quantile of n values (0-based)
 	i := int(h)
 	x := kth(i + 1)
 	if i+1 >= n {

@@ -255,7 +255,7 @@ func (s *energyScan) scan(z []float64, rank []int, minSeg int) (int, float64) {
 	// distances, Σ_r sorted[r]·(2r − n + 1) over 0-based ranks.
 	var W, V, B float64
 	for r, x := range sorted {
-		V += x * float64(2*r-n+1)
+		V += float64(x * float64(2*r-n+1))
 	}
 	bestTau, bestQ := 0, math.Inf(-1)
 	sumLeft := 0.0
@@ -268,13 +268,13 @@ func (s *energyScan) scan(z []float64, rank []int, minSeg int) (int, float64) {
 			sl += bitSum[i]
 		}
 		m := float64(t)
-		dl := x*cl - sl + (sumLeft - sl) - x*(m-cl)
+		dl := float64(x*cl) - sl + (sumLeft - sl) - float64(x*(m-cl))
 		// Right part without x (z[t+1:]): the whole segment below x by
 		// rank, minus the left part's.
 		cr, sr := float64(rk-1)-cl, prefix[rk-1]-sl
 		nr := float64(n - t - 1)
 		sumRight := total - sumLeft - x
-		dr := x*cr - sr + (sumRight - sr) - x*(nr-cr)
+		dr := float64(x*cr) - sr + (sumRight - sr) - float64(x*(nr-cr))
 		W += dl
 		V -= dr
 		B += dr - dl

@@ -49,7 +49,7 @@ func NewHistogram(lowest, highest int64, sigfigs int) (*Histogram, error) {
 	}
 	// The library rejects a lowest value too large for the precision
 	// (unit magnitude + sub-bucket magnitude > 61) by panicking.
-	if math.Log2(float64(lowest))+math.Log2(2*math.Pow10(sigfigs)) > 60 {
+	if float64(math.Log2(float64(lowest)))+float64(math.Log2(2*float64(math.Pow10(sigfigs)))) > 60 {
 		return nil, fmt.Errorf("stats: histogram lowest value %d is too large for %d significant figures: lower one of them", lowest, sigfigs)
 	}
 	return &Histogram{h: hdrhistogram.New(lowest, highest, sigfigs)}, nil
@@ -313,9 +313,9 @@ func LinearBins(xs []float64, n int) []Bin {
 		var e float64
 		if math.IsInf(hi-lo, 0) {
 			f := float64(i) / float64(n)
-			e = lo*(1-f) + hi*f
+			e = float64(lo*(1-f)) + float64(hi*f)
 		} else {
-			e = lo + float64(i)*width
+			e = lo + float64(float64(i)*width)
 		}
 		if e > bounds[len(bounds)-1] && e < hi {
 			bounds = append(bounds, e)

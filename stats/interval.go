@@ -341,7 +341,7 @@ func percentileInterval(iv Interval, vals []float64) Interval {
 		return iv
 	}
 	slices.Sort(vals)
-	alpha := (1 - iv.Confidence) / 2
+	alpha := float64((1 - iv.Confidence) / 2)
 	iv.Lo = Quantile(vals, alpha, Linear)
 	iv.Hi = Quantile(vals, 1-alpha, Linear)
 	return iv

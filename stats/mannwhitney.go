@@ -114,7 +114,7 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 			j++
 		}
 		// Values i..j-1 share the mid-rank of ranks i+1..j.
-		rank := float64(i+1+j) / 2
+		rank := float64(float64(i+1+j) / 2)
 		for k := i; k < j; k++ {
 			if all[k].inA {
 				r1 += rank
@@ -122,19 +122,19 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 		}
 		t := j - i
 		groups = append(groups, t)
-		tieTerm += float64(t)*float64(t)*float64(t) - float64(t)
+		tieTerm += float64(float64(t)*float64(t)*float64(t)) - float64(t)
 		i = j
 	}
 	fa, fb := float64(na), float64(nb)
-	u1 := r1 - fa*(fa+1)/2
+	u1 := r1 - float64(fa*(fa+1)/2)
 	res := MannWhitneyResult{U: u1, Ties: len(groups) < n, NA: na, NB: nb}
 	if na <= mannWhitneyExactLimit && nb <= mannWhitneyExactLimit && na*nb <= mannWhitneyExactLimit {
 		res.Exact = true
 		// The distribution is computed for the smaller sample (cheaper);
 		// W = 2U is an integer.
-		m, w := na, 2*u1
+		m, w := na, float64(2*u1)
 		if nb < na {
-			m, w = nb, 2*(fa*fb-u1)
+			m, w = nb, float64(2*(float64(fa*fb)-u1))
 		}
 		lower, upper := mwuExactTails(groups, m, int(math.Round(w)))
 		res.P = min(1, 2*min(lower, upper))
@@ -142,10 +142,10 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 	}
 	// Normal approximation: mean na*nb/2, variance with the tie
 	// correction, and a continuity correction of 0.5 towards the mean.
-	mu := fa * fb / 2
+	mu := float64(fa * fb / 2)
 	fn := float64(n)
-	sd := math.Sqrt(fa * fb / 12 * ((fn + 1) - tieTerm/(fn*(fn-1))))
-	z := (max(u1, fa*fb-u1) - mu - 0.5) / sd
+	sd := math.Sqrt(fa * fb / 12 * ((fn + 1) - tieTerm/float64(fn*(fn-1))))
+	z := (max(u1, float64(fa*fb)-u1) - mu - 0.5) / sd
 	res.P = min(max(2*normalSF(z), MinPValue(na, nb)), 1)
 	return res, nil
 }
@@ -244,7 +244,7 @@ func mwuCounts(groups []int, m, wmax int) []float64 {
 				d := dst[shift : hi+1]
 				cf := coef[r]
 				for i, x := range src {
-					d[i] += cf * x
+					d[i] += float64(cf * x)
 				}
 			}
 		}

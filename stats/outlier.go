@@ -42,10 +42,10 @@ func tukeyFences(q1, q3 float64) Outliers {
 	iqr := q3 - q1
 	return Outliers{
 		Q1: q1, Q3: q3, IQR: iqr,
-		LowSevereFence:  q1 - 3*iqr,
-		LowMildFence:    q1 - 1.5*iqr,
-		HighMildFence:   q3 + 1.5*iqr,
-		HighSevereFence: q3 + 3*iqr,
+		LowSevereFence:  q1 - float64(3*iqr),
+		LowMildFence:    q1 - float64(1.5*iqr),
+		HighMildFence:   q3 + float64(1.5*iqr),
+		HighSevereFence: q3 + float64(3*iqr),
 	}
 }
 

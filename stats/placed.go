@@ -199,7 +199,7 @@ func tInterval(xs []float64, confidence float64) Interval {
 	e := scaleExp(xs)
 	_, ss := scaledMoments(xs, e)
 	sd := math.Ldexp(math.Sqrt(ss/(n-1)), e)
-	h := tQuantile(1-(1-confidence)/2, n-1) * sd / math.Sqrt(n)
+	h := tQuantile(1-float64((1-confidence)/2), n-1) * sd / math.Sqrt(n)
 	return Interval{Lo: m - h, Hi: m + h, Confidence: confidence, Method: "student-t"}
 }
 

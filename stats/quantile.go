@@ -127,7 +127,7 @@ func Quantile(sorted []float64, q float64, m Method) float64 {
 	case Linear:
 		// (n-1)*q rather than the alpha=beta=1 formula, as numpy does, to
 		// avoid rounding.
-		vi = float64(fn-1) * q
+		vi = float64(float64(fn-1) * q)
 	case MedianUnbiased:
 		third := 1 / 3.0
 		vi = virtualIndex(fn, q, third, third)

@@ -160,3 +160,47 @@ func TestQuantileNearFloat64Range(t *testing.T) {
 		t.Errorf("median of ±1.7e308 = %v, want 0", got)
 	}
 }
+
+// TestQuantileNotFused: the figures are numpy's on every platform, where
+// Go may fuse x*y+z into one rounding (arm64's FMADD/FMSUB; the Go spec
+// allows it unless an explicit float64 conversion rounds the product).
+// For the 0.7 quantile of 100, 200, …, 700, numpy rounds the virtual index
+// 6·0.7 to 4.199999999999999 and interpolates to 519.9999999999999; the
+// fractional part taken without that rounding (fused) gives 520. Each
+// definition's numpy value (numpy 1.24, np.quantile(x, 0.7, method=...)),
+// exactly, through every entry point.
+func TestQuantileNotFused(t *testing.T) {
+	x := []float64{100, 200, 300, 400, 500, 600, 700}
+	// What fusing 6·0.7 - 4 gives (the case must tell the two apart).
+	if fused := lerp(500, 600, math.FMA(6, 0.7, -4)); fused != 520 {
+		t.Fatalf("the fused interpolation gives %v, want 520: the case does not tell fused from unfused", fused)
+	}
+	tests := []struct {
+		m    Method
+		want float64
+	}{
+		{Linear, 519.9999999999999},
+		{NormalUnbiased, 544.9999999999999},
+		{InterpolatedInvertedCDF, 489.99999999999994},
+		{MedianUnbiased, 546.6666666666666},
+		{Hazen, 540},
+		{Weibull, 560},
+	}
+	for _, tt := range tests {
+		got := []float64{Quantile(x, 0.7, tt.m), Percentile(x, 70, tt.m), percentilesOf(x, []float64{70}, tt.m)[0]}
+		for i, g := range got {
+			if g != tt.want {
+				t.Errorf("%s 0.7 quantile (entry point %d of Quantile, Percentile, percentilesOf) = %v, want numpy's %v", tt.m, i, g, tt.want)
+			}
+		}
+	}
+	// With the method a constant, the compiler inlines Quantile and folds
+	// the switch: the multiply-add is then there to fuse (it is not in
+	// the general function), as it is in Summarize's linear quantile.
+	if got := Quantile(x, 0.7, Linear); got != 519.9999999999999 {
+		t.Errorf("Quantile(x, 0.7, Linear) = %v, want numpy's 519.9999999999999", got)
+	}
+	if got := linearQuantile(x, 0.7); got != 519.9999999999999 {
+		t.Errorf("linearQuantile(x, 0.7) = %v, want numpy's 519.9999999999999", got)
+	}
+}

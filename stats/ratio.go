@@ -118,6 +118,6 @@ func (d medianDraw) draw() float64 {
 	// The next order statistic: u plus the least of the n-m draws above
 	// it, each uniform on (u, 1).
 	k := float64(n - n/2)
-	next := u + (1-u)*(1-math.Pow(1-d.r.Float64(), 1/k))
+	next := u + float64((1-u)*(1-math.Pow(1-float64(d.r.Float64()), 1/k)))
 	return (d.at(u) + d.at(next)) / 2
 }

@@ -7,9 +7,9 @@ import "math"
 func normalSF(z float64) float64 {
 	x := -z / math.Sqrt2
 	if math.Abs(x) < 1/math.Sqrt2 {
-		return 0.5 + 0.5*math.Erf(x)
+		return 0.5 + float64(0.5*math.Erf(x))
 	}
-	y := 0.5 * math.Erfc(math.Abs(x))
+	y := float64(0.5 * math.Erfc(math.Abs(x)))
 	if x > 0 {
 		return 1 - y
 	}
@@ -26,7 +26,7 @@ func studentTSF(t, df float64) float64 {
 	if math.IsInf(t, 1) {
 		return 0
 	}
-	t2 := t * t
+	t2 := float64(t * t)
 	// x and 1-x computed separately, each without cancellation.
 	x := df / (df + t2)
 	y := t2 / (df + t2)
@@ -48,9 +48,9 @@ func betaIncReg(a, b, x, y float64) float64 {
 		return 1 - betaIncReg(b, a, y, x)
 	}
 	lbeta := lgamma(a+b) - lgamma(a) - lgamma(b)
-	front := math.Exp(math.Log(x)*a+math.Log1p(-x)*b+lbeta) / a
+	front := math.Exp(float64(math.Log(x)*a)+float64(math.Log1p(-x)*b)+lbeta) / a
 	if y != 1-x {
-		front = math.Exp(math.Log(x)*a+math.Log(y)*b+lbeta) / a
+		front = math.Exp(float64(math.Log(x)*a)+float64(math.Log(y)*b)+lbeta) / a
 	}
 	return front * betaCF(a, b, x)
 }
@@ -69,7 +69,7 @@ func betaCF(a, b, x float64) float64 {
 	)
 	qab, qap, qam := a+b, a+1, a-1
 	c := 1.0
-	d := 1 - qab*x/qap
+	d := 1 - float64(qab*x/qap)
 	if math.Abs(d) < tiny {
 		d = tiny
 	}
@@ -79,7 +79,7 @@ func betaCF(a, b, x float64) float64 {
 		fm := float64(m)
 		m2 := 2 * fm
 		aa := fm * (b - fm) * x / ((qam + m2) * (a + m2))
-		d = 1 + aa*d
+		d = 1 + float64(aa*d)
 		if math.Abs(d) < tiny {
 			d = tiny
 		}
@@ -90,7 +90,7 @@ func betaCF(a, b, x float64) float64 {
 		d = 1 / d
 		h *= d * c
 		aa = -(a + fm) * (qab + fm) * x / ((a + m2) * (qap + m2))
-		d = 1 + aa*d
+		d = 1 + float64(aa*d)
 		if math.Abs(d) < tiny {
 			d = tiny
 		}
@@ -99,7 +99,7 @@ func betaCF(a, b, x float64) float64 {
 			c = tiny
 		}
 		d = 1 / d
-		del := d * c
+		del := float64(d * c)
 		h *= del
 		if math.Abs(del-1) < eps {
 			break

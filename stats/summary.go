@@ -158,7 +158,7 @@ func scaledMoments(xs []float64, e int) (mean, ss float64) {
 	var squares neumaier
 	for _, x := range xs {
 		d := scale(x) - mean
-		squares.add(d * d)
+		squares.add(float64(d * d))
 	}
 	return mean, squares.total()
 }
@@ -224,7 +224,7 @@ func madSorted(sorted []float64, med float64) float64 {
 	}
 	// The linear 0.5 quantile of n deviations interpolates the values at
 	// ranks floor(h) and floor(h)+1, h = (n-1)/2.
-	h := 0.5 * float64(n-1)
+	h := float64(0.5 * float64(n-1))
 	lo := int(h)
 	var a float64
 	for range lo + 1 {
@@ -266,7 +266,7 @@ func (n neumaier) total() float64 { return n.sum + n.c }
 // non-empty sample, q in [0, 1].
 func linearQuantile(sorted []float64, q float64) float64 {
 	n := len(sorted)
-	h := q * float64(n-1)
+	h := float64(q * float64(n-1))
 	lo := math.Floor(h)
 	i := int(lo)
 	if i >= n-1 {

@@ -21,9 +21,9 @@ func QuantileUncertainty(sorted []float64, q float64) float64 {
 		return 0
 	}
 	est := linearQuantile(sorted, q)
-	half := z95 * math.Sqrt(float64(n)*q*(1-q))
-	lo := int(math.Floor(float64(n)*q - half)) // 1-based rank
-	hi := int(math.Ceil(float64(n)*q+half)) + 1
+	half := float64(z95 * math.Sqrt(float64(n)*q*(1-q)))
+	lo := int(math.Floor(float64(float64(n)*q) - half)) // 1-based rank
+	hi := int(math.Ceil(float64(float64(n)*q)+half)) + 1
 	lo = max(1, min(n, lo))
 	hi = max(1, min(n, hi))
 	return math.Max(est-sorted[lo-1], sorted[hi-1]-est)

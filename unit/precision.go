@@ -132,7 +132,9 @@ func grid(v, r float64) float64 {
 	// A whole number of steps, but for the rounding of the inputs and
 	// the division (a few units of 1e-16, relative), where float64 still
 	// tells whole numbers apart.
-	whole := func(x float64) bool { return math.Abs(x) < 1e15 && math.Abs(x-math.Round(x)) <= 1e-9+1e-15*math.Abs(x) }
+	whole := func(x float64) bool {
+		return math.Abs(x) < 1e15 && math.Abs(x-math.Round(x)) <= 1e-9+float64(1e-15*math.Abs(x))
+	}
 	if v != 0 && whole(v/r) {
 		// r has at most maxSignificant digits where v can be written
 		// exactly on its steps.
@@ -187,7 +189,7 @@ func magnitude(x float64) float64 {
 	x = math.Abs(x)
 	var m float64
 	if x < 0x1p-1022 {
-		m = math.Floor(math.Log10(x*0x1p64) - 64*math.Log10(2))
+		m = math.Floor(float64(math.Log10(x*0x1p64)) - float64(64*math.Log10(2)))
 	} else {
 		m = math.Floor(math.Log10(x))
 	}

@@ -408,7 +408,7 @@ func (r *Result) PerOp() ([]PerOp, error) {
 		}
 		d := raws[len(raws)-1] - raws[0]
 		p := PerOp{Event: e, PerOp: float64(d) / float64(n1-n0)}
-		p.Fixed = float64(raws[0]) - float64(n0)*p.PerOp
+		p.Fixed = float64(raws[0]) - float64(float64(n0)*p.PerOp)
 		if d%(n1-n0) == 0 {
 			per := d / (n1 - n0)
 			fixed := raws[0] - n0*per

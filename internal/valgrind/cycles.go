@@ -41,7 +41,7 @@ func estimateCycles(value func(event string) (float64, bool)) (cycles float64, o
 		return 0, false
 	}
 	l1Hits, llHits := accesses-l1Misses, l1Misses-llMisses
-	return cyclesL1*l1Hits + cyclesLL*llHits + cyclesRAM*llMisses, true
+	return float64(cyclesL1*l1Hits) + float64(cyclesLL*llHits) + float64(cyclesRAM*llMisses), true
 }
 
 // EstimatedCycles returns the estimated cycles per iteration (the model

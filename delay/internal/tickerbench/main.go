@@ -51,10 +51,10 @@ func main() {
 	var sx, sy, sxx, sxy float64
 	for i, y := range late {
 		x := float64(i)
-		sx, sy, sxx, sxy = sx+x, sy+y, sxx+x*x, sxy+x*y
+		sx, sy, sxx, sxy = sx+x, sy+y, sxx+float64(x*x), sxy+float64(x*y)
 	}
 	m := float64(len(late))
-	slope := (m*sxy - sx*sy) / (m*sxx - sx*sx)
+	slope := (float64(m*sxy) - float64(sx*sy)) / (float64(m*sxx) - float64(sx*sx))
 	q := len(late) / 10
 	a, b := stats.Summarize(late[:q]), stats.Summarize(late[len(late)-q:])
 	fmt.Printf("policy=%s ticks=%d period=%v lost=%d missed(stats)=%d deadline_drift=%v\n", map[bool]string{false: "skip", true: "catchup"}[*catchUp], len(late), *period, lost, st.Missed, drift)
