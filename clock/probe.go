@@ -327,12 +327,21 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	}
 	r.BatchReads = k
 	br.readN(k) // warm-up
-	r.CostNs = make([]float64, 0, opts.Batches)
+	dts := make([]time.Duration, 0, opts.Batches)
 	for range opts.Batches {
 		t0 := Mono()
 		v := br.readN(k)
 		dt := Mono() - t0
 		probeSink.Store(v)
+		dts = append(dts, dt)
+	}
+	if why := unresolved(dts); why != "" {
+		r.CostUnavailable = fmt.Sprintf("clock: read cost not measurable on %s: Go's monotonic clock, which times the batches of %d reads, %s: its tick is too coarse for them",
+			runtime.GOOS, k, why)
+		return
+	}
+	r.CostNs = make([]float64, 0, opts.Batches)
+	for _, dt := range dts {
 		r.CostNs = append(r.CostNs, float64(dt)/float64(k))
 	}
 	sorted := slices.Clone(r.CostNs)
@@ -340,6 +349,42 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	r.CostMinNs = sorted[0]
 	r.CostMedianNs = stats.Quantile(sorted, 0.5, stats.Linear)
 	r.CostP99Ns = stats.Quantile(sorted, 0.99, stats.Linear)
+}
+
+// unresolved says how the batch times dts show that the clock timing
+// them (Mono) is too coarse for them, or "" when it is not. k reads take
+// time, so a batch that took none means Mono did not advance; and batch
+// times that are all multiples of one step far from negligible next to
+// them (fewer than 100 steps in the median batch) are counts of Mono's
+// ticks, not durations. (On windows, Go's monotonic clock is the
+// interrupt time, which advances every 0.5 to 15.6 ms; on Linux it
+// resolves nanoseconds, and the batch times differ by a few.)
+func unresolved(dts []time.Duration) string {
+	zeros := 0
+	for _, dt := range dts {
+		if dt <= 0 {
+			zeros++
+		}
+	}
+	if zeros > 0 {
+		return fmt.Sprintf("did not advance over %d of %d batches", zeros, len(dts))
+	}
+	sorted := slices.Clone(dts)
+	slices.Sort(sorted)
+	step := time.Duration(0) // the smallest difference between batch times
+	for i := 1; i < len(sorted); i++ {
+		if d := sorted[i] - sorted[i-1]; d > 0 && (step == 0 || d < step) {
+			step = d
+		}
+	}
+	median := sorted[len(sorted)/2]
+	switch {
+	case step == 0 && len(sorted) > 1:
+		return fmt.Sprintf("gave every batch the same time, %s", nsText(float64(median)))
+	case step > 0 && median < 100*step:
+		return fmt.Sprintf("advanced in steps of %s over batches of %s (median)", nsText(float64(step)), nsText(float64(median)))
+	}
+	return ""
 }
 
 // loopReader batches a Source that has no readN of its own.
@@ -507,6 +552,11 @@ func recommend(rs []Measured, info *Info) Recommendation {
 		}
 	}
 	if len(cands) == 0 {
+		for _, r := range rs {
+			if r.Props.Kind == Elapsed && r.CostUnavailable != "" {
+				return Recommendation{Reason: "no elapsed-time clock's read cost could be measured on this host (see each clock's reason)"}
+			}
+		}
 		return Recommendation{Reason: "no elapsed-time clock passed the checks on this host (see the backward steps)"}
 	}
 	rank := func(name string) int {

@@ -93,6 +93,11 @@ type Measured struct {
 	CostMedianNs float64   `json:"-"`
 	CostP99Ns    float64   `json:"-"`
 	CostMinNs    float64   `json:"-"`
+	// CostUnavailable says why the read cost could not be measured (then
+	// CostNs is empty and the cost figures 0, never reported): the clock
+	// that times the batches did not resolve them. (A document says it as
+	// the clock's unavailable reason.)
+	CostUnavailable string `json:"-"`
 }
 
 // backwardSteps is the number of backward steps m showed on one thread.

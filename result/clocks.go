@@ -44,6 +44,9 @@ func clockMeasurement(c clock.Measured) Measurement {
 			c.Unavailable = c.Err.Error()
 		}
 		if c.Unavailable == "" {
+			c.Unavailable = c.CostUnavailable
+		}
+		if c.Unavailable == "" {
 			c.Unavailable = "clock: no read was timed"
 		}
 		c.Steps, c.BatchReads, c.Cross = nil, 0, nil

@@ -52,12 +52,17 @@ func TestClocksDocument(t *testing.T) {
 	untimed := read
 	untimed.Name, untimed.CostNs = "CLOCK_BOOTTIME", nil
 	untimed.Cross = &clock.Cross{Mode: "shared-atomic", Threads: 2}
-	s := clock.Survey{Clocks: []clock.Measured{read, gone, errOnly, untimed},
+	// Read, but Go's monotonic clock could not time its batches (windows):
+	// the reason is the clock's.
+	untimable := clock.Measured{Props: clock.Props{Name: "CLOCK_REALTIME", Kind: clock.Wall, Unit: "ns"}, BatchReads: 500,
+		Steps:           &clock.Steps{TickNs: 100, TickBasis: clock.TickObserved, Changes: 90, TickChanges: 90, Reads: 100},
+		CostUnavailable: "clock: read cost not measurable on windows: too coarse"}
+	s := clock.Survey{Clocks: []clock.Measured{read, gone, errOnly, untimed, untimable},
 		Host: clock.Host{TSC: &clock.Info{Hz: 1e9, Source: "cpuid-15h"}, KernelTSCUnavailable: "no kernel log",
 			ClocksourceUnavailable: "no sysfs", Reads: 100, Elapsed: 2 * time.Second}}
 	s.Assess()
 	d := ClocksDocument(&s, Meta{Tool: Tool{Name: "test"}})
-	if d.Kind != KindClocks || d.End.Sub(d.Start) != 2*time.Second || len(d.Measurements) != 4 {
+	if d.Kind != KindClocks || d.End.Sub(d.Start) != 2*time.Second || len(d.Measurements) != 5 {
 		t.Fatalf("document %+v", d)
 	}
 	m := d.Measurements[0]
@@ -70,7 +75,7 @@ func TestClocksDocument(t *testing.T) {
 		cd.BatchReads != 500 || cd.Cross != nil || cd.Unavailable != "" || cd.Kind != clock.Elapsed || cd.Path != clock.PathVDSO {
 		t.Errorf("detail %+v", cd)
 	}
-	for i, want := range map[int]string{1: "clock: no TAI", 2: "clock: no counter", 3: "clock: no read was timed"} {
+	for i, want := range map[int]string{1: "clock: no TAI", 2: "clock: no counter", 3: "clock: no read was timed", 4: "clock: read cost not measurable on windows: too coarse"} {
 		u := d.Measurements[i]
 		if cd := u.Detail.Clock; len(u.Metrics) != 0 || u.Metrics == nil || u.Primary != "" || cd == nil || cd.Unavailable != want ||
 			cd.Steps != nil || cd.BatchReads != 0 || cd.Cross != nil {
