@@ -321,21 +321,32 @@ func readCost(read func() int64, batches, n int) float64 {
 // readSink keeps readCost's reads alive.
 var readSink atomic.Int64
 
-// observedTick reads a clock n times back to back and returns the
-// smallest non-zero step (ns), bounded below by the cost of a read; 0 when
-// the clock never moved.
+// observedTick reads a clock at least n times back to back and returns
+// the smallest non-zero step (ns), bounded below by the cost of a read.
+// A coarse clock (Go's monotonic clock on windows is the interrupt time,
+// 0.5 to 15.6 ms a step) may not move in n reads: reading goes on until it
+// has moved twice, for at most maxTickReads reads; 0 when it never moved.
 func observedTick(read func() int64, n int) int64 {
 	best := int64(0)
+	moves := 0
 	prev := read()
-	for range n {
+	for i := 0; i < n || (moves < 2 && i < maxTickReads); i++ {
 		v := read()
-		if d := v - prev; d > 0 && (best == 0 || d < best) {
-			best = d
+		if d := v - prev; d > 0 {
+			moves++
+			if best == 0 || d < best {
+				best = d
+			}
 		}
 		prev = v
 	}
 	return best
 }
+
+// maxTickReads bounds observedTick's reads of a clock that does not move
+// (a few hundred ms at a few ns a read; 15.6 ms, a coarse clock's longest
+// step, takes a few million).
+const maxTickReads = 1 << 26
 
 // studySleeper is delay.Sleep as measured by Study (a Sleeper of its own,
 // so the study starts from the same state each run).

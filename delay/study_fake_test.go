@@ -326,3 +326,30 @@ func TestReadCost(t *testing.T) {
 		t.Errorf("readCost = %v, want 3.03 (101 steps of 3 ns over 100 reads)", got)
 	}
 }
+
+// TestObservedTick: the smallest step of a clock, read past n reads until
+// it has moved twice when it is coarse (one that steps every 5000 reads
+// by 15.625 ms, as the interrupt time does, shows its step after 1000
+// reads too).
+func TestObservedTick(t *testing.T) {
+	tests := []struct {
+		name  string
+		every int   // reads per step
+		step  int64 // ns
+		want  int64
+	}{
+		{"fine", 1, 25, 25},
+		{"coarse", 5000, 15_625_000, 15_625_000},
+		{"coarse, moving once in n reads", 900, 1_000_000, 1_000_000},
+	}
+	for _, tt := range tests {
+		reads := 0
+		read := func() int64 {
+			reads++
+			return int64(reads/tt.every) * tt.step
+		}
+		if got := observedTick(read, 1000); got != tt.want {
+			t.Errorf("%s: observedTick = %d ns after %d reads, want %d", tt.name, got, reads, tt.want)
+		}
+	}
+}
