@@ -1,8 +1,8 @@
 package history
 
 import (
-	"github.com/chronograph/chronograph/internal/crosstest"
 	"context"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"os"
 	"os/exec"
 	"path/filepath"

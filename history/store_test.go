@@ -1,13 +1,13 @@
 package history
 
 import (
-	"github.com/chronograph/chronograph/internal/crosstest"
 	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -121,6 +122,9 @@ func eachStore(t *testing.T, test func(t *testing.T, s *Store, dsn string)) {
 	}
 }
 
+// schemaSeq numbers the schemas pgDSN makes.
+var schemaSeq atomic.Int64
+
 // pgDSN returns the address of a new, empty schema on the test server, ""
 // when there is none.
 func pgDSN(t testing.TB) string {
@@ -133,7 +137,9 @@ func pgDSN(t testing.TB) string {
 		t.Log("PostgreSQL tests skipped: set CHRONO_TEST_POSTGRES=postgres://USER:PASSWORD@localhost:5432/DB to run them")
 		return ""
 	}
-	schema := fmt.Sprintf("t_%d_%d", os.Getpid(), time.Now().UnixNano())
+	// The sequence number keeps names apart where the wall clock is
+	// coarse (Go's time.Now under Wine advances every few ms).
+	schema := fmt.Sprintf("t_%d_%d_%d", os.Getpid(), time.Now().UnixNano(), schemaSeq.Add(1))
 	db, err := sql.Open("pgx", base)
 	if err != nil {
 		t.Fatal(err)
