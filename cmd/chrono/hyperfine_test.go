@@ -126,7 +126,7 @@ func TestHyperfineIntegrationScenarios(t *testing.T) {
 		{hyperfine: "can_ignore_multiple_exit_codes", args: []string{"--runs=1", "--ignore-failure=1,2,3", "exit 4"}, code: exitFailure, errs: []string{"exited with code 4"}},
 		{hyperfine: "ignore_failure_with_all_non_zero", args: []string{"--runs=1", "--ignore-failure=all-non-zero", "exit 5"}},
 		{hyperfine: "fails_if_invalid_stdin_data_file_provided", args: []string{"--runs=1", "--input=" + filepath.Join(dir, "example_non_existent_file.txt"), "cat"},
-			code: exitFailure, errs: []string{"--input", "example_non_existent_file.txt", "no such file"}},
+			code: exitFailure, errs: []string{"--input", "example_non_existent_file.txt", notFound(t, filepath.Join(dir, "example_non_existent_file.txt"))}},
 		// hyperfine prints its fixed decimals (123.0 ms, 1234000.0 µs);
 		// chrono prints the digits its rule allows, in the unit asked for.
 		{hyperfine: "returns_mean_time_in_correct_unit", args: with(dbg, "sleep 1.234"), out: []string{"mean ± σ:      1.234 s ± 0 s"}},

@@ -82,7 +82,7 @@ func TestReportErrors(t *testing.T) {
 		{"wrong type", []string{"report", wrongType}, exitFailure, `field "measurements.metrics" holds a JSON number where the schema wants an array`},
 		{"not json", []string{"report", text}, exitFailure, `the input is not a JSON object (it starts with "12 13 14\n")`},
 		{"empty", []string{"report", empty}, exitFailure, "the input is empty"},
-		{"missing file", []string{"report", filepath.Join(dir, "missing.json")}, exitFailure, "no such file"},
+		{"missing file", []string{"report", filepath.Join(dir, "missing.json")}, exitFailure, notFound(t, filepath.Join(dir, "missing.json"))},
 		{"wall in seconds", []string{"report", seconds}, exitFailure, `metric "wall" has unit "s", but the schema puts a command document's "wall" in ns`},
 		{"unknown kind", []string{"report", bogus}, exitFailure, `unknown document kind "bogus"`},
 		{"no measurements", []string{"report", noMeasurements}, exitFailure, "the command document holds no measurements"},

@@ -97,15 +97,15 @@ func TestRunZeroRuns(t *testing.T) {
 // With one run the sample standard deviation is undefined: the text says
 // so and hyperfine's CSV column stays empty (never a measured-looking 0).
 func TestRunOneRunStdDev(t *testing.T) {
-	out, errs, code := runChrono(t, "", "run", "-N", "-r", "1", "--export-csv", "-", "true")
+	out, errs, code := runChrono(t, "", "run", "-N", "-r", "1", "--export-csv", "-", noop)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[1], "true,") || strings.Split(lines[1], ",")[2] != "" {
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], noop+",") || strings.Split(lines[1], ",")[2] != "" {
 		t.Errorf("csv:\n%s\nwant an empty stddev field", out)
 	}
-	if out, _, _ = runChrono(t, "", "run", "-N", "-r", "1", "true"); !strings.Contains(out, "± undefined (one run)") {
+	if out, _, _ = runChrono(t, "", "run", "-N", "-r", "1", noop); !strings.Contains(out, "± undefined (one run)") {
 		t.Errorf("summary:\n%s\nwant the stddev said undefined", out)
 	}
 }

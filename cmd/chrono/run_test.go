@@ -56,40 +56,49 @@ func TestRunCLIErrors(t *testing.T) {
 		args []string
 		code int
 		want string
+		// sh: the command line is for a POSIX shell (exit code 127, sh -c,
+		// ';'); windows runs command lines with cmd.exe.
+		sh bool
 	}{
-		{[]string{"run"}, exitUsage, "name a command"},
-		{[]string{"run", "-N", "no-such-program-xyz"}, exitFailure, "cannot run"},
-		{[]string{"run", "no-such-program-xyz --x"}, exitFailure, "127: the shell found no such command"},
-		{[]string{"run", "-N", "echo 'unterminated"}, exitUsage, "unterminated"},
-		{[]string{"run", "-N", "-m", "7", "-M", "5", "true"}, exitUsage, "lower --min-runs"},
-		{[]string{"run", "-N", "-r", "-1", "true"}, exitUsage, "must not be negative"},
-		{[]string{"run", "-N", "-n", "a", "-n", "b", "true"}, exitUsage, "too many -n/--command-name names"},
-		{[]string{"run", "-N", "-P", "n", "1", "echo {n}"}, exitUsage, "is not a decimal number"},
-		{[]string{"run", "--style", "fancy", "true"}, exitUsage, "--style"},
-		{[]string{"run", "--export-json", "-", "--export-csv", "-", "true"}, exitUsage, "both write to standard output"},
-		{[]string{"run", "-N", "-P", "t", "1", "2", "--reference", "echo {t}", "echo {t}"}, exitUsage, "--reference"},
-		{[]string{"run", "-N", "-s", "true", "-s", "true", "--reference", "true", "echo a", "echo b"}, exitUsage, "the --reference command first"},
-		{[]string{"run", "--order", "sideways", "true"}, exitUsage, "unknown order"},
-		{[]string{"run", "-P", "n", "1"}, exitUsage, "needs 3 values"},
-		{[]string{"run", "--precision", "abc", "true"}, exitUsage, "precision"},
-		{[]string{"run", "--runs", "3", "sh -c 'echo oops >&2; exit 3'"}, exitFailure, "exited with code 3"},
-		{[]string{"run", "--runs", "3", "sh -c 'echo oops >&2; exit 3'"}, exitFailure, "oops"},
-		{[]string{"run", "--bogus", "true"}, exitUsage, "unknown flag"},
+		{args: []string{"run"}, code: exitUsage, want: "name a command"},
+		{args: []string{"run", "-N", "no-such-program-xyz"}, code: exitFailure, want: "cannot run"},
+		{args: []string{"run", "no-such-program-xyz --x"}, code: exitFailure, want: "127: the shell found no such command", sh: true},
+		{args: []string{"run", "-N", "echo 'unterminated"}, code: exitUsage, want: "unterminated"},
+		{args: []string{"run", "-N", "-m", "7", "-M", "5", noop}, code: exitUsage, want: "lower --min-runs"},
+		{args: []string{"run", "-N", "-r", "-1", noop}, code: exitUsage, want: "must not be negative"},
+		{args: []string{"run", "-N", "-n", "a", "-n", "b", noop}, code: exitUsage, want: "too many -n/--command-name names"},
+		{args: []string{"run", "-N", "-P", "n", "1", "echo {n}"}, code: exitUsage, want: "is not a decimal number"},
+		{args: []string{"run", "--style", "fancy", "true"}, code: exitUsage, want: "--style"},
+		{args: []string{"run", "--export-json", "-", "--export-csv", "-", "true"}, code: exitUsage, want: "both write to standard output"},
+		{args: []string{"run", "-N", "-P", "t", "1", "2", "--reference", noop + " {t}", noop + " {t}"}, code: exitUsage, want: "--reference"},
+		{args: []string{"run", "-N", "-s", noop, "-s", noop, "--reference", noop, noop + " a", noop + " b"}, code: exitUsage, want: "the --reference command first"},
+		{args: []string{"run", "--order", "sideways", "true"}, code: exitUsage, want: "unknown order"},
+		{args: []string{"run", "-P", "n", "1"}, code: exitUsage, want: "needs 3 values"},
+		{args: []string{"run", "--precision", "abc", "true"}, code: exitUsage, want: "precision"},
+		{args: []string{"run", "--runs", "3", "sh -c 'echo oops >&2; exit 3'"}, code: exitFailure, want: "exited with code 3", sh: true},
+		{args: []string{"run", "--runs", "3", "sh -c 'echo oops >&2; exit 3'"}, code: exitFailure, want: "oops", sh: true},
+		{args: []string{"run", "--bogus", "true"}, code: exitUsage, want: "unknown flag"},
 	}
 	for _, tt := range tests {
+		if tt.sh && runtime.GOOS == "windows" {
+			t.Logf("not on windows: %q is a command line for sh", tt.args)
+			continue
+		}
 		_, stderr, code := runChrono(t, "", tt.args...)
 		if code != tt.code || !strings.Contains(stderr, tt.want) {
 			t.Errorf("chrono %q: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.want)
 		}
 	}
 	// Without -i, the stderr tail keeps its lines, and the summary does
-	// not claim -i was given.
-	stdout, stderr, code := runChrono(t, "", "run", "--runs", "3", "echo first >&2; echo second >&2; exit 3")
-	if code != exitFailure || !strings.Contains(stderr, "\n  | first\n  | second\n") || strings.Contains(stdout, "with -i") {
-		t.Errorf("failure: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	// not claim -i was given (a command line for sh).
+	if runtime.GOOS != "windows" {
+		stdout, stderr, code := runChrono(t, "", "run", "--runs", "3", "echo first >&2; echo second >&2; exit 3")
+		if code != exitFailure || !strings.Contains(stderr, "\n  | first\n  | second\n") || strings.Contains(stdout, "with -i") {
+			t.Errorf("failure: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
 	}
 	// -i records the failures and succeeds.
-	stdout, stderr, code = runChrono(t, "", "run", "-i", "--runs", "3", "exit 3")
+	stdout, stderr, code := runChrono(t, "", "run", "-i", "--runs", "3", "exit 3")
 	if code != 0 || !strings.Contains(stdout, "3 failed") {
 		t.Errorf("-i: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -363,7 +372,7 @@ func TestRunNoTiming(t *testing.T) {
 // TestRunStyleBasic: chrono run --style basic prints ASCII only (the
 // charts too), with the labels of each command block still aligned.
 func TestRunStyleBasic(t *testing.T) {
-	out, errs, code := runChrono(t, "", "run", "--runs", "3", "--warmup", "0", "--style", "basic", "-N", "true")
+	out, errs, code := runChrono(t, "", "run", "--runs", "3", "--warmup", "0", "--style", "basic", "-N", noop)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -110,7 +110,7 @@ func TestStatsErrors(t *testing.T) {
 		{"bins without histogram", "1", []string{"numbers", "--bins", "5"}, exitUsage, "--bins applies to --histogram"},
 		{"bad confidence", "1", []string{"numbers", "--confidence", "1"}, exitUsage, "--confidence must be between 0 and 1"},
 		{"json and export to stdout", "1", []string{"numbers", "--json", "--export-csv", "-"}, exitUsage, "both write to standard output"},
-		{"missing file", "", []string{"numbers", "/nonexistent/x"}, exitFailure, "no such file"},
+		{"missing file", "", []string{"numbers", "/nonexistent/x"}, exitFailure, notFound(t, "/nonexistent/x")},
 		{"two files", "", []string{"numbers", "a", "b"}, exitUsage, "accepts at most 1 arg"},
 		{"bad flag", "", []string{"numbers", "--nope"}, exitUsage, "unknown flag: --nope"},
 	}

@@ -102,7 +102,7 @@ func TestTraceHTMLAndErrors(t *testing.T) {
 		{[]string{"trace", "testdata/trace-known.json", "--per-flow"}, exitUsage, "--per-flow applies to --between"},
 		{[]string{"trace", "testdata/trace-known.json", "--gaps", "-1"}, exitUsage, "--gaps"},
 		{[]string{"trace", "testdata/trace-known.json", "--between", "irq", "nope"}, exitUsage, "its names are irq, queue, task"},
-		{[]string{"trace", "testdata/missing.json"}, exitFailure, "no such file"},
+		{[]string{"trace", "testdata/missing.json"}, exitFailure, notFound(t, "testdata/missing.json")},
 		{[]string{"trace", bad}, exitFailure, `no "traceEvents"`},
 	} {
 		_, errs, code := chronoNoInput(t, c.args...)
