@@ -352,40 +352,41 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 }
 
 // unresolved says how the batch times dts show that the clock timing
-// them (Mono) is too coarse for them, or "" when it is not. k reads take
-// time, so a batch that took none means Mono did not advance; and batch
-// times that are all multiples of one step far from negligible next to
-// them (fewer than 100 steps in the median batch) are counts of Mono's
-// ticks, not durations. (On windows, Go's monotonic clock is the
-// interrupt time, which advances every 0.5 to 15.6 ms; on Linux it
-// resolves nanoseconds, and the batch times differ by a few.)
+// them (Mono) is too coarse for them, or "" when it is not. Mono's step
+// shows in the batch times (on Linux and darwin Go's monotonic clock
+// resolves nanoseconds, and the step seen is tens of ns; on windows it is
+// the interrupt time, which advances every 0.5 to 15.6 ms): a step of
+// coarseStep or more between two batches' times, or in a batch's time
+// next to a batch that took none (Mono did not advance over it), or in
+// equal times of every batch. With such a step, times of fewer than 100
+// steps (the median) are counts of Mono's ticks, not durations.
 func unresolved(dts []time.Duration) string {
-	zeros := 0
-	for _, dt := range dts {
-		if dt <= 0 {
-			zeros++
-		}
-	}
-	if zeros > 0 {
-		return fmt.Sprintf("did not advance over %d of %d batches", zeros, len(dts))
-	}
 	sorted := slices.Clone(dts)
 	slices.Sort(sorted)
-	step := time.Duration(0) // the smallest difference between batch times
-	for i := 1; i < len(sorted); i++ {
+	zeros, _ := slices.BinarySearch(sorted, 1) // batches that took no time
+	var step time.Duration                     // the smallest positive difference of times
+	for i := zeros + 1; i < len(sorted); i++ {
 		if d := sorted[i] - sorted[i-1]; d > 0 && (step == 0 || d < step) {
 			step = d
 		}
 	}
 	median := sorted[len(sorted)/2]
 	switch {
-	case step == 0 && len(sorted) > 1:
+	case zeros == len(sorted):
+		return fmt.Sprintf("did not advance over any of %d batches", len(sorted))
+	case zeros > 0 && sorted[zeros] >= coarseStep:
+		return fmt.Sprintf("took no time over %d of %d batches and at least %s over the others", zeros, len(sorted), nsText(float64(sorted[zeros])))
+	case zeros == 0 && step == 0 && len(sorted) > 1 && median >= coarseStep:
 		return fmt.Sprintf("gave every batch the same time, %s", nsText(float64(median)))
-	case step > 0 && median < 100*step:
+	case step >= coarseStep && median < 100*step:
 		return fmt.Sprintf("advanced in steps of %s over batches of %s (median)", nsText(float64(step)), nsText(float64(median)))
 	}
 	return ""
 }
+
+// coarseStep is the step from which Mono is too coarse to time batches
+// that last less than 100 of them.
+const coarseStep = time.Microsecond
 
 // loopReader batches a Source that has no readN of its own.
 type loopReader struct{ s Source }

@@ -118,9 +118,15 @@ func TestUnresolved(t *testing.T) {
 		{"nanoseconds", []time.Duration{20013, 19998, 20480, 21007, 20002, 19999}, ""},
 		{"one batch", []time.Duration{20013}, ""},
 		{"fine steps, long batches", []time.Duration{1_000_000, 1_001_000, 1_000_000, 1_003_000}, ""},
-		{"zero batches", []time.Duration{0, 15_625_000, 0, 0}, "did not advance over 3 of 4 batches"},
+		// A loaded Linux host: the pilot was preempted, the batches are
+		// short, and the clock's 10 ns steps show; still resolved.
+		{"short batches, 10 ns steps", []time.Duration{590, 600, 590, 610, 590, 590}, ""},
+		{"one-read batches, 20 ns steps", []time.Duration{0, 20, 40, 20, 0}, ""},
+		{"all zero", []time.Duration{0, 0, 0}, "did not advance over any of 3 batches"},
+		{"coarse, some zero", []time.Duration{0, 15_625_000, 0, 0}, "took no time over 3 of 4 batches and at least 15.62 ms over the others"},
 		{"multiples of a step", []time.Duration{13_900, 27_800, 13_900, 27_800, 41_700}, "advanced in steps of 13.90 µs over batches of 27.80 µs (median)"},
 		{"all the same", []time.Duration{15_625_000, 15_625_000, 15_625_000}, "gave every batch the same time, 15.62 ms"},
+		{"all the same, short", []time.Duration{590, 590, 590}, ""},
 	}
 	for _, tt := range tests {
 		got := unresolved(tt.dts)
