@@ -5,3 +5,13 @@ export WINEARCH=win64
 # Wine's diagnostics (fixme:, err:) go to stderr, where they would mix with
 # the tests' output.
 export WINEDEBUG=-all
+
+# wine_up reports whether Wine's services run for this prefix (started by
+# setup, they keep its persistent server company).
+wine_up() {
+  local pid
+  for pid in $(pgrep -f 'services\.exe' 2>/dev/null); do
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "WINEPREFIX=$WINEPREFIX" && return 0
+  done
+  return 1
+}
