@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -120,6 +121,15 @@ func TestTSCInfo(t *testing.T) {
 	// around a 10 ms sleep, so whatever the load it measures at least
 	// the sleep and at most the monotonic interval, up to the
 	// frequency's error (0.1 % allowed: a calibration is good to ppm).
+	// Not on windows: there Go's monotonic clock, by which time.Sleep
+	// waits too, is the interrupt time, which lags the real time by up
+	// to its step (0.5 to 15.6 ms; irregular under Wine, where a 10 ms
+	// sleep measured 8.8 ms on the counter and 11.6 ms on Mono), so
+	// neither bounds the interval.
+	if runtime.GOOS == "windows" {
+		t.Logf("interval not checked on windows: Go's monotonic clock steps by the interrupt time")
+		return
+	}
 	m0 := Mono()
 	t0 := TSCFenced()
 	time.Sleep(10 * time.Millisecond)
