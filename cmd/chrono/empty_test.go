@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -71,8 +72,14 @@ func TestEmptyValuesRefused(t *testing.T) {
 // of the command chrono stat counts; a flag with its own empty check keeps its
 // message.
 func TestEmptyValuesAllowed(t *testing.T) {
-	if _, errOut, code := runChrono(t, "", "stat", "-e", "task-clock", "--", "printf", ""); code != 0 {
-		t.Errorf("stat -- printf '': exit %d, %s", code, errOut)
+	// A program given an empty argument: printf ''; on windows, which has
+	// no printf program, cmd's rem.
+	empty := []string{"printf", ""}
+	if runtime.GOOS == "windows" {
+		empty = []string{"cmd", "/c", "rem", ""}
+	}
+	if _, errOut, code := runChrono(t, "", append([]string{"stat", "-e", "task-clock", "--"}, empty...)...); code != 0 {
+		t.Errorf("stat -- %q: exit %d, %s", empty, code, errOut)
 	}
 	for _, tt := range []struct {
 		args []string
