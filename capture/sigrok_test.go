@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -121,11 +122,13 @@ func TestSigrokFiles(t *testing.T) {
 // TestSigrokCapture captures from sigrok's demo device with the real
 // sigrok-cli, as a VCD and as a session file, and checks every width and
 // period against the demo pattern. It skips without sigrok-cli, except
-// in CI (CI=true), where that is a failure.
+// in CI (CI=true) on Linux, where .ci/run installs it and its absence is
+// a failure (CI's windows suite runs under Wine, without a windows
+// sigrok-cli).
 func TestSigrokCapture(t *testing.T) {
 	cli, err := exec.LookPath("sigrok-cli")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if os.Getenv("CI") == "true" && runtime.GOOS == "linux" {
 			t.Fatal("sigrok-cli is not installed (apt-get install sigrok-cli): CI must run this test")
 		}
 		t.Skip("sigrok-cli is not installed (apt-get install sigrok-cli)")
