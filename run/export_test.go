@@ -59,18 +59,26 @@ func fixedReport() *Benchmark {
 	return rep
 }
 
+// platformGolden is the name of the golden files of fixedReport's
+// documents: prefix, or prefix + "-windows" on windows, whose documents
+// differ by the platform's facts (the shell, the CPU times' step, no
+// per-child rusage).
+func platformGolden(prefix string) string {
+	if runtime.GOOS == "windows" {
+		return prefix + "-windows"
+	}
+	return prefix
+}
+
 // exportsGolden renders the document of rep in every format, compares
-// each with its golden file (prefix + .json, .csv, .md, .txt; prefix +
-// "-windows" on windows, whose documents differ by the platform's facts:
-// the shell, the CPU times' step, no per-child rusage), decodes the
-// JSON strictly (no field unknown to package result) and checks that the
-// document read back renders byte for byte as the one written: what
-// chrono report FILE prints is what chrono run printed.
+// each with its golden file (platformGolden(prefix) + .json, .csv, .md,
+// .txt), decodes the JSON strictly (no field unknown to package result)
+// and checks that the document read back renders byte for byte as the
+// one written: what chrono report FILE prints is what chrono run
+// printed.
 func exportsGolden(t *testing.T, rep *Benchmark, prefix string, args []string) (*result.Document, string) {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		prefix += "-windows"
-	}
+	prefix = platformGolden(prefix)
 	d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}, Args: args})
 	d.Comparisons = report.CommandComparisons(d)
 	var js bytes.Buffer

@@ -14,8 +14,9 @@ import (
 // presentation choices recorded (reference, sort, time unit, style), a
 // pinned, precision-bounded, interrupted run that stopped on an error,
 // with a timed-out run, signals, notes and the own CPU time is the
-// golden one (testdata/document-options.json; go test -update rewrites
-// it). The exports goldens cover the plain benchmark.
+// golden one (testdata/document-options.json, -windows.json on windows;
+// go test -update rewrites it). The exports goldens cover the plain
+// benchmark.
 func TestDocumentOptionsGolden(t *testing.T) {
 	rep := fixedReport()
 	rep.Options.Precision, rep.Options.Pin, rep.Options.Timeout = 0.05, []int{0, 1}, time.Second
@@ -38,5 +39,5 @@ func TestDocumentOptionsGolden(t *testing.T) {
 	if err := result.Encode(&js, d); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "document-options.json", js.Bytes())
+	golden(t, platformGolden("document-options")+".json", js.Bytes())
 }
