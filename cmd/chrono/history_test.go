@@ -324,7 +324,7 @@ func TestHistoryCLIPostgres(t *testing.T) {
 // transaction: when one cannot be stored, the error names it and none is
 // added; a file given twice is added once.
 func TestHistoryAddMany(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	t.Chdir(dir)
 	docs := writeSeriesDocs(t, dir, "m", "CPU-M", 3, func(i int) float64 { return 1e6 + float64(i) })
 	d := result.New("command", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
