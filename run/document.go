@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
@@ -14,8 +15,9 @@ import (
 // arguments and environment: one Measurement per command with every
 // run's raw figures (see result.CommandRun for the metrics), the
 // overhead runs, the presentation choices of the options and the
-// warnings. The comparisons between commands are not in it: readers
-// recompute them from the samples (package report).
+// warnings, and the comparisons between the commands (package compare's,
+// against the reference the options name, else the fastest), which
+// readers recompute from the samples.
 func (r *Benchmark) Document(m result.Meta) *result.Document {
 	d := result.New(result.KindCommand, m)
 	d.Start, d.End = r.Start, r.End
@@ -48,6 +50,9 @@ func (r *Benchmark) Document(m result.Meta) *result.Document {
 	}
 	for _, res := range r.Results {
 		d.Measurements = append(d.Measurements, r.measurement(r.analyze(res)))
+	}
+	if c, err := compare.CommandDocument(d, ""); err == nil {
+		d.Comparisons = c.Stored()
 	}
 	return d
 }

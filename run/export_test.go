@@ -80,7 +80,6 @@ func exportsGolden(t *testing.T, rep *Benchmark, prefix string, args []string) (
 	t.Helper()
 	prefix = platformGolden(prefix)
 	d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}, Args: args})
-	d.Comparisons = report.CommandComparisons(d)
 	var js bytes.Buffer
 	if err := result.Encode(&js, d); err != nil {
 		t.Fatal(err)

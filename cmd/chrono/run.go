@@ -412,9 +412,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		opts.Style = "hyperfine"
 	}
 	document := func(rep *run.Benchmark) *result.Document {
-		d := rep.Document(meta(cmd, host))
-		d.Comparisons = report.CommandComparisons(d)
-		return d
+		return rep.Document(meta(cmd, host))
 	}
 	var mu sync.Mutex
 	var exportErr error
