@@ -26,7 +26,7 @@ func benchMeta() result.Meta {
 
 // renderText renders d as `chrono report` prints it by default.
 func renderText(w io.Writer, d *result.Document) error {
-	return report.Render(w, d, report.Text, report.Options{})
+	return report.Render(w, report.Subject{Docs: []*result.Document{d}}, report.Text, report.Options{})
 }
 
 // textOf is the text of the results' document (with the environment),

@@ -40,7 +40,7 @@ func meta() result.Meta {
 // printText prints a document's text with package report, exactly as
 // `chrono report` prints the document saved to a file.
 func printText(d *result.Document) {
-	if err := report.Render(os.Stdout, d, report.Text, report.Options{}); err != nil {
+	if err := report.Render(os.Stdout, report.Subject{Docs: []*result.Document{d}}, report.Text, report.Options{}); err != nil {
 		fmt.Println(err)
 	}
 }
@@ -223,7 +223,7 @@ func ExampleDocument() {
 	// Save it for chrono report, or render it here (printText: the text
 	// chrono report prints) or in another format:
 	//	result.WriteFile("sum.json", d)
-	//	report.Render(os.Stdout, d, report.Benchfmt, report.Options{})
+	//	report.Render(os.Stdout, report.Subject{Docs: []*result.Document{d}}, report.Benchfmt, report.Options{})
 	m := d.Measurements[0]
 	fmt.Println(d.Kind, m.Primary, m.Metric("wall").Unit, len(m.Metric("wall").Values), m.Metric("allocs").Unit)
 	// Output: function wall ns/op 6 count/op

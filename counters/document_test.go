@@ -80,11 +80,11 @@ func TestStatDocumentGolden(t *testing.T) {
 		ext    string
 	}{{report.Text, "txt"}, {report.Markdown, "md"}, {report.CSV, "csv"}} {
 		var b, again bytes.Buffer
-		if err := report.Render(&b, d, f.format, report.Options{}); err != nil {
+		if err := report.Render(&b, report.Subject{Docs: []*result.Document{d}}, f.format, report.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		golden.Check(t, filepath.Join("testdata", "stat."+f.ext), b.Bytes())
-		if err := report.Render(&again, back, f.format, report.Options{}); err != nil {
+		if err := report.Render(&again, report.Subject{Docs: []*result.Document{back}}, f.format, report.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if again.String() != b.String() {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/chronograph/chronograph/report/internal/view"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -33,10 +34,8 @@ import (
 // they have.
 type benchfmtRenderer struct{}
 
-func (benchfmtRenderer) Render(w io.Writer, d *result.Document, _ Options) error {
-	if d.Kind != result.KindFunction {
-		return fmt.Errorf("report: the Go benchmark format (benchfmt) holds benchmarks of Go functions (kind function, written by package bench), and this is a %s document: use --format text, markdown, csv or json", d.Kind)
-	}
+func (benchfmtRenderer) Render(w io.Writer, s Subject, _ Options) error {
+	d := s.Docs[0]
 	var b strings.Builder
 	procs := 0
 	if h := d.Environment; h != nil {
@@ -126,9 +125,9 @@ func writeBenchfmtSamples(b *strings.Builder, name string, m *result.Measurement
 		iters = func(int) float64 { return ops }
 	}
 	for i := range n {
-		fmt.Fprintf(b, "%s\t%s", name, exactNum(iters(i)))
+		fmt.Fprintf(b, "%s\t%s", name, view.ExactNum(iters(i)))
 		for _, c := range cols {
-			fmt.Fprintf(b, "\t%s %s", exactNum(c.values[i]), c.unit)
+			fmt.Fprintf(b, "\t%s %s", view.ExactNum(c.values[i]), c.unit)
 		}
 		b.WriteByte('\n')
 	}
@@ -141,7 +140,7 @@ func writeBenchfmtLatency(b *strings.Builder, name string, m *result.Measurement
 	if met == nil {
 		return
 	}
-	s := NewSeries(met)
+	s := view.NewSeries(met)
 	if s.N() == 0 {
 		return
 	}
@@ -150,7 +149,7 @@ func writeBenchfmtLatency(b *strings.Builder, name string, m *result.Measurement
 		label string
 		q     float64
 	}{{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"p99.9", 0.999}} {
-		fmt.Fprintf(b, "\t%s %s-ns/op", exactNum(s.Quantile(q.q)), q.label)
+		fmt.Fprintf(b, "\t%s %s-ns/op", view.ExactNum(s.Quantile(q.q)), q.label)
 	}
-	fmt.Fprintf(b, "\t%s max-ns/op\n", exactNum(s.Summary.Max))
+	fmt.Fprintf(b, "\t%s max-ns/op\n", view.ExactNum(s.Summary.Max))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/unit"
 )
@@ -29,12 +30,23 @@ func smallDoc(n int) *result.Document {
 	return d
 }
 
+// stored are the comparisons run.Benchmark.Document stores in a command
+// document (compare.CommandDocument's, with the reference and seed the
+// document records).
+func stored(d *result.Document) []result.Comparison {
+	c, err := compare.CommandDocument(d, "")
+	if err != nil {
+		return nil
+	}
+	return c.Stored()
+}
+
 func renderAll(t *testing.T, d *result.Document) map[Format]string {
 	t.Helper()
 	out := map[Format]string{}
 	for _, f := range []Format{Text, Markdown, CSV} {
 		var b bytes.Buffer
-		if err := Render(&b, d, f, Options{}); err != nil {
+		if err := Render(&b, Subject{Docs: []*result.Document{d}}, f, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		out[f] = b.String()
@@ -65,7 +77,7 @@ func TestCommandSmallSampleRule(t *testing.T) {
 	if !strings.Contains(out[CSV], "\na,0.010075,") || !strings.Contains(out[CSV], ",0.01,0.0102,,,0.010185,") {
 		t.Errorf("csv:\n%s", out[CSV])
 	}
-	cs := CommandComparisons(d)
+	cs := stored(d)
 	if len(cs) != 1 || cs[0].Lo != 0 || cs[0].Hi != 0 || cs[0].Confidence != 0 || !strings.HasPrefix(cs[0].Verdict, "not significant") {
 		t.Errorf("stored comparisons %+v, want one without an interval, not significant", cs)
 	}
@@ -75,7 +87,7 @@ func TestCommandSmallSampleRule(t *testing.T) {
 		newer.Measurements[0].Metrics[0].Values[i] = 2 * v
 	}
 	var b bytes.Buffer
-	if err := RenderDiff(&b, d, newer, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Diff: compare.Documents(d, newer, false)}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "[no CI: fewer than 6 runs]") || strings.Contains(b.String(), "slower (higher)") || !strings.Contains(b.String(), "cannot tell: too few samples") {
@@ -120,19 +132,11 @@ func TestCommandMarkdownColumns(t *testing.T) {
 	}
 }
 
-func TestGroupThousands(t *testing.T) {
-	for in, want := range map[string]string{"1": "1", "999": "999", "1000": "1,000", "-1234567.5": "-1,234,567.5", "47580000": "47,580,000", "0.001": "0.001"} {
-		if got := groupThousands(in); got != want {
-			t.Errorf("groupThousands(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestCommandComparisonWithoutCIStored: a comparison without an interval
 // is stored without one (no lo, hi or confidence written as 0).
 func TestCommandComparisonWithoutCIStored(t *testing.T) {
 	d := smallDoc(3)
-	d.Comparisons = CommandComparisons(d)
+	d.Comparisons = stored(d)
 	var b bytes.Buffer
 	if err := result.Encode(&b, d); err != nil {
 		t.Fatal(err)
@@ -147,10 +151,10 @@ func TestCommandComparisonWithoutCIStored(t *testing.T) {
 func TestCommandPercentilesOption(t *testing.T) {
 	var txt, csv bytes.Buffer
 	o := Options{Percentiles: []float64{50, 90}}
-	if err := Render(&txt, smallDoc(8), Text, o); err != nil {
+	if err := Render(&txt, Subject{Docs: []*result.Document{smallDoc(8)}}, Text, o); err != nil {
 		t.Fatal(err)
 	}
-	if err := Render(&csv, smallDoc(8), CSV, o); err != nil {
+	if err := Render(&csv, Subject{Docs: []*result.Document{smallDoc(8)}}, CSV, o); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(txt.String(), "   p50 ") || strings.Contains(txt.String(), "p95") || !strings.Contains(csv.String(), ",p50,p90,") {
@@ -159,18 +163,18 @@ func TestCommandPercentilesOption(t *testing.T) {
 }
 
 // TestStoredComparisonsAreTheView: the comparisons chrono run stores in
-// a command document (compare.CommandDocument's, through
-// CommandComparisons) are the ones the command view shows, figure for
+// a command document (compare.CommandDocument's, as run.Benchmark.Document
+// stores them) are the ones the command view shows, figure for
 // figure, for the example document; and, but for the interval, they are
 // the ones the document was written with (an earlier chrono wrote it: its
 // bootstrap interval came out a little different).
 func TestStoredComparisonsAreTheView(t *testing.T) {
 	d := exampleDocs(t, "command")[0]
-	stored := CommandComparisons(d)
-	if len(stored) == 0 || len(stored) != len(d.Comparisons) {
-		t.Fatalf("stored %+v, the document holds %+v", stored, d.Comparisons)
+	cs := stored(d)
+	if len(cs) == 0 || len(cs) != len(d.Comparisons) {
+		t.Fatalf("stored %+v, the document holds %+v", cs, d.Comparisons)
 	}
-	for i, c := range stored {
+	for i, c := range cs {
 		w := d.Comparisons[i]
 		w.Lo, w.Hi = c.Lo, c.Hi
 		if c != w {
@@ -178,7 +182,7 @@ func TestStoredComparisonsAreTheView(t *testing.T) {
 		}
 	}
 	out := renderAll(t, d)
-	for _, c := range stored {
+	for _, c := range cs {
 		ratio, ci := unit.Ratio(c.Ratio, c.Lo, c.Hi), "["+unit.Ratio(c.Lo, c.Lo, c.Hi)+", "+unit.Ratio(c.Hi, c.Lo, c.Hi)+"]"
 		line := fmt.Sprintf("  %q  %sx  %s  p = %s  %s\n", c.A, ratio, ci, unit.PValue(c.P), c.Verdict)
 		if c.Metric != "wall" || !strings.Contains(out[Text], line) {

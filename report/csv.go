@@ -5,25 +5,22 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/report/internal/view"
 )
 
-// csvRenderer writes the View's CSV table (the block marked InCSV): a
-// header of plain identifiers and one record per row with exact numbers.
+// csvRenderer writes the CSV table of the View of a document, a diff or a
+// gate (its block marked InCSV): a header of plain identifiers and one
+// record per row with exact numbers.
 type csvRenderer struct{}
 
-func (csvRenderer) Render(w io.Writer, d *result.Document, o Options) error {
-	v, err := Layout(d, o)
+func (csvRenderer) Render(w io.Writer, s Subject, o Options) error {
+	v, kind, err := s.layout(o)
 	if err != nil {
 		return err
 	}
-	return writeCSV(w, v, d.Kind)
-}
-
-func writeCSV(w io.Writer, v *View, kind string) error {
-	var t *Table
+	var t *view.Table
 	for _, blk := range v.Blocks {
-		if blk.In&InCSV != 0 && blk.Table != nil {
+		if blk.In&view.InCSV != 0 && blk.Table != nil {
 			t = blk.Table
 			break
 		}

@@ -2,14 +2,15 @@ package report
 
 import (
 	"bytes"
-	golden_ "github.com/chronograph/chronograph/internal/golden"
-	"github.com/chronograph/chronograph/warn"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/compare"
+	golden_ "github.com/chronograph/chronograph/internal/golden"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/warn"
 )
 
 func golden(t *testing.T, name string, got []byte) {
@@ -19,7 +20,7 @@ func golden(t *testing.T, name string, got []byte) {
 
 // doc builds a deterministic document: two measurements whose primary
 // metric is wall time, one of which also has a count metric. Its kind has
-// no Viewer of its own: it shows the generic view.
+// no viewer of its own: it shows the generic view.
 func doc(scale float64) *result.Document {
 	d := result.New("custom", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Start = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -45,10 +46,18 @@ func TestRenderGolden(t *testing.T) {
 		name   string
 		render func(*bytes.Buffer) error
 	}{
-		{"doc.txt", func(b *bytes.Buffer) error { return Render(b, doc(1), Text, Options{}) }},
-		{"doc-all.md", func(b *bytes.Buffer) error { return Render(b, doc(1), Markdown, Options{All: true}) }},
-		{"doc.csv", func(b *bytes.Buffer) error { return Render(b, doc(1), CSV, Options{Percentiles: []float64{50, 90}}) }},
-		{"diff.txt", func(b *bytes.Buffer) error { return RenderDiff(b, doc(1), doc(1.5), Text, Options{}) }},
+		{"doc.txt", func(b *bytes.Buffer) error {
+			return Render(b, Subject{Docs: []*result.Document{doc(1)}}, Text, Options{})
+		}},
+		{"doc-all.md", func(b *bytes.Buffer) error {
+			return Render(b, Subject{Docs: []*result.Document{doc(1)}}, Markdown, Options{All: true})
+		}},
+		{"doc.csv", func(b *bytes.Buffer) error {
+			return Render(b, Subject{Docs: []*result.Document{doc(1)}}, CSV, Options{Percentiles: []float64{50, 90}})
+		}},
+		{"diff.txt", func(b *bytes.Buffer) error {
+			return Render(b, Subject{Diff: compare.Documents(doc(1), doc(1.5), false)}, Text, Options{})
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,13 +76,13 @@ func TestOneSampleStdDevUndefined(t *testing.T) {
 	d := result.New("other", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
 	d.Measurements = []result.Measurement{{Name: "x", Primary: "v", Metrics: []result.Metric{{Name: "v", Unit: "ns", Values: []float64{1500}}}}}
 	var txt, csvb bytes.Buffer
-	if err := Render(&txt, d, Text, Options{}); err != nil {
+	if err := Render(&txt, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(txt.String(), "1.500 µs ± –") {
 		t.Errorf("text:\n%s\nwant the stddev shown as undefined (–)", txt.String())
 	}
-	if err := Render(&csvb, d, CSV, Options{}); err != nil {
+	if err := Render(&csvb, Subject{Docs: []*result.Document{d}}, CSV, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(csvb.String(), "x,v,ns,1,1500,,,1500,,1500,1500") {

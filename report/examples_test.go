@@ -73,27 +73,13 @@ func exampleDocs(t testing.TB, kind string) []*result.Document {
 	return ds
 }
 
-// exampleTimeline is the timeline of docs/examples/pipeline-trace.json.
-func exampleTimeline(t testing.TB) Timeline {
+// exampleTrace is the trace of docs/examples/pipeline-trace.json.
+func exampleTrace(t testing.TB) *tracer.Trace {
 	tr, err := tracer.ReadChromeFile(filepath.Join("..", "docs", "examples", "pipeline-trace.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl := Timeline{Title: "pipeline-trace.json", Clock: tr.Clock}
-	for _, l := range tr.Lanes {
-		tl.Lanes = append(tl.Lanes, l.Name)
-	}
-	for _, e := range tr.Events {
-		switch e.Kind {
-		case tracer.KindSpan:
-			tl.Spans = append(tl.Spans, TimelineSpan{Lane: e.Lane, Name: e.Name, Start: e.TS, Dur: e.Dur, Flow: e.Flow})
-		case tracer.KindInstant:
-			tl.Instants = append(tl.Instants, TimelineInstant{Lane: e.Lane, Name: e.Name, At: e.TS, Payload: e.Payload, Flow: e.Flow})
-		case tracer.KindCounter:
-			tl.Counters = append(tl.Counters, TimelineCounter{Name: e.Name, At: e.TS, Value: e.Value})
-		}
-	}
-	return tl
+	return tr
 }
 
 // latencyExample is a constructed latency document as the latency kind
@@ -156,7 +142,7 @@ func TestExamplesGolden(t *testing.T) {
 					if i > 0 {
 						b.WriteString("\n")
 					}
-					if err := Render(&b, d, f.format, Options{}); err != nil {
+					if err := Render(&b, Subject{Docs: []*result.Document{d}}, f.format, Options{}); err != nil {
 						b.WriteString("error: " + err.Error() + "\n")
 					}
 				}

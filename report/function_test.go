@@ -163,7 +163,7 @@ func TestFunctionGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Render(&b, tt.doc(), tt.f, tt.o); err != nil {
+			if err := Render(&b, Subject{Docs: []*result.Document{tt.doc()}}, tt.f, tt.o); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tt.name, b.Bytes())
@@ -177,7 +177,7 @@ func TestFunctionGolden(t *testing.T) {
 func TestFunctionViewRecomputes(t *testing.T) {
 	d := compareDoc()
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -186,7 +186,7 @@ func TestFunctionViewRecomputes(t *testing.T) {
 	}
 	d = functionDoc()
 	b.Reset()
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out = b.String()
@@ -209,7 +209,7 @@ func TestFunctionViewRecomputes(t *testing.T) {
 func TestFunctionDamaged(t *testing.T) {
 	d := functionDoc()
 	d.Measurements[0].Detail.Function.Placement.BlockSizes = []int{2, 2}
-	err := Render(&bytes.Buffer{}, d, Text, Options{})
+	err := Render(&bytes.Buffer{}, Subject{Docs: []*result.Document{d}}, Text, Options{})
 	if err == nil || !strings.Contains(err.Error(), "its blocks hold 4 samples, its metrics 8") {
 		t.Errorf("err = %v", err)
 	}
@@ -225,7 +225,7 @@ func TestFunctionV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{All: true}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{All: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "sum          wall") || !strings.Contains(b.String(), "count/op") && !strings.Contains(b.String(), "allocs") {
@@ -240,7 +240,7 @@ func TestFunctionV1(t *testing.T) {
 func TestBenchfmtParses(t *testing.T) {
 	d := functionDoc()
 	var b bytes.Buffer
-	if err := Render(&b, d, Benchfmt, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Benchfmt, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	rd := benchfmt.NewReader(bytes.NewReader(b.Bytes()), "function.benchfmt")
@@ -303,7 +303,7 @@ func TestBenchfmtParses(t *testing.T) {
 // TestBenchfmtOtherKinds: documents of other kinds are refused with an
 // error that says what benchfmt holds and which formats to use.
 func TestBenchfmtOtherKinds(t *testing.T) {
-	err := Render(&bytes.Buffer{}, doc(1), Benchfmt, Options{})
+	err := Render(&bytes.Buffer{}, Subject{Docs: []*result.Document{doc(1)}}, Benchfmt, Options{})
 	if err == nil || !strings.Contains(err.Error(), "this is a custom document: use --format text, markdown, csv or json") {
 		t.Errorf("err = %v", err)
 	}
@@ -327,11 +327,5 @@ func TestBenchfmtName(t *testing.T) {
 		if got := benchfmtName(tt.name, tt.procs); got != tt.want {
 			t.Errorf("benchfmtName(%q, %d) = %q, want %q", tt.name, tt.procs, got, tt.want)
 		}
-	}
-}
-
-func TestCPUList(t *testing.T) {
-	if got := cpuList([]int{6, 0, 1, 2, 3, 3}); got != "0-3,6" {
-		t.Errorf("cpuList = %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 )
@@ -53,17 +54,17 @@ func TestGateEnvironmentsDiffer(t *testing.T) {
 	old, cur := gatePair()
 	cur.Environment.CPU.Model = "CPU B"
 	cur.Environment.Go.GOMAXPROCS = 4
-	_, err := Gate(old, cur, GateOptions{Threshold: 0.05})
-	var em *EnvMismatchError
+	_, err := compare.GateDocuments(old, cur, compare.GateOptions{Threshold: 0.05})
+	var em *compare.EnvMismatchError
 	if !errors.As(err, &em) || len(em.Diffs) != 2 {
 		t.Fatalf("different machines: %v", err)
 	}
-	g, err := Gate(old, cur, GateOptions{Threshold: 0.05, AllowEnvMismatch: true})
+	g, err := compare.GateDocuments(old, cur, compare.GateOptions{Threshold: 0.05, AllowEnvMismatch: true})
 	if err != nil || !g.Regressed() {
 		t.Fatalf("allowed: %v", err)
 	}
 	var b bytes.Buffer
-	if err := RenderGate(&b, old, cur, g, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Gate: g}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
@@ -79,7 +80,7 @@ func isTableHead(l string) bool { return strings.HasPrefix(l, "measurement ") }
 
 func TestGateGolden(t *testing.T) {
 	old, cur := gatePair()
-	g, err := Gate(old, cur, GateOptions{Threshold: 0.05})
+	g, err := compare.GateDocuments(old, cur, compare.GateOptions{Threshold: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestGateGolden(t *testing.T) {
 		f    Format
 	}{{"gate.txt", Text}, {"gate.md", Markdown}, {"gate.csv", CSV}} {
 		var b bytes.Buffer
-		if err := RenderGate(&b, old, cur, g, f.f, Options{}); err != nil {
+		if err := Render(&b, Subject{Gate: g}, f.f, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, f.name, b.Bytes())

@@ -13,9 +13,11 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/result/input"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
 )
 
 // benchstatTestdata is golang.org/x/perf's cmd/benchstat/testdata in the
@@ -67,12 +69,12 @@ func TestBenchstatAgreement(t *testing.T) {
 	for _, pair := range [][2]string{{"old.txt", "new.txt"}, {"crc-old.txt", "crc-new.txt"}} {
 		old, cur := read(pair[0]), read(pair[1])
 		for _, metric := range []string{"wall", "B/s"} {
-			changes, _, _ := Diff(old, cur, Options{All: true})
+			changes := compare.Documents(old, cur, true).Changes
 			for _, c := range changes {
 				if c.Metric != metric {
 					continue
 				}
-				ov, nv := metricValues(old, c), metricValues(cur, c)
+				ov, nv := c.OldMetric.Values, c.NewMetric.Values
 				factor := 1.0
 				if metric == "wall" {
 					factor = 1e-9 // benchstat's sec/op
@@ -118,7 +120,7 @@ func TestBenchstatAgreement(t *testing.T) {
 					name = name[:34]
 				}
 				fmt.Fprintf(&table, "%-44s %-7s %14s %14s %10s %10s %-9s %-9s %s\n", name+" ("+strings.TrimSuffix(pair[0], ".txt")+")", metric,
-					strconv.FormatFloat(c.New, 'g', 6, 64), strconv.FormatFloat(bn, 'g', 6, 64), PValue(c.MannWhitney.P), PValue(bc.P), verdict(ours), verdict(theirs), note)
+					strconv.FormatFloat(c.New, 'g', 6, 64), strconv.FormatFloat(bn, 'g', 6, 64), unit.PValue(c.MannWhitney.P), unit.PValue(bc.P), verdict(ours), verdict(theirs), note)
 			}
 		}
 	}
@@ -145,7 +147,7 @@ func TestBenchstatAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, _, _ := Diff(read("old.txt"), read("new.txt"), Options{})
+	changes := compare.Documents(read("old.txt"), read("new.txt"), false).Changes
 	seen := 0
 	for _, rec := range recs {
 		if len(rec) < 7 || !strings.HasPrefix(rec[0], "Encode/") {

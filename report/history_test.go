@@ -64,11 +64,11 @@ func TestHistoryGolden(t *testing.T) {
 			format Format
 		}{{"txt", Text}, {"md", Markdown}, {"csv", CSV}} {
 			var b, again bytes.Buffer
-			if err := Render(&b, d, f.format, Options{}); err != nil {
+			if err := Render(&b, Subject{Docs: []*result.Document{d}}, f.format, Options{}); err != nil {
 				t.Fatalf("%s %s: %v", view, f.format, err)
 			}
 			goldenfile.Check(t, filepath.Join("testdata", "history", view+"."+f.ext), b.Bytes())
-			if err := Render(&again, back, f.format, Options{}); err != nil || again.String() != b.String() {
+			if err := Render(&again, Subject{Docs: []*result.Document{back}}, f.format, Options{}); err != nil || again.String() != b.String() {
 				t.Errorf("%s %s of the document read back (%v):\n%s\nwant:\n%s", view, f.format, err, again.String(), b.String())
 			}
 		}
@@ -90,7 +90,7 @@ func TestHistoryView(t *testing.T) {
 	}
 	det.Changes[0].RunsAfter = 40
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
@@ -111,7 +111,7 @@ func TestHistoryView(t *testing.T) {
 	}
 	d.Run.History.AllRuns = true
 	b.Reset()
-	Render(&b, d, Text, Options{})
+	Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{})
 	if n := strings.Count(b.String(), "1970-01-"); n != 60 {
 		t.Errorf("--all: %d rows, want 60", n)
 	}
@@ -119,7 +119,7 @@ func TestHistoryView(t *testing.T) {
 	det.Machine = &result.HistoryMachine{}
 	det.Changes = nil
 	b.Reset()
-	Render(&b, d, Text, Options{})
+	Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{})
 	if !strings.Contains(b.String(), "parse, wall: 60 runs on an unknown machine (no environment recorded)\n") ||
 		!strings.Contains(b.String(), "  no change point (E-divisive means, permutation test at p ≤ 0.05)\n") {
 		t.Errorf("unknown machine, no change:\n%s", b.String())
@@ -127,7 +127,7 @@ func TestHistoryView(t *testing.T) {
 
 	det.Runs, d.Measurements[0].Metrics[0].Values = nil, nil
 	b.Reset()
-	Render(&b, d, Text, Options{})
+	Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{})
 	if b.String() != "parse, wall: 0 runs on an unknown machine (no environment recorded)\n  no runs (check --since and --machine)\n" {
 		t.Errorf("no runs:\n%q", b.String())
 	}
@@ -139,7 +139,7 @@ func TestHistoryView(t *testing.T) {
 	bd.Runs[0].Values, bd.Runs[0].N = nil, 5000
 	binned.Measurements[0].Metrics[0].Values = []float64{123456.789}
 	b.Reset()
-	Render(&b, binned, Text, Options{})
+	Render(&b, Subject{Docs: []*result.Document{binned}}, Text, Options{})
 	if !strings.Contains(b.String(), "123.5 µs  5000") {
 		t.Errorf("a binned run (no samples: at most 4 digits):\n%s", b.String())
 	}
@@ -147,27 +147,8 @@ func TestHistoryView(t *testing.T) {
 	empty := result.New(result.KindHistory, result.Meta{Tool: result.Tool{Name: "chrono"}})
 	empty.Run.History = &result.HistoryRun{View: result.HistoryViewList, Store: "h.db"}
 	b.Reset()
-	Render(&b, empty, Text, Options{})
+	Render(&b, Subject{Docs: []*result.Document{empty}}, Text, Options{})
 	if b.String() != "h.db holds no results yet: add some with chrono history add FILE or --history\n" {
 		t.Errorf("empty store: %q", b.String())
-	}
-}
-
-func TestRowsToShow(t *testing.T) {
-	if s := rowsToShow(10, nil, false); len(s) != 10 || !s[5] {
-		t.Fatalf("few rows: %v", s)
-	}
-	s := rowsToShow(100, []result.HistoryChange{{Index: 50}}, false)
-	n := 0
-	for _, v := range s {
-		if v {
-			n++
-		}
-	}
-	if !s[0] || !s[48] || !s[49] || !s[50] || !s[51] || s[52] || s[47] || !s[99] || !s[90] || s[89] || n != 1+4+10 {
-		t.Fatalf("many rows: %d shown: %v", n, s)
-	}
-	if s := rowsToShow(100, nil, true); !s[30] {
-		t.Fatal("--all")
 	}
 }

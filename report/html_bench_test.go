@@ -55,7 +55,7 @@ func BenchmarkHTMLMillion(b *testing.B) {
 	var size int64
 	for b.Loop() {
 		var c countingWriter
-		if err := WriteHTML(&c, []*result.Document{d}, HTMLOptions{}); err != nil {
+		if err := Render(&c, Subject{Docs: []*result.Document{d}}, HTML, Options{}); err != nil {
 			b.Fatal(err)
 		}
 		size = c.n
@@ -70,7 +70,7 @@ func TestHTMLMillionSize(t *testing.T) {
 		t.Skip("skipped with -short and -race: renders a million samples")
 	}
 	var c countingWriter
-	if err := WriteHTML(&c, []*result.Document{largeDocument(1_000_000)}, HTMLOptions{}); err != nil {
+	if err := Render(&c, Subject{Docs: []*result.Document{largeDocument(1_000_000)}}, HTML, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if c.n > 5<<20 {

@@ -14,6 +14,7 @@ import (
 	"github.com/chronograph/chronograph/internal/browser"
 	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/tracer"
 )
 
 var screenshotDir = flag.String("html.screenshots", "", "TestHTMLInBrowser: save each kind's screenshot (KIND.png) in this directory")
@@ -21,14 +22,13 @@ var screenshotDir = flag.String("html.screenshots", "", "TestHTMLInBrowser: save
 // htmlExample writes the HTML report of a kind's example documents.
 func htmlExample(t testing.TB, kind string) []byte {
 	t.Helper()
-	docs := exampleDocs(t, kind)
-	o := HTMLOptions{Title: "chrono report: " + kind, Version: "test", CommandLine: "chrono report --html " + kind + ".html"}
+	s := Subject{Docs: exampleDocs(t, kind)}
+	o := Options{Title: "chrono report: " + kind, Version: "test", CommandLine: "chrono report --html " + kind + ".html"}
 	if kind == "trace" {
-		o.Timelines = []Timeline{exampleTimeline(t)}
+		s.Traces, s.TraceNames = []*tracer.Trace{exampleTrace(t)}, []string{"pipeline-trace.json"}
 	}
-	o.Compare = len(docs) > 1
 	var b bytes.Buffer
-	if err := WriteHTML(&b, docs, o); err != nil {
+	if err := Render(&b, s, HTML, o); err != nil {
 		t.Fatalf("%s: %v", kind, err)
 	}
 	return b.Bytes()
@@ -75,7 +75,7 @@ func TestHTMLSelfContained(t *testing.T) {
 	d := &result.Document{Schema: result.Schema, Version: result.Version, Kind: result.KindCommand,
 		Measurements: []result.Measurement{{Name: "<script>alert(1)</script>", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: []float64{1, 2, 3, 4, 5}}}}}}
 	var b bytes.Buffer
-	if err := WriteHTML(&b, []*result.Document{d}, HTMLOptions{Title: "</title><b>"}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, HTML, Options{Title: "</title><b>"}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "<script>alert") || strings.Contains(b.String(), "</title><b>") {

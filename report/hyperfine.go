@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
+	"github.com/chronograph/chronograph/report/internal/view"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
-// HyperfineJSON writes a command document as hyperfine 1.20's JSON export
-// (chrono run --export-hyperfine-json), for the tools that read
+// hyperfineRenderer writes a command document as hyperfine 1.20's JSON
+// export (chrono run --export-hyperfine-json), for the tools that read
 // hyperfine's: its plot and statistics scripts, CI setups. Every field is
 // hyperfine's, with its name, order and unit (seconds):
 //
@@ -33,10 +33,10 @@ import (
 //
 // A command without a timed run (every run timed out) is left out, since
 // hyperfine's schema has no place for it; chrono's own document keeps it.
-func HyperfineJSON(w io.Writer, d *result.Document) error {
-	if d.Kind != result.KindCommand {
-		return fmt.Errorf("report: the hyperfine JSON export is of command benchmarks, not of a %q document", d.Kind)
-	}
+type hyperfineRenderer struct{}
+
+func (hyperfineRenderer) Render(w io.Writer, s Subject, _ Options) error {
+	d := s.Docs[0]
 	out := result.HyperfineExport{Results: []result.HyperfineResult{}}
 	for i := range d.Measurements {
 		m := &d.Measurements[i]
@@ -48,12 +48,12 @@ func HyperfineJSON(w io.Writer, d *result.Document) error {
 		if user == nil || sys == nil || len(user.Values) == 0 || len(sys.Values) == 0 {
 			return fmt.Errorf("report: %q has no user and system times, which hyperfine's export needs", m.Name)
 		}
-		s := stats.Summarize(wall.Values)
+		sum := stats.Summarize(wall.Values)
 		sec := func(ns float64) result.Float { return result.Float(ns / 1e9) }
-		r := result.HyperfineResult{Command: hyperfineName(m), Mean: sec(s.Mean), Median: sec(s.Median), Min: sec(s.Min), Max: sec(s.Max),
+		r := result.HyperfineResult{Command: view.HyperfineName(m), Mean: sec(sum.Mean), Median: sec(sum.Median), Min: sec(sum.Min), Max: sec(sum.Max),
 			User: sec(stats.Summarize(user.Values).Mean), System: sec(stats.Summarize(sys.Values).Mean), Parameters: m.Parameters}
-		if s.N >= 2 {
-			sd := sec(s.StdDevSample)
+		if sum.N >= 2 {
+			sd := sec(sum.StdDevSample)
 			r.Stddev = &sd
 		}
 		for _, v := range wall.Values {
@@ -84,19 +84,4 @@ func HyperfineJSON(w io.Writer, d *result.Document) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
-}
-
-// hyperfineName is a measurement's name as hyperfine's export gives it:
-// without the values of the parameters its command line does not use,
-// which chrono (as hyperfine's text does) adds to the name.
-func hyperfineName(m *result.Measurement) string {
-	det := m.Detail.Command
-	if det == nil || len(det.UnusedParameters) == 0 {
-		return m.Name
-	}
-	var parts []string
-	for _, p := range det.UnusedParameters {
-		parts = append(parts, p+" = "+m.Parameters[p])
-	}
-	return strings.TrimSuffix(m.Name, " ("+strings.Join(parts, ", ")+")")
 }

@@ -137,7 +137,7 @@ func TestHyperfineJSONRoundTrip(t *testing.T) {
 	m.Metrics = append(m.Metrics, result.Metric{Name: "signal", Unit: result.UnitOne, Values: []float64{0, 9, 0}})
 	m.Metric("exit_code").Values[1] = -1
 	var b bytes.Buffer
-	if err := HyperfineJSON(&b, d); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Hyperfine, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"command": "make",`, `"mean": 2.0,`, `"stddev": 0.0,`, `"times": [`, `"exit_codes": [`, "137", `"branch": "dev"`} {
@@ -159,7 +159,7 @@ func TestHyperfineJSONRoundTrip(t *testing.T) {
 		back.Measurements[1].Metric("exit_code").Values[1] != 137 {
 		t.Errorf("read back %+v", back.Measurements)
 	}
-	if err := HyperfineJSON(&b, &result.Document{Kind: "function"}); err == nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{{Kind: "function"}}}, Hyperfine, Options{}); err == nil {
 		t.Error("a function document exported as hyperfine's")
 	}
 }

@@ -9,6 +9,6 @@ import (
 // jsonRenderer writes the document itself (package result's encoding).
 type jsonRenderer struct{}
 
-func (jsonRenderer) Render(w io.Writer, d *result.Document, _ Options) error {
-	return result.Encode(w, d)
+func (jsonRenderer) Render(w io.Writer, s Subject, _ Options) error {
+	return result.Encode(w, s.Docs[0])
 }

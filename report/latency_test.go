@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/compare"
+	"github.com/chronograph/chronograph/report/internal/view"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
@@ -87,7 +89,7 @@ func TestLatencyViewGolden(t *testing.T) {
 		f      Format
 	}{{"latency.txt", 0, Text}, {"latency-h.txt", 100, Text}, {"latency.md", 0, Markdown}, {"latency.csv", 0, CSV}} {
 		var b bytes.Buffer
-		if err := Render(&b, latencyDoc(t, tt.histUS), tt.f, Options{}); err != nil {
+		if err := Render(&b, Subject{Docs: []*result.Document{latencyDoc(t, tt.histUS)}}, tt.f, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, tt.name, b.Bytes())
@@ -99,7 +101,7 @@ func TestLatencyViewGolden(t *testing.T) {
 // latency.
 func TestLatencyViewHistogram(t *testing.T) {
 	var b bytes.Buffer
-	if err := Render(&b, latencyDoc(t, 50), Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{latencyDoc(t, 50)}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -139,8 +141,8 @@ func TestBinnedQuantileBetweenBins(t *testing.T) {
 	for _, v := range raw {
 		vs = append(vs, float64(v))
 	}
-	s := NewSeries(func() *result.Metric { m := latencyMetricOf(t, raw); return &m }())
-	exact := NewSeries(&result.Metric{Unit: "ns", Values: vs})
+	s := view.NewSeries(func() *result.Metric { m := latencyMetricOf(t, raw); return &m }())
+	exact := view.NewSeries(&result.Metric{Unit: "ns", Values: vs})
 	for _, q := range []float64{0, 0.5, 0.9, 0.99, 0.999, 0.9999, 1} {
 		got, want := s.Quantile(q), exact.Quantile(q)
 		// The bins keep 3 significant digits: a value may move by 1/1000.
@@ -154,7 +156,7 @@ func TestBinnedQuantileBetweenBins(t *testing.T) {
 // with their medians read from the bins and no test claimed.
 func TestLatencyDiff(t *testing.T) {
 	var b bytes.Buffer
-	if err := RenderDiff(&b, latencyDoc(t, 0), latencyDoc(t, 0), Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Diff: compare.Documents(latencyDoc(t, 0), latencyDoc(t, 0), false)}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -172,7 +174,7 @@ func TestLatencyHugeHistogramLimit(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)

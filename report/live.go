@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/delay"
+	"github.com/chronograph/chronograph/report/internal/view"
 )
 
 // Live is text redrawn in place on a terminal while a command measures:
@@ -98,30 +99,10 @@ func LiveLatency(w io.Writer, snapshot func() []delay.ThreadLatency) (stop func(
 	return NewLive(w).redraw(liveLatencyPeriod, func() []string {
 		var lines []string
 		for _, s := range snapshot() {
-			l := cyclictestLine{Thread: s.Thread, TID: s.TID, Priority: s.Priority, IntervalNs: int64(s.Interval),
+			l := view.CyclictestLine{Thread: s.Thread, TID: s.TID, Priority: s.Priority, IntervalNs: int64(s.Interval),
 				Count: s.Count, MinNs: int64(s.Min), ActNs: int64(s.Act), MaxNs: int64(s.Max), AvgNs: float64(s.Avg)}
 			lines = append(lines, l.String())
 		}
 		return lines
 	})
-}
-
-// cyclictestLine is one thread's state as cyclictest prints it, in whole
-// µs (cyclictest's format, truncated as it truncates):
-//
-//	T: 0 ( 4523) P: 0 I:1000 C:    2000 Min:     24 Act:    112 Avg:    162 Max:    6647
-//
-// The live display of chrono latency (LiveLatency) and the summary of a
-// latency document both print it.
-type cyclictestLine struct {
-	Thread, TID, Priority int
-	IntervalNs, Count     int64
-	MinNs, ActNs, MaxNs   int64
-	AvgNs                 float64
-}
-
-func (l cyclictestLine) String() string {
-	us := func(ns int64) int64 { return ns / 1000 }
-	return fmt.Sprintf("T:%2d (%6d) P:%2d I:%d C:%8d Min:%7d Act:%7d Avg:%7d Max:%8d",
-		l.Thread, l.TID, l.Priority, us(l.IntervalNs), l.Count, us(l.MinNs), us(l.ActNs), us(int64(l.AvgNs)), us(l.MaxNs))
 }

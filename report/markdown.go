@@ -4,23 +4,23 @@ import (
 	"io"
 	"strings"
 
-	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/report/internal/view"
 )
 
-// markdownRenderer writes a View as GitHub-flavoured Markdown: headings,
-// paragraphs, pipe tables (numeric columns right-aligned) and the
-// warnings as a list.
+// markdownRenderer writes the View of a document, a diff or a gate as
+// GitHub-flavoured Markdown: headings, paragraphs, pipe tables (numeric
+// columns right-aligned) and the warnings as a list.
 type markdownRenderer struct{}
 
-func (markdownRenderer) Render(w io.Writer, d *result.Document, o Options) error {
-	v, err := Layout(d, o)
+func (markdownRenderer) Render(w io.Writer, s Subject, o Options) error {
+	v, _, err := s.layout(o)
 	if err != nil {
 		return err
 	}
 	return writeMarkdown(w, v)
 }
 
-func writeMarkdown(w io.Writer, v *View) error {
+func writeMarkdown(w io.Writer, v *view.View) error {
 	var b strings.Builder
 	sep := func() {
 		if b.Len() > 0 {
@@ -31,7 +31,7 @@ func writeMarkdown(w io.Writer, v *View) error {
 		b.WriteString("## " + mdEscape(v.Title) + "\n")
 	}
 	for _, blk := range v.Blocks {
-		if !blk.shownIn(InMarkdown) {
+		if !blk.ShownIn(view.InMarkdown) {
 			continue
 		}
 		sep()
@@ -58,14 +58,14 @@ func writeMarkdown(w io.Writer, v *View) error {
 		sep()
 		b.WriteString("**Warnings**\n\n")
 		for _, x := range v.Warnings {
-			b.WriteString("- " + mdEscape(warningLine(x)) + "\n")
+			b.WriteString("- " + mdEscape(view.WarningLine(x)) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeMarkdownTable(b *strings.Builder, t *Table) {
+func writeMarkdownTable(b *strings.Builder, t *view.Table) {
 	b.WriteString("|")
 	for _, c := range t.Columns {
 		b.WriteString(" " + mdCell(c.Name) + " |")

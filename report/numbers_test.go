@@ -24,7 +24,7 @@ func TestNumbersView(t *testing.T) {
 	run := &result.NumbersRun{Source: "stdin", PercentileMethod: "hazen", Percentiles: []float64{50, 90}, Confidence: 0.99, Bins: 2, TimeUnit: "µs"}
 	d := numbersDoc([]float64{1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000}, result.UnitNs, run)
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"10 durations from stdin", "99% CI", "percentiles (hazen)", "histogram (2 bins)", "min       1.000 µs", "p90"} {
@@ -33,14 +33,14 @@ func TestNumbersView(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := Render(&b, d, Text, Options{Percentiles: []float64{25}, Unit: unit.Millisecond}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{Percentiles: []float64{25}, Unit: unit.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	if s := b.String(); !strings.Contains(s, "p25") || strings.Contains(s, "p90") || !strings.Contains(s, "min       0.001000 ms") {
 		t.Errorf("options do not override:\n%s", s)
 	}
 	b.Reset()
-	if err := Render(&b, d, CSV, Options{}); err != nil || !strings.HasPrefix(b.String(), "source,unit,n,min,median,") ||
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, CSV, Options{}); err != nil || !strings.HasPrefix(b.String(), "source,unit,n,min,median,") ||
 		!strings.Contains(b.String(), "\nstdin,ns,10,1000,5500,") {
 		t.Errorf("csv (%v):\n%s", err, b.String())
 	}
@@ -55,7 +55,7 @@ func TestNumbersViewRefusesBadDocuments(t *testing.T) {
 		{PercentileMethod: "linear", Confidence: 2},
 		{PercentileMethod: "linear", Confidence: 0.95, TimeUnit: "fortnight"},
 	} {
-		if err := Render(&bytes.Buffer{}, numbersDoc([]float64{1, 2}, result.UnitOne, run), Text, Options{}); err == nil {
+		if err := Render(&bytes.Buffer{}, Subject{Docs: []*result.Document{numbersDoc([]float64{1, 2}, result.UnitOne, run)}}, Text, Options{}); err == nil {
 			t.Errorf("%+v: no error", run)
 		}
 	}
@@ -65,7 +65,7 @@ func TestNumbersViewRefusesBadDocuments(t *testing.T) {
 // be, never printed as +Inf or NaN.
 func TestNumbersViewOverflow(t *testing.T) {
 	var b bytes.Buffer
-	if err := Render(&b, numbersDoc([]float64{-1.7e308, 1.7e308}, result.UnitOne, nil), Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{numbersDoc([]float64{-1.7e308, 1.7e308}, result.UnitOne, nil)}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if s := b.String(); strings.Contains(s, "Inf") || strings.Contains(s, "NaN") || !strings.Contains(s, "beyond the float64 range (sample, n-1)") {
@@ -80,7 +80,7 @@ func TestClocksViewUntyped(t *testing.T) {
 	d.Measurements = []result.Measurement{{Name: "CLOCK_MONOTONIC", Primary: "read_cost",
 		Metrics: []result.Metric{{Name: "read_cost", Unit: "ns", Values: []float64{25, 26, 24}}}}}
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil || !strings.Contains(b.String(), "CLOCK_MONOTONIC  read_cost") {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil || !strings.Contains(b.String(), "CLOCK_MONOTONIC  read_cost") {
 		t.Errorf("untyped clocks document (%v):\n%s", err, b.String())
 	}
 }
@@ -89,10 +89,10 @@ func TestClocksViewUntyped(t *testing.T) {
 func TestNumbersViewOneValue(t *testing.T) {
 	d := numbersDoc([]float64{1500}, result.UnitNs, nil)
 	var txt, csvb bytes.Buffer
-	if err := Render(&txt, d, Text, Options{}); err != nil || !strings.Contains(txt.String(), "stddev    undefined (sample, n-1: one value)") {
+	if err := Render(&txt, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil || !strings.Contains(txt.String(), "stddev    undefined (sample, n-1: one value)") {
 		t.Errorf("text (%v):\n%s", err, txt.String())
 	}
-	if err := Render(&csvb, d, CSV, Options{}); err != nil || !strings.Contains(csvb.String(), "\nstdin,ns,1,1500,1500,,,,1500,1500,,0,") {
+	if err := Render(&csvb, Subject{Docs: []*result.Document{d}}, CSV, Options{}); err != nil || !strings.Contains(csvb.String(), "\nstdin,ns,1,1500,1500,,,,1500,1500,,0,") {
 		t.Errorf("csv (%v):\n%s", err, csvb.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -59,7 +60,7 @@ func FuzzRender(f *testing.F) {
 			format := Format(name)
 			for _, o := range options {
 				var b bytes.Buffer
-				err := Render(&b, d, format, o)
+				err := Render(&b, Subject{Docs: []*result.Document{d}}, format, o)
 				if err != nil {
 					if len(err.Error()) == 0 {
 						t.Fatalf("%s: empty error", format)
@@ -76,7 +77,7 @@ func FuzzRender(f *testing.F) {
 				}
 			}
 			var b bytes.Buffer
-			_ = RenderDiff(&b, d, d, format, Options{})
+			_ = Render(&b, Subject{Diff: compare.Documents(d, d, false)}, format, Options{})
 		}
 	})
 }
@@ -125,12 +126,12 @@ func FuzzRenderFigures(f *testing.F) {
 				o = Options{All: true, Percentiles: []float64{0, 0.1, 50, 100}, Sort: "fastest", Style: "basic"}
 			}
 			var out bytes.Buffer
-			if err := Render(&out, d, format, o); err == nil && !utf8.Valid(out.Bytes()) {
+			if err := Render(&out, Subject{Docs: []*result.Document{d}}, format, o); err == nil && !utf8.Valid(out.Bytes()) {
 				t.Fatalf("%s output is not valid UTF-8", format)
 			}
 		}
 		var out bytes.Buffer
-		_ = RenderDiff(&out, d, d, Text, Options{})
+		_ = Render(&out, Subject{Diff: compare.Documents(d, d, false)}, Text, Options{})
 	})
 }
 
@@ -234,12 +235,12 @@ func figureDocument(kind string, mask, bins uint16, data []byte) *result.Documen
 func TestRenderDamagedFunctionDocument(t *testing.T) {
 	d := figureDocument(result.KindFunction, 0x0031, 0x0010, []byte("\x00\x00\x00\x00\x00\x00\xf0\x3f\x00\x00\x00\x00\x00\x00\x00\x40"))
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Errorf("binned cpu metric: %v", err)
 	}
 	d.Measurements[0].Detail.Function.Placement = &result.FunctionPlacement{BlockSizes: []int{1 << 40, -(1 << 40) + 2}}
 	b.Reset()
-	if err := Render(&b, d, Text, Options{}); err == nil || !strings.Contains(err.Error(), "block sizes do not add up to the 2 samples") {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err == nil || !strings.Contains(err.Error(), "block sizes do not add up to the 2 samples") {
 		t.Errorf("huge block size: error %v, want one saying the sizes do not add up", err)
 	}
 }

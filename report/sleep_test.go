@@ -52,7 +52,7 @@ func TestSleepViewGolden(t *testing.T) {
 		f    Format
 	}{{"sleep.txt", Text}, {"sleep.md", Markdown}, {"sleep.csv", CSV}} {
 		var b bytes.Buffer
-		if err := Render(&b, sleepDoc(), tt.f, Options{}); err != nil {
+		if err := Render(&b, Subject{Docs: []*result.Document{sleepDoc()}}, tt.f, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		golden(t, tt.name, b.Bytes())
@@ -70,7 +70,7 @@ func TestSleepViewMarks(t *testing.T) {
 	d.Incomplete = true
 	d.Run.Sleep.SpinMarginNs = nil
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -100,7 +100,7 @@ func TestSleepViewDigits(t *testing.T) {
 	m := &d.Measurements[0]
 	m.Metrics = []result.Metric{{Name: "achieved", Unit: "ns", Values: ach, Resolution: 1}, {Name: "overshoot", Unit: "ns", Values: over, Resolution: 1}}
 	var b bytes.Buffer
-	if err := Render(&b, d, Text, Options{}); err != nil {
+	if err := Render(&b, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	line := strings.Split(b.String(), "\n")[4]

@@ -5,23 +5,23 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/chronograph/chronograph/result"
-	"github.com/chronograph/chronograph/warn"
+	"github.com/chronograph/chronograph/report/internal/view"
 )
 
-// textRenderer writes a View as plain text: aligned tables, prose lines,
-// notes and the warnings at the end.
+// textRenderer writes the View of a document, a diff or a gate as plain
+// text: aligned tables, prose lines, notes and the warnings at the end
+// (ASCII only with Options.Style "basic").
 type textRenderer struct{}
 
-func (textRenderer) Render(w io.Writer, d *result.Document, o Options) error {
-	v, err := Layout(d, o)
+func (textRenderer) Render(w io.Writer, s Subject, o Options) error {
+	v, _, err := s.layout(o)
 	if err != nil {
 		return err
 	}
 	return writeText(w, v, o)
 }
 
-func writeText(w io.Writer, v *View, o Options) error {
+func writeText(w io.Writer, v *view.View, o Options) error {
 	var b strings.Builder
 	sep := func() {
 		if b.Len() > 0 {
@@ -32,7 +32,7 @@ func writeText(w io.Writer, v *View, o Options) error {
 		b.WriteString(v.Title + "\n")
 	}
 	for _, blk := range v.Blocks {
-		if !blk.shownIn(InText) {
+		if !blk.ShownIn(view.InText) {
 			continue
 		}
 		sep()
@@ -57,30 +57,20 @@ func writeText(w io.Writer, v *View, o Options) error {
 		sep()
 		b.WriteString("Warnings\n")
 		for _, x := range v.Warnings {
-			b.WriteString("  " + warningLine(x) + "\n")
+			b.WriteString("  " + view.WarningLine(x) + "\n")
 		}
 	}
 	s := b.String()
 	if o.Style == "basic" {
-		s = ASCII(s)
+		s = view.ASCII(s)
 	}
 	_, err := io.WriteString(w, s)
 	return err
 }
 
-// warningLine is one warning for people: its severity, message and next
-// step.
-func warningLine(x warn.Warning) string {
-	sev := string(x.Severity)
-	if sev == "" {
-		sev = string(warn.Warn)
-	}
-	return sev + ": " + x.String()
-}
-
 // writeTextTable aligns a table in columns two spaces apart: text columns
 // left, numeric ones right; trailing spaces are trimmed.
-func writeTextTable(b *strings.Builder, t *Table, indent string) {
+func writeTextTable(b *strings.Builder, t *view.Table, indent string) {
 	width := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
 		if !t.Headless {
@@ -127,13 +117,3 @@ func writeTextTable(b *strings.Builder, t *Table, indent string) {
 		line(cells)
 	}
 }
-
-// asciiReplacer maps the typographic characters chrono prints to ASCII.
-// The first pairs keep the labels of the command blocks aligned (the
-// replacer prefers the earlier of two pairs matching at one place).
-var asciiReplacer = strings.NewReplacer("mean ± σ:      ", "mean +/- sd:   ", "min … max:     ", "min ... max:   ", "µ", "u", "μ", "u", "±", "+/-", "…", "...", "–", "-", "—", "-", "σ", "sd",
-	"×", "x", "≤", "<=", "≥", ">=", "→", "->", "·", "*", "√", "sqrt")
-
-// ASCII replaces the non-ASCII characters chrono uses in text output by
-// ASCII spellings (--style basic, or a terminal that cannot show them).
-func ASCII(s string) string { return asciiReplacer.Replace(s) }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/chronograph/chronograph/internal/crosstest"
-	"github.com/chronograph/chronograph/warn"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,7 +12,10 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/browser"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/tracer"
+	"github.com/chronograph/chronograph/warn"
 )
 
 var (
@@ -24,27 +25,34 @@ var (
 	hoverFlag        = flag.String("timeline.hover", "", "TestTimelineInBrowser: hover the mouse at X,Y (CSS pixels) before the screenshot")
 )
 
-// fixture is a small timeline: two lanes with nested spans, a flow across
+// fixture is a small trace: two lanes with nested spans, a flow across
 // them, instants and a counter.
-func fixture() Timeline {
-	return Timeline{
-		Title: "fixture </script><b>", Clock: "tsc: test",
-		Lanes: []string{"reader", "worker <1>"},
-		Spans: []TimelineSpan{
-			{Lane: 0, Name: "read", Start: 0, Dur: 400_000, Flow: 1},
-			{Lane: 0, Name: "decode", Start: 50_000, Dur: 200_000},
-			{Lane: 0, Name: "inner", Start: 60_000, Dur: 100_000},
-			{Lane: 1, Name: "work", Start: 450_000, Dur: 500_000, Flow: 1},
-			{Lane: 1, Name: "work", Start: 1_000_000, Dur: 300_000, Flow: 1<<60 + 1},
+func fixture() *tracer.Trace {
+	return &tracer.Trace{
+		Clock: "tsc: test",
+		Lanes: []tracer.LaneInfo{{ID: 1, Name: "reader"}, {ID: 2, Name: "worker <1>"}},
+		Events: []tracer.Event{
+			{Kind: tracer.KindSpan, Lane: 0, Name: "read", TS: 0, Dur: 400_000, Flow: 1},
+			{Kind: tracer.KindSpan, Lane: 0, Name: "decode", TS: 50_000, Dur: 200_000},
+			{Kind: tracer.KindSpan, Lane: 0, Name: "inner", TS: 60_000, Dur: 100_000},
+			{Kind: tracer.KindSpan, Lane: 1, Name: "work", TS: 450_000, Dur: 500_000, Flow: 1},
+			{Kind: tracer.KindSpan, Lane: 1, Name: "work", TS: 1_000_000, Dur: 300_000, Flow: 1<<60 + 1},
+			{Kind: tracer.KindInstant, Lane: 0, Name: "queued", TS: 420_000, Payload: 1<<63 + 5, Flow: 1},
+			{Kind: tracer.KindCounter, Name: "backlog", TS: 0, Value: 1},
+			{Kind: tracer.KindCounter, Name: "backlog", TS: 500_000, Value: 3},
+			{Kind: tracer.KindCounter, Name: "backlog", TS: 900_000, Value: 0},
 		},
-		Instants: []TimelineInstant{{Lane: 0, Name: "queued", At: 420_000, Payload: 1<<63 + 5, Flow: 1}},
-		Counters: []TimelineCounter{{Name: "backlog", At: 0, Value: 1}, {Name: "backlog", At: 500_000, Value: 3}, {Name: "backlog", At: 900_000, Value: 0}},
 	}
+}
+
+// renderTimeline renders the timeline page of tr, titled by its name.
+func renderTimeline(w *bytes.Buffer, tr *tracer.Trace) error {
+	return Render(w, Subject{Traces: []*tracer.Trace{tr}, TraceNames: []string{"fixture </script><b>"}}, HTML, Options{})
 }
 
 func TestTimelineHTML(t *testing.T) {
 	var buf bytes.Buffer
-	if err := TimelineHTML(&buf, fixture()); err != nil {
+	if err := renderTimeline(&buf, fixture()); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -82,8 +90,8 @@ func TestTimelineHTML(t *testing.T) {
 		t.Errorf("counters %s", b)
 	}
 	bad := fixture()
-	bad.Spans[0].Lane = 5
-	if err := TimelineHTML(&buf, bad); err == nil || !strings.HasPrefix(err.Error(), "report: ") {
+	bad.Events[0].Lane = 5
+	if err := renderTimeline(&buf, bad); err == nil || !strings.HasPrefix(err.Error(), "report: ") {
 		t.Errorf("a span on a missing lane: %v", err)
 	}
 }
@@ -101,7 +109,7 @@ func TestTimelineInBrowser(t *testing.T) {
 	if page == "" {
 		page = filepath.Join(crosstest.TempDir(t), "timeline.html")
 		var buf bytes.Buffer
-		if err := TimelineHTML(&buf, fixture()); err != nil {
+		if err := renderTimeline(&buf, fixture()); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
@@ -182,7 +190,7 @@ func traceDocument() *result.Document {
 
 func TestTraceView(t *testing.T) {
 	var buf bytes.Buffer
-	if err := Render(&buf, traceDocument(), Text, Options{}); err != nil {
+	if err := Render(&buf, Subject{Docs: []*result.Document{traceDocument()}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "trace.txt", buf.Bytes())
@@ -196,14 +204,14 @@ func TestTraceView(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf2 bytes.Buffer
-	if err := Render(&buf2, d, Text, Options{}); err != nil {
+	if err := Render(&buf2, Subject{Docs: []*result.Document{d}}, Text, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if buf2.String() != buf.String() {
 		t.Errorf("after a JSON round trip:\n%s\nbefore:\n%s", buf2.String(), buf.String())
 	}
 	var csvb bytes.Buffer
-	if err := Render(&csvb, traceDocument(), CSV, Options{}); err != nil {
+	if err := Render(&csvb, Subject{Docs: []*result.Document{traceDocument()}}, CSV, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(csvb.String(), "span,count,p50_ns,p90_ns,p99_ns,max_ns,total_ns,wall_share\ntask,3,") {

@@ -27,7 +27,7 @@ func docOf(rep *Benchmark) *result.Document {
 func render(t *testing.T, d *result.Document, f report.Format) string {
 	t.Helper()
 	var b strings.Builder
-	if err := report.Render(&b, d, f, report.Options{}); err != nil {
+	if err := report.Render(&b, report.Subject{Docs: []*result.Document{d}}, f, report.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

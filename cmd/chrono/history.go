@@ -20,6 +20,7 @@ import (
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/result/input"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
 )
 
 func init() { register(newHistoryCmd) }
@@ -359,7 +360,9 @@ func historyTrendCmd(f *historyFlags) *cobra.Command {
 			if err != nil || f.html == "" {
 				return err
 			}
-			return report.WriteFile(f.html, cmd.OutOrStdout(), func(out io.Writer) error { return report.WriteHistoryHTML(out, doc) })
+			return writeFile(f.html, cmd.OutOrStdout(), func(out io.Writer) error {
+				return report.Render(out, report.Subject{Docs: []*result.Document{doc}}, report.HTML, report.Options{})
+			})
 		},
 	}
 	addSeriesFlags(cmd, f)
@@ -440,7 +443,7 @@ func regressions(d *result.Document) []string {
 	for _, m := range d.Measurements {
 		det := m.Detail.History
 		if c := det.Newest(); c != nil && compare.Verdict(c.Verdict) == compare.Regression {
-			out = append(out, fmt.Sprintf("%s %s (%s..%s, %s×)", m.Name, det.Metric, shortCommit(c.BeforeCommit), shortCommit(c.AfterCommit), report.Ratio(c.Ratio, c.Lo, c.Hi)))
+			out = append(out, fmt.Sprintf("%s %s (%s..%s, %s×)", m.Name, det.Metric, shortCommit(c.BeforeCommit), shortCommit(c.AfterCommit), unit.Ratio(c.Ratio, c.Lo, c.Hi)))
 		}
 	}
 	return out

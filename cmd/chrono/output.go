@@ -239,7 +239,7 @@ func (o *output) emit(cmd *cobra.Command, d *result.Document, ro report.Options)
 			// charts' blocks and typographic characters: ASCII then.
 			ro.Style = report.TerminalStyle(os.Getenv)
 		}
-		err = report.Render(stdout, d, report.Text, ro)
+		err = report.Render(stdout, report.Subject{Docs: []*result.Document{d}}, report.Text, ro)
 	}
 	return errors.Join(err, o.writeExports(stdout, d, ro), o.addHistory(cmd, d))
 }
@@ -249,11 +249,21 @@ func (o *output) emit(cmd *cobra.Command, d *result.Document, ro report.Options)
 func (o *output) writeExports(stdout io.Writer, d *result.Document, ro report.Options) error {
 	var errs []error
 	for _, e := range o.exports() {
-		errs = append(errs, report.WriteFile(e.path, stdout, func(w io.Writer) error {
-			return report.Render(w, d, e.format, ro)
+		errs = append(errs, writeFile(e.path, stdout, func(w io.Writer) error {
+			return report.Render(w, report.Subject{Docs: []*result.Document{d}}, e.format, ro)
 		}))
 	}
 	return errors.Join(errs...)
+}
+
+// writeFile writes what render produces to path through the one writer
+// of files (package outfile: a regular file atomically, a link's target,
+// a device, FIFO or /dev/fd/N in place), or to stdout when path is "-".
+func writeFile(path string, stdout io.Writer, render func(io.Writer) error) error {
+	if path == "-" {
+		return render(stdout)
+	}
+	return outfile.Write(path, render)
 }
 
 // exportFiles writes the exports of d that go to files (not "-"),
@@ -271,8 +281,8 @@ func (o *output) exportFiles(d *result.Document, ro report.Options) error {
 		if e.path == "-" || outfile.InPlace(e.path) {
 			continue
 		}
-		errs = append(errs, report.WriteFile(e.path, nil, func(w io.Writer) error {
-			return report.Render(w, d, e.format, ro)
+		errs = append(errs, outfile.Write(e.path, func(w io.Writer) error {
+			return report.Render(w, report.Subject{Docs: []*result.Document{d}}, e.format, ro)
 		}))
 	}
 	return errors.Join(errs...)

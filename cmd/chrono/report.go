@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/internal/outfile"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
@@ -128,9 +129,9 @@ func parseThreshold(s string) (float64, error) {
 
 // reportInput is one FILE of chrono report: a document, or a trace dump.
 type reportInput struct {
-	path     string
-	doc      *result.Document
-	timeline *report.Timeline
+	path  string
+	doc   *result.Document
+	trace *tracer.Trace
 }
 
 func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
@@ -177,13 +178,13 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	if len(paths) == 0 {
 		paths = []string{"-"}
 	}
-	compare := f.baseline != "" || (len(paths) > 1 && !visual)
+	comparing := f.baseline != "" || (len(paths) > 1 && !visual)
 	gate := f.failOn != ""
 	var threshold float64
 	switch {
 	case gate && f.failOn != "regression":
 		return usagef("--fail-on %q: the only value is regression", f.failOn)
-	case gate && !compare:
+	case gate && !comparing:
 		return usagef("--fail-on regression needs a baseline: chrono report --baseline OLD NEW --fail-on regression (or OLD NEW)")
 	case gate && visual:
 		return usagef("--fail-on gates a comparison in text, markdown or csv; write the HTML report (--html, --svg) in another call")
@@ -199,7 +200,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 			return err
 		}
 	}
-	if compare {
+	if comparing {
 		switch {
 		case format == report.JSON:
 			return usagef("--baseline writes text, markdown or csv, not json: drop --format json (or --json)")
@@ -257,17 +258,17 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 	for i, in := range ins {
 		docs[i] = in.doc
 	}
-	if !compare {
+	if !comparing {
 		d := docs[0]
 		var err error
 		if out.textToStdout() || out.json {
-			err = report.Render(w, d, format, o)
+			err = report.Render(w, report.Subject{Docs: []*result.Document{d}}, format, o)
 		}
 		return errors.Join(err, out.writeExports(w, d, o))
 	}
 	if gate {
-		g, err := report.Gate(docs[0], docs[1], report.GateOptions{Options: o, Threshold: threshold, AllowEnvMismatch: f.allowEnvMismatch})
-		var em *report.EnvMismatchError
+		g, err := compare.GateDocuments(docs[0], docs[1], compare.GateOptions{All: o.All, Threshold: threshold, AllowEnvMismatch: f.allowEnvMismatch})
+		var em *compare.EnvMismatchError
 		if errors.As(err, &em) {
 			return exitError{code: exitUsage, err: err}
 		}
@@ -276,11 +277,11 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		}
 		var errs []error
 		if out.textToStdout() {
-			errs = append(errs, report.RenderGate(w, docs[0], docs[1], g, format, o))
+			errs = append(errs, report.Render(w, report.Subject{Gate: g}, format, o))
 		}
 		for _, e := range out.exports() {
-			errs = append(errs, report.WriteFile(e.path, w, func(fw io.Writer) error {
-				return report.RenderGate(fw, docs[0], docs[1], g, e.format, o)
+			errs = append(errs, writeFile(e.path, w, func(fw io.Writer) error {
+				return report.Render(fw, report.Subject{Gate: g}, e.format, o)
 			}))
 		}
 		if err := errors.Join(errs...); err != nil {
@@ -291,23 +292,27 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		}
 		return nil
 	}
+	var diffs []report.Subject
+	for _, d := range docs[1:] {
+		diffs = append(diffs, report.Subject{Diff: compare.Documents(docs[0], d, o.All)})
+	}
 	var errs []error
-	for i := 1; i < len(docs); i++ {
+	for i, s := range diffs {
 		if out.textToStdout() {
-			if i > 1 {
+			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			errs = append(errs, report.RenderDiff(w, docs[0], docs[i], format, o))
+			errs = append(errs, report.Render(w, s, format, o))
 		}
 	}
 	for _, e := range out.exports() {
-		errs = append(errs, report.WriteFile(e.path, w, func(fw io.Writer) error {
+		errs = append(errs, writeFile(e.path, w, func(fw io.Writer) error {
 			var errs []error
-			for i := 1; i < len(docs); i++ {
-				if i > 1 {
+			for i, s := range diffs {
+				if i > 0 {
 					fmt.Fprintln(fw)
 				}
-				errs = append(errs, report.RenderDiff(fw, docs[0], docs[i], e.format, o))
+				errs = append(errs, report.Render(fw, s, e.format, o))
 			}
 			return errors.Join(errs...)
 		}))
@@ -339,8 +344,7 @@ func readInput(cmd *cobra.Command, path string, visual bool) (reportInput, error
 		if err != nil {
 			return reportInput{}, err
 		}
-		tl := timelineOf(tr, filepath.Base(path))
-		return reportInput{path: path, timeline: &tl}, nil
+		return reportInput{path: path, trace: tr}, nil
 	}
 	d, err := input.Read(data, filepath.Base(name))
 	if err != nil {
@@ -351,20 +355,19 @@ func readInput(cmd *cobra.Command, path string, visual bool) (reportInput, error
 
 // writeVisual writes the HTML report (--html) and the SVG files (--svg).
 func writeVisual(cmd *cobra.Command, ins []reportInput, f reportFlags, o report.Options) error {
-	var docs []*result.Document
-	var tls []report.Timeline
+	var s report.Subject
 	for _, in := range ins {
 		if in.doc != nil {
-			docs = append(docs, in.doc)
+			s.Docs = append(s.Docs, in.doc)
 		} else {
-			tls = append(tls, *in.timeline)
+			s.Traces, s.TraceNames = append(s.Traces, in.trace), append(s.TraceNames, filepath.Base(in.path))
 		}
 	}
 	w, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.html != "" {
-		ho := report.HTMLOptions{Options: o, Title: f.title, Version: readBuildInfo().Version, CommandLine: shellQuote(invocation(cmd)), Timelines: tls,
-			Compare: len(docs) > 1 && sameKind(docs)}
-		if err := report.WriteFile(f.html, w, func(fw io.Writer) error { return report.WriteHTML(fw, docs, ho) }); err != nil {
+		ho := o
+		ho.Title, ho.Version, ho.CommandLine = f.title, readBuildInfo().Version, shellQuote(invocation(cmd))
+		if err := writeFile(f.html, w, func(fw io.Writer) error { return report.Render(fw, s, report.HTML, ho) }); err != nil {
 			return err
 		}
 		if f.html != "-" {
@@ -372,23 +375,27 @@ func writeVisual(cmd *cobra.Command, ins []reportInput, f reportFlags, o report.
 		}
 	}
 	if f.svg != "" {
-		paths, err := report.WriteSVGs(f.svg, docs, o)
-		if err != nil {
-			return err
+		svg := report.Subject{Docs: s.Docs}
+		var names []string
+		if len(svg.Docs) > 0 {
+			var err error
+			if names, err = report.PlotNames(svg, o); err != nil {
+				return err
+			}
 		}
-		fmt.Fprintf(errw, "chrono: wrote %s into %s\n", plural.Count(len(paths), "plot"), f.svg)
+		if err := os.MkdirAll(f.svg, 0o755); err != nil {
+			return fmt.Errorf("report: --svg %s: %w", f.svg, err)
+		}
+		for _, name := range names {
+			po := o
+			po.Plot = name
+			if err := outfile.Write(filepath.Join(f.svg, name+".svg"), func(fw io.Writer) error { return report.Render(fw, svg, report.SVG, po) }); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(errw, "chrono: wrote %s into %s\n", plural.Count(len(names), "plot"), f.svg)
 	}
 	return nil
-}
-
-// sameKind reports whether docs are all of one kind (so comparable).
-func sameKind(docs []*result.Document) bool {
-	for _, d := range docs[1:] {
-		if d.Kind != docs[0].Kind {
-			return false
-		}
-	}
-	return true
 }
 
 // shellQuote joins a command line, quoting the words a shell would split.

@@ -536,7 +536,9 @@ func runFiles(f runFlags) []file {
 // writeHyperfine writes d as hyperfine's JSON export to path (- =
 // stdout).
 func writeHyperfine(path string, stdout io.Writer, d *result.Document) error {
-	return report.WriteFile(path, stdout, func(w io.Writer) error { return report.HyperfineJSON(w, d) })
+	return writeFile(path, stdout, func(w io.Writer) error {
+		return report.Render(w, report.Subject{Docs: []*result.Document{d}}, report.Hyperfine, report.Options{})
+	})
 }
 
 // ignoreAll is the value of a bare -i/--ignore-failure.

@@ -106,8 +106,8 @@ func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
 		if title == "" {
 			title = filepath.Base(args[0])
 		}
-		tl := timelineOf(tr, title)
-		if err := report.WriteFile(f.html, out, func(w io.Writer) error { return report.TimelineHTML(w, tl) }); err != nil {
+		s := report.Subject{Traces: []*tracer.Trace{tr}, TraceNames: []string{title}}
+		if err := writeFile(f.html, out, func(w io.Writer) error { return report.Render(w, s, report.HTML, report.Options{}) }); err != nil {
 			return err
 		}
 		// The page took standard output; the exports still go to their
@@ -116,23 +116,4 @@ func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
 	}
 	d := sum.Document(meta(cmd, captureEnv()))
 	return f.out.emit(cmd, d, report.Options{})
-}
-
-// timelineOf maps a trace onto the timeline renderer's input.
-func timelineOf(tr *tracer.Trace, title string) report.Timeline {
-	tl := report.Timeline{Title: title, Clock: tr.Clock}
-	for _, l := range tr.Lanes {
-		tl.Lanes = append(tl.Lanes, l.Name)
-	}
-	for _, e := range tr.Events {
-		switch e.Kind {
-		case tracer.KindSpan:
-			tl.Spans = append(tl.Spans, report.TimelineSpan{Lane: e.Lane, Name: e.Name, Start: e.TS, Dur: e.Dur, Flow: e.Flow})
-		case tracer.KindInstant:
-			tl.Instants = append(tl.Instants, report.TimelineInstant{Lane: e.Lane, Name: e.Name, At: e.TS, Payload: e.Payload, Flow: e.Flow})
-		case tracer.KindCounter:
-			tl.Counters = append(tl.Counters, report.TimelineCounter{Name: e.Name, At: e.TS, Value: e.Value})
-		}
-	}
-	return tl
 }

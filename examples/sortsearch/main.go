@@ -75,7 +75,7 @@ func main() {
 	// The text is the document's, rendered by package report: what
 	// chrono report prints for the file.
 	d := c.Document(result.Meta{Tool: result.ToolFromBuild("chronograph/bench"), Environment: env.Capture()})
-	if err := report.Render(os.Stdout, d, report.Text, report.Options{}); err != nil {
+	if err := report.Render(os.Stdout, report.Subject{Docs: []*result.Document{d}}, report.Text, report.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "sortsearch:", err)
 		os.Exit(1)
 	}

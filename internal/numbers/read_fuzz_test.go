@@ -86,7 +86,7 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("document does not read back: %v", err)
 		}
 		b.Reset()
-		if err := report.Render(&b, back, report.Text, report.Options{}); err != nil {
+		if err := report.Render(&b, report.Subject{Docs: []*result.Document{back}}, report.Text, report.Options{}); err != nil {
 			t.Fatalf("text rendering: %v", err)
 		}
 	})
