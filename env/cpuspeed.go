@@ -157,8 +157,12 @@ func classesText(cs []CPUSpeedOf) string {
 	return strings.Join(parts, ", ")
 }
 
-// speedText is the value of the "CPU speed" row of WriteText.
-func speedText(s *CPUSpeed) string {
+// String says how the CPUs' speeds compare, for people: "alike: CPUs 0-3
+// within 1.2% (METHOD; 2ms)", "differ: the slowest takes 36% longer;
+// relative speed CPU 0 1.00, CPU 1 0.74 (...)" or "only CPU 0 measured:
+// nothing to compare", then the CPUs not measured and why. It is "" for
+// a nil CPUSpeed or one without CPUs.
+func (s *CPUSpeed) String() string {
 	if s == nil || len(s.CPUs) == 0 {
 		return ""
 	}

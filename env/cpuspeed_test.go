@@ -1,7 +1,6 @@
 package env
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -51,7 +50,7 @@ func TestAnalyzeCPUSpeed(t *testing.T) {
 		if len(s.CPUs) != 1 || s.Differ || s.Unmeasured["1"] == "" || s.Unmeasured["7"] != "could not pin" {
 			t.Errorf("%+v", s)
 		}
-		if txt := speedText(s); !strings.Contains(txt, "only CPU 0 measured") || !strings.Contains(txt, "not measured: CPUs 1,7 (could not pin; the time bound of 50ms ran out first)") {
+		if txt := s.String(); !strings.Contains(txt, "only CPU 0 measured") || !strings.Contains(txt, "not measured: CPUs 1,7 (could not pin; the time bound of 50ms ran out first)") {
 			t.Errorf("text %q", txt)
 		}
 	})
@@ -71,11 +70,11 @@ func TestSpeedClasses(t *testing.T) {
 	if got, want := classesText(s.CPUs), "CPUs 0-7 0.98-1.00, CPUs 8-15 0.62"; got != want {
 		t.Errorf("classes %q, want %q", got, want)
 	}
-	if got := speedText(s); !strings.HasPrefix(got, "differ: the slowest takes 61% longer; relative speed CPUs 0-7 0.98-1.00, CPUs 8-15 0.62 (best of 5; 2ms)") {
+	if got := s.String(); !strings.HasPrefix(got, "differ: the slowest takes 61% longer; relative speed CPUs 0-7 0.98-1.00, CPUs 8-15 0.62 (best of 5; 2ms)") {
 		t.Errorf("text %q", got)
 	}
 	alike := analyzeCPUSpeed(map[int][]float64{0: {100}, 1: {101}, 2: {100.5}}, nil, "best of 5", 0)
-	if got := speedText(alike); !strings.HasPrefix(got, "alike: CPUs 0-2 within 1.0%") {
+	if got := alike.String(); !strings.HasPrefix(got, "alike: CPUs 0-2 within 1.0%") {
 		t.Errorf("text %q", got)
 	}
 }
@@ -95,12 +94,8 @@ func TestCaptureCPUSpeed(t *testing.T) {
 	if !found {
 		t.Errorf("no cpu-speed warning in %+v", h.Warnings)
 	}
-	var buf bytes.Buffer
-	if err := writeText(&buf, h); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "  CPU speed              differ: the slowest takes 36% longer; relative speed CPU 0 1.00, CPU 1 0.74 (best of 5 trials of a fixed loop per CPU, at most 50ms; 1ms)\n") {
-		t.Errorf("text:\n%s", buf.String())
+	if got, want := h.CPUSpeed.String(), "differ: the slowest takes 36% longer; relative speed CPU 0 1.00, CPU 1 0.74 (best of 5 trials of a fixed loop per CPU, at most 50ms; 1ms)"; got != want {
+		t.Errorf("text %q, want %q", got, want)
 	}
 	js, err := json.Marshal(h)
 	if err != nil {

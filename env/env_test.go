@@ -1,11 +1,9 @@
 package env
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -174,16 +172,12 @@ func hasReason(t *testing.T, h *Host, key, substr string) {
 	}
 }
 
-// TestGolden renders each fixture host as text and JSON.
+// TestGolden captures each fixture host as JSON (package report's view
+// lays these hosts out in its own golden files).
 func TestGolden(t *testing.T) {
 	for _, fx := range fixtures {
 		t.Run(fx.name, func(t *testing.T) {
 			h := captureFixture(t, fx.name)
-			var buf bytes.Buffer
-			if err := writeText(&buf, h); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, fx.name+".txt", buf.Bytes())
 			js, err := json.MarshalIndent(h, "", "  ")
 			if err != nil {
 				t.Fatal(err)
@@ -214,12 +208,8 @@ func TestCaptureEmptyRoot(t *testing.T) {
 	if len(h.Warnings) != 0 {
 		t.Errorf("warnings from an empty host: %v", h.Warnings)
 	}
-	var buf bytes.Buffer
-	if err := writeText(&buf, h); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "unknown: /proc/cpuinfo does not exist") {
-		t.Errorf("text does not show the reason for the CPU model:\n%s", buf.String())
+	if r := h.Reason("cpu.model"); !strings.Contains(r, "/proc/cpuinfo does not exist") {
+		t.Errorf("the reason for the CPU model is %q, not that /proc/cpuinfo does not exist", r)
 	}
 }
 
@@ -298,24 +288,6 @@ func TestWarningText(t *testing.T) {
 	}
 }
 
-func TestBrief(t *testing.T) {
-	tests := []struct {
-		fixture, want string
-	}{
-		{"laptop", "Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz, 4 CPUs (2 cores), governor powersave, Linux 6.5.0-14-generic, go1.26.0 linux/amd64"},
-		{"kvm", "AMD EPYC 7B13, 2 CPUs, no cpufreq, Linux 6.1.0-18-amd64, go1.26.0 linux/amd64, KVM guest"},
-		{"server", "Intel(R) Xeon(R) Gold 6248R CPU @ 3.00GHz, 4 CPUs, governor performance, Linux 6.8.0-31-generic, go1.26.0 linux/amd64"},
-	}
-	for _, tt := range tests {
-		if got := Brief(captureFixture(t, tt.fixture)); got != tt.want {
-			t.Errorf("Brief(%s) = %q, want %q", tt.fixture, got, tt.want)
-		}
-	}
-	if got := Brief(nil); got != "environment unknown" {
-		t.Errorf("Brief(nil) = %q", got)
-	}
-}
-
 func TestApplyBuildInfo(t *testing.T) {
 	info := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "example.com/m"}, Settings: []debug.BuildSetting{
 		{Key: "-race", Value: "true"}, {Key: "-gcflags", Value: "all=-N -l"}, {Key: "-ldflags", Value: "-s -w"},
@@ -330,18 +302,19 @@ func TestApplyBuildInfo(t *testing.T) {
 	eq(t, "go", g, want)
 }
 
-// TestGoldenUnsupported renders a host of a platform env cannot read.
+// TestGoldenUnsupported captures a host of a platform env cannot read,
+// as JSON (package report's view lays it out in its own golden file).
 func TestGoldenUnsupported(t *testing.T) {
 	p := fixtureProbes(8, nil)
 	h := &Host{Go: p.goInfo(), Process: p.process()}
 	h.Go.GOOS, h.Go.GOARCH = "darwin", "arm64"
 	markUnsupported(h, "darwin")
 	h.Warnings = warnings(h)
-	var buf bytes.Buffer
-	if err := writeText(&buf, h); err != nil {
+	js, err := json.MarshalIndent(h, "", "  ")
+	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "unsupported.txt", buf.Bytes())
+	golden(t, "unsupported.json", append(js, '\n'))
 }
 
 // TestReasonOnlyForAbsence: "built without CONFIG_NO_HZ_FULL" explains a
@@ -375,31 +348,4 @@ func TestReadErrorWraps(t *testing.T) {
 	if got, want := err.Error(), "/no/such/file does not exist"; got != want {
 		t.Errorf("reason %q, want %q", got, want)
 	}
-}
-
-// writeText renders h's groups and warnings as plain text for the golden
-// files (package report renders them for users; env stands alone).
-func writeText(b *bytes.Buffer, h *Host) error {
-	for i, g := range h.Groups() {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(g.Title + "\n")
-		if g.Unknown != "" {
-			b.WriteString("  unknown: " + g.Unknown + "\n")
-		}
-		for _, r := range g.Rows {
-			fmt.Fprintf(b, "  %-22s %s\n", r.Label, r.Value)
-		}
-	}
-	b.WriteByte('\n')
-	if len(h.Warnings) == 0 {
-		b.WriteString("No warnings: nothing known here spoils measurements.\n")
-		return nil
-	}
-	b.WriteString("Warnings\n")
-	for _, w := range h.Warnings {
-		fmt.Fprintf(b, "  %-8s %s\n", string(w.Severity)+":", w.String())
-	}
-	return nil
 }

@@ -209,15 +209,6 @@ func otherHypervisors(names []hypervisorName) []string {
 	return out
 }
 
-// hypervisorOtherText is what the text rendering appends to the
-// hypervisor's name when other sources name another.
-func hypervisorOtherText(c CPU) string {
-	if len(c.HypervisorOther) == 0 {
-		return ""
-	}
-	return "; but " + strings.Join(c.HypervisorOther, ", ")
-}
-
 // onlineCPUs lists the online CPUs.
 func onlineCPUs(f fsys) ([]int, error) {
 	s, err := f.read("/sys/devices/system/cpu/online")

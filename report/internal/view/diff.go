@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/compare"
-	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -62,7 +61,7 @@ func DiffView(d *compare.Diff, o Options) *View {
 		v.Blocks = append(v.Blocks, Block{Lines: lines})
 	}
 	if baseline.Environment != nil && newer.Environment != nil {
-		if ob, nb := env.Brief(baseline.Environment), env.Brief(newer.Environment); ob != nb {
+		if ob, nb := brief(baseline.Environment), brief(newer.Environment); ob != nb {
 			v.Warnings = append(v.Warnings, warn.New("environments-differ",
 				"the environments differ, so a change may come from the machine, not the code (baseline: "+ob+"; new: "+nb+")",
 				"compare results measured on the same machine and configuration"))

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/compare"
-	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -84,7 +83,7 @@ func functionView(d *result.Document, o Options) (*View, error) {
 	var tail []string
 	tail = append(tail, unavailableLines(batches)...)
 	if d.Environment != nil {
-		tail = append(tail, "environment: "+env.Brief(d.Environment))
+		tail = append(tail, "environment: "+brief(d.Environment))
 	}
 	if len(tail) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: tail})

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -33,7 +32,7 @@ func Header(d *result.Document) string {
 func genericView(d *result.Document, o Options) (*View, error) {
 	v := &View{Title: Header(d)}
 	if d.Environment != nil {
-		v.Blocks = append(v.Blocks, Block{Lines: []string{"environment: " + env.Brief(d.Environment)}})
+		v.Blocks = append(v.Blocks, Block{Lines: []string{"environment: " + brief(d.Environment)}})
 	}
 	pcts := o.percentiles()
 	text := &Table{Columns: []Column{{Name: "measurement"}, {Name: "metric"}, {Name: "n", Numeric: true},
