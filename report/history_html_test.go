@@ -66,3 +66,15 @@ func TestHistoryHTML(t *testing.T) {
 		t.Errorf("a list document: %v, a series plot or not the report's page", err)
 	}
 }
+
+// TestHistoryHTMLBeside: beside other documents, a history document's
+// section of the report page has its series' plots.
+func TestHistoryHTMLBeside(t *testing.T) {
+	var b bytes.Buffer
+	if err := Render(&b, Subject{Docs: []*result.Document{doc(1), stepHistory()}}, HTML, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `id="plot-2-history-1-parse-wall-on-0123456789abcdef"`) {
+		t.Error("the history document's section has no plot of its series")
+	}
+}

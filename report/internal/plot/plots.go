@@ -12,7 +12,7 @@ import (
 
 // Plots returns the plots of document d, the n-th of a report (its
 // number starts every plot's Name): per kind, what its readers look at
-// (see samplePlots, sleepPlots, latencyPlots and clocksPlots).
+// (see samplePlots, sleepPlots, latencyPlots, clocksPlots and History).
 // Environment documents have none. What a plot cannot show is binned or
 // down-sampled for drawing and its caption says so; the statistics are
 // computed from every sample. With only set, the one plot of that name is
@@ -30,6 +30,12 @@ func Plots(d *result.Document, n int, o view.Options, only string) ([]*Plot, err
 		err = latencyPlots(ps, d, prefix, o)
 	case result.KindClocks:
 		err = clocksPlots(ps, d, prefix, o)
+	case result.KindHistory:
+		if h := d.Run.History; h != nil && h.View != result.HistoryViewList {
+			err = historyPlots(ps, d, prefix)
+			break
+		}
+		err = samplePlots(ps, d, o, prefix)
 	default:
 		err = samplePlots(ps, d, o, prefix)
 	}
