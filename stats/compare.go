@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/chronograph/chronograph/internal/radix"
 )
 
 // welchResult is the outcome of Welch's two-sample t-test.
@@ -76,7 +78,7 @@ func hodgesLehmannSort(a, b []float64) float64 {
 			d = append(d, x-y)
 		}
 	}
-	slices.Sort(d)
+	radix.Sort(d)
 	return linearQuantile(d, 0.5)
 }
 

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
+
+	"github.com/chronograph/chronograph/internal/radix"
 )
 
 // Interval is a confidence interval [Lo, Hi] for some statistic.
@@ -136,12 +137,16 @@ func MedianCI(xs []float64, confidence float64) (Interval, error) {
 	if err := checkConfidence(confidence); err != nil {
 		return Interval{}, err
 	}
-	sorted := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			sorted = append(sorted, x)
-		}
+	return MedianCISorted(sortedNumbers(xs), confidence)
+}
+
+// MedianCISorted is MedianCI of a sample already sorted in increasing
+// order (as slices.Sort sorts it, NaNs first): no copy, no sort.
+func MedianCISorted(sorted []float64, confidence float64) (Interval, error) {
+	if err := checkConfidence(confidence); err != nil {
+		return Interval{}, err
 	}
+	sorted = withoutNaN(sorted)
 	n := len(sorted)
 	tooFew := func() error {
 		return fmt.Errorf("stats: too few samples (%d) for a %s%% confidence interval of the median: take at least %d",
@@ -154,7 +159,6 @@ func MedianCI(xs []float64, confidence float64) (Interval, error) {
 	if !ok { // only when confidence is within rounding of 1 - 2^(1-n)
 		return Interval{}, tooFew()
 	}
-	slices.Sort(sorted)
 	return Interval{
 		Lo: sorted[lo-1], Hi: sorted[hi-1],
 		Confidence: confidence, Method: MethodOrderStatistic, Coverage: cov,
@@ -340,7 +344,7 @@ func percentileInterval(iv Interval, vals []float64) Interval {
 	if len(vals) == 0 {
 		return iv
 	}
-	slices.Sort(vals)
+	radix.Sort(vals)
 	alpha := float64((1 - iv.Confidence) / 2)
 	iv.Lo = Quantile(vals, alpha, Linear)
 	iv.Hi = Quantile(vals, 1-alpha, Linear)

@@ -2,7 +2,9 @@ package stats
 
 import (
 	"math"
-	"slices"
+	"sort"
+
+	"github.com/chronograph/chronograph/internal/radix"
 )
 
 // Outliers classifies the values of a sample by Tukey's fences. The index
@@ -52,20 +54,28 @@ func tukeyFences(q1, q3 float64) Outliers {
 // Tukey flags the outliers of xs by Tukey's fences: mild beyond 1.5 IQR
 // from the quartiles, severe beyond 3 IQR. NaN values are neither used for
 // the quartiles nor flagged. xs is not modified. A sample with fewer than
-// 4 values (or only NaNs) gets NaN fences and no outliers.
-func Tukey(xs []float64) Outliers {
-	sorted := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			sorted = append(sorted, x)
-		}
-	}
+// 4 values (or only NaNs) gets NaN fences and no outliers. It sorts a copy
+// of xs; TukeySorted takes one sorted already.
+func Tukey(xs []float64) Outliers { return TukeySorted(xs, sortedNumbers(xs)) }
+
+// TukeySorted is Tukey with the values of xs already sorted in increasing
+// order (as slices.Sort sorts them, NaNs first): the fences come from
+// sorted, the indexes are into xs. sorted must hold the values of xs; it
+// costs one pass over xs and allocates only the index slices.
+func TukeySorted(xs, sorted []float64) Outliers {
+	sorted = withoutNaN(sorted)
 	if len(sorted) < 4 {
 		nan := math.NaN()
 		return tukeyFences(nan, nan)
 	}
-	slices.Sort(sorted)
 	o := tukeyFences(linearQuantile(sorted, 0.25), linearQuantile(sorted, 0.75))
+	// Room for each class, counted on sorted: one allocation each.
+	below := func(f float64) int { return sort.Search(len(sorted), func(i int) bool { return !(sorted[i] < f) }) }
+	above := func(f float64) int {
+		return len(sorted) - sort.Search(len(sorted), func(i int) bool { return sorted[i] > f })
+	}
+	ls, lm, hs, hm := below(o.LowSevereFence), below(o.LowMildFence), above(o.HighSevereFence), above(o.HighMildFence)
+	o.LowSevere, o.LowMild, o.HighSevere, o.HighMild = room(ls), room(lm-ls), room(hs), room(hm-hs)
 	for i, x := range xs {
 		switch {
 		case x < o.LowSevereFence:
@@ -81,6 +91,37 @@ func Tukey(xs []float64) Outliers {
 	return o
 }
 
+// room returns an empty slice with room for n indexes, nil for none (or
+// a count below 0, which fences that are not numbers give).
+func room(n int) []int {
+	if n <= 0 {
+		return nil
+	}
+	return make([]int, 0, n)
+}
+
+// sortedNumbers returns the values of xs but NaN, sorted in increasing
+// order: a new slice.
+func sortedNumbers(xs []float64) []float64 {
+	sorted := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			sorted = append(sorted, x)
+		}
+	}
+	radix.Sort(sorted)
+	return sorted
+}
+
+// withoutNaN returns sorted without the NaNs that slices.Sort puts first.
+func withoutNaN(sorted []float64) []float64 {
+	nan := 0
+	for nan < len(sorted) && math.IsNaN(sorted[nan]) {
+		nan++
+	}
+	return sorted[nan:]
+}
+
 // modifiedZScoreFactor is Iglewicz and Hoaglin's 0.6745 (Φ⁻¹(3/4)), which
 // makes the modified z-score comparable to a standard score for normal data.
 const modifiedZScoreFactor = 0.6745
@@ -93,28 +134,37 @@ const DefaultModifiedZThreshold = 3.5
 // (3.5 is usual; see Iglewicz and Hoaglin, "How to Detect and Handle
 // Outliers", 1993). MAD is the raw median absolute deviation. When the MAD
 // is zero (more than half the values equal) the score is undefined and no
-// value is flagged. NaN values are ignored. xs is not modified.
+// value is flagged. NaN values are ignored. xs is not modified. It sorts a
+// copy of xs; ModifiedZSorted takes one sorted already.
 func ModifiedZ(xs []float64, threshold float64) []int {
-	sorted := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			sorted = append(sorted, x)
-		}
-	}
+	return ModifiedZSorted(xs, sortedNumbers(xs), threshold)
+}
+
+// ModifiedZSorted is ModifiedZ with the values of xs already sorted in
+// increasing order (as slices.Sort sorts them, NaNs first): the median and
+// the MAD come from sorted, the indexes are into xs. sorted must hold the
+// values of xs; it costs one pass over xs and allocates only the result.
+func ModifiedZSorted(xs, sorted []float64, threshold float64) []int {
+	sorted = withoutNaN(sorted)
 	if len(sorted) == 0 {
 		return nil
 	}
-	slices.Sort(sorted)
 	med := linearQuantile(sorted, 0.5)
 	mad := madSorted(sorted, med)
 	if !(mad > 0) || math.IsInf(mad, 0) {
 		return nil
 	}
-	var out []int
+	out := func(x float64) bool { return math.Abs(modifiedZScoreFactor*(x-med)/mad) > threshold }
+	// The score grows with the distance from the median: the outliers
+	// are a prefix and a suffix of sorted, counted to make room for them.
+	k := sort.SearchFloat64s(sorted, med)
+	low := sort.Search(k, func(i int) bool { return !out(sorted[i]) })
+	high := len(sorted) - k - sort.Search(len(sorted)-k, func(i int) bool { return out(sorted[k+i]) })
+	flagged := room(low + high)
 	for i, x := range xs {
-		if math.Abs(modifiedZScoreFactor*(x-med)/mad) > threshold {
-			out = append(out, i)
+		if out(x) {
+			flagged = append(flagged, i)
 		}
 	}
-	return out
+	return flagged
 }

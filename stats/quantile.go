@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
+	"github.com/chronograph/chronograph/internal/radix"
 )
 
 // Method names a sample-quantile definition. The nine methods are the
@@ -222,7 +223,7 @@ func Percentile(xs []float64, p float64, m Method) float64 {
 		return math.NaN()
 	}
 	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
+	radix.Sort(sorted)
 	return Quantile(sorted, p/100, m)
 }
 
@@ -232,7 +233,7 @@ func Percentile(xs []float64, p float64, m Method) float64 {
 func percentilesOf(xs []float64, ps []float64, m Method) []float64 {
 	out := make([]float64, len(ps))
 	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
+	radix.Sort(sorted)
 	for i, p := range ps {
 		out[i] = Quantile(sorted, p/100, m)
 	}

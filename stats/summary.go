@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -54,7 +55,7 @@ const MADScale = 1.4826
 // It sorts one copy of xs: O(n log n) time, n float64s of memory.
 func Summarize(xs []float64) Summary {
 	sorted := slices.Clone(xs)
-	slices.Sort(sorted)
+	radix.Sort(sorted)
 	return SummarizeSorted(sorted)
 }
 
@@ -62,12 +63,9 @@ func Summarize(xs []float64) Summary {
 // order (as slices.Sort sorts, NaNs first); it avoids the copy and the sort,
 // and allocates nothing but the warnings.
 func SummarizeSorted(sorted []float64) Summary {
-	nan := 0
-	for nan < len(sorted) && math.IsNaN(sorted[nan]) {
-		nan++
-	}
-	sorted = sorted[nan:]
-	s := summarizeSorted(sorted)
+	numbers := withoutNaN(sorted)
+	nan := len(sorted) - len(numbers)
+	s := summarizeSorted(numbers)
 	if nan > 0 {
 		s.Warnings = append(s.Warnings, warnf(warnNaN,
 			"%d NaN value%s left out of the summary >> check the input", nan, plural(nan)))

@@ -1,0 +1,161 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// TestSortedVariants: TukeySorted, ModifiedZSorted, MedianCISorted and
+// SummarizeSorted of a sample sorted once give what Tukey, ModifiedZ,
+// MedianCI and Summarize give of the unsorted sample, and what a plain
+// reference computes (slices.Sort, the quantiles, a loop over the
+// values); the outlier lists are allocated once, at their size. Samples:
+// random ones of several shapes and sizes (radix sort from 4096 values
+// on), with ties, NaNs, infinities and heavy tails.
+func TestSortedVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	shapes := map[string]func() float64{
+		"lognormal": func() float64 { return math.Exp(r.NormFloat64()) },
+		"cauchy":    func() float64 { return math.Tan(math.Pi * (r.Float64() - 0.5)) },
+		"ties":      func() float64 { return float64(r.IntN(5)) },
+		"mostly 5": func() float64 {
+			if r.IntN(10) == 0 {
+				return r.NormFloat64() * 100
+			}
+			return 5
+		},
+		"with NaN and Inf": func() float64 {
+			switch r.IntN(50) {
+			case 0:
+				return math.NaN()
+			case 1:
+				return math.Inf(1)
+			case 2:
+				return math.Inf(-1)
+			}
+			return r.NormFloat64()
+		},
+	}
+	for name, gen := range shapes {
+		for _, n := range []int{0, 1, 3, 4, 7, 50, 1000, 5000, 40000} {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = gen()
+			}
+			orig := slices.Clone(xs)
+			sorted := slices.Clone(xs)
+			slices.Sort(sorted)
+
+			wantT := refTukey(xs)
+			gotT := TukeySorted(xs, sorted)
+			if !sameOutliers(gotT, wantT) || !sameOutliers(Tukey(xs), wantT) {
+				t.Errorf("%s n=%d: Tukey %+v / %+v, reference %+v", name, n, gotT, Tukey(xs), wantT)
+			}
+			for _, l := range [][]int{gotT.LowSevere, gotT.LowMild, gotT.HighMild, gotT.HighSevere} {
+				if cap(l) != len(l) {
+					t.Errorf("%s n=%d: an outlier list of %d has room for %d", name, n, len(l), cap(l))
+				}
+			}
+
+			wantZ := refModifiedZ(xs, 3.5)
+			gotZ := ModifiedZSorted(xs, sorted, 3.5)
+			if !slices.Equal(gotZ, wantZ) || !slices.Equal(ModifiedZ(xs, 3.5), wantZ) || (gotZ == nil) != (wantZ == nil) || cap(gotZ) != len(gotZ) {
+				t.Errorf("%s n=%d: modified z %d (room %d), reference %d", name, n, len(gotZ), cap(gotZ), len(wantZ))
+			}
+
+			ci, err := MedianCISorted(sorted, 0.95)
+			ci2, err2 := MedianCI(xs, 0.95)
+			if !reflect.DeepEqual(ci, ci2) || (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+				t.Errorf("%s n=%d: MedianCISorted %+v %v, MedianCI %+v %v", name, n, ci, err, ci2, err2)
+			}
+
+			if s1, s2 := SummarizeSorted(slices.Clone(sorted)), Summarize(xs); !reflect.DeepEqual(jsonOf(t, s1), jsonOf(t, s2)) {
+				t.Errorf("%s n=%d: SummarizeSorted %+v, Summarize %+v", name, n, s1, s2)
+			}
+			if !slices.EqualFunc(xs, orig, func(a, b float64) bool { return a == b || a != a && b != b }) {
+				t.Fatalf("%s n=%d: the input was modified", name, n)
+			}
+		}
+	}
+}
+
+// refTukey is Tukey as a reference: the quartiles of the sorted numbers,
+// then every value against the fences.
+func refTukey(xs []float64) Outliers {
+	var s []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			s = append(s, x)
+		}
+	}
+	slices.Sort(s)
+	if len(s) < 4 {
+		return tukeyFences(math.NaN(), math.NaN())
+	}
+	o := tukeyFences(Quantile(s, 0.25, Linear), Quantile(s, 0.75, Linear))
+	for i, x := range xs {
+		switch {
+		case x < o.LowSevereFence:
+			o.LowSevere = append(o.LowSevere, i)
+		case x < o.LowMildFence:
+			o.LowMild = append(o.LowMild, i)
+		case x > o.HighSevereFence:
+			o.HighSevere = append(o.HighSevere, i)
+		case x > o.HighMildFence:
+			o.HighMild = append(o.HighMild, i)
+		}
+	}
+	return o
+}
+
+// refModifiedZ is ModifiedZ as a reference: the median and the MAD by
+// sorting the deviations.
+func refModifiedZ(xs []float64, threshold float64) []int {
+	var s []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			s = append(s, x)
+		}
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	slices.Sort(s)
+	med := Quantile(s, 0.5, Linear)
+	dev := make([]float64, len(s))
+	for i, x := range s {
+		dev[i] = math.Abs(x - med)
+	}
+	slices.Sort(dev)
+	mad := Quantile(dev, 0.5, Linear)
+	if !(mad > 0) || math.IsInf(mad, 0) {
+		return nil
+	}
+	var out []int
+	for i, x := range xs {
+		if math.Abs(modifiedZScoreFactor*(x-med)/mad) > threshold {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func sameOutliers(a, b Outliers) bool {
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	return slices.Equal(a.LowSevere, b.LowSevere) && slices.Equal(a.LowMild, b.LowMild) &&
+		slices.Equal(a.HighMild, b.HighMild) && slices.Equal(a.HighSevere, b.HighSevere) &&
+		same(a.Q1, b.Q1) && same(a.Q3, b.Q3) && same(a.IQR, b.IQR) &&
+		same(a.LowSevereFence, b.LowSevereFence) && same(a.LowMildFence, b.LowMildFence) &&
+		same(a.HighMildFence, b.HighMildFence) && same(a.HighSevereFence, b.HighSevereFence)
+}
+
+func jsonOf(t *testing.T, s Summary) string {
+	b, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
