@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -52,7 +53,8 @@ type Summary struct {
 // the options in Run.Numbers. The summary's warnings and the document's
 // own are the measurement's. m gives the tool, arguments and
 // environment; callers set Start (when reading began). data must hold
-// at least one value.
+// at least one value. It sorts one copy of the values, from which every
+// order statistic, the MAD, the interval and the fences come.
 func Document(data *Data, s Summary, m result.Meta) *result.Document {
 	d := result.New(result.KindNumbers, m)
 	run := &result.NumbersRun{Source: s.Source, Lines: data.Lines, SkippedTokens: data.Skipped, FirstSkipped: data.FirstSkipped,
@@ -63,7 +65,7 @@ func Document(data *Data, s Summary, m result.Meta) *result.Document {
 	d.Run.Numbers = run
 
 	sorted := slices.Clone(data.Values)
-	slices.Sort(sorted)
+	radix.Sort(sorted)
 	sum := stats.SummarizeSorted(sorted)
 	ws := sum.Warnings
 	sum.Warnings = nil // the measurement's, below: said once
@@ -78,7 +80,7 @@ func Document(data *Data, s Summary, m result.Meta) *result.Document {
 		}
 	}
 	nd := &result.NumbersDetail{ModifiedZ: result.ModifiedZOutliers{Threshold: stats.DefaultModifiedZThreshold, Outliers: []int{}}}
-	if ci, err := stats.MedianCI(sorted, s.Confidence); err == nil {
+	if ci, err := stats.MedianCISorted(sorted, s.Confidence); err == nil {
 		nd.MedianCI = &ci
 	} else {
 		nd.MedianCIUnavailable = fmt.Sprintf("%d values are too few for a %s confidence interval of the median: take at least %d",
@@ -91,10 +93,12 @@ func Document(data *Data, s Summary, m result.Meta) *result.Document {
 		}
 	}
 	if sum.N >= 4 {
-		nd.Tukey = tukey(stats.Tukey(data.Values))
+		nd.Tukey = tukey(stats.TukeySorted(data.Values, sorted))
 	}
 	if sum.MAD > 0 && !math.IsInf(sum.MAD, 0) {
-		nd.ModifiedZ.Outliers = append(nd.ModifiedZ.Outliers, stats.ModifiedZ(data.Values, stats.DefaultModifiedZThreshold)...)
+		if o := stats.ModifiedZSorted(data.Values, sorted, stats.DefaultModifiedZThreshold); o != nil {
+			nd.ModifiedZ.Outliers = o
+		}
 	} else {
 		nd.ModifiedZ.Undefined = "the MAD is 0 (more than half the values are equal), so the modified z-score is undefined"
 	}
@@ -158,7 +162,12 @@ func tukey(o stats.Outliers) *result.TukeyOutliers {
 		}
 		return &x
 	}
-	list := func(xs []int) []int { return append([]int{}, xs...) }
+	list := func(xs []int) []int {
+		if xs == nil {
+			return []int{} // none: an empty list, not null
+		}
+		return xs
+	}
 	return &result.TukeyOutliers{LowSevere: list(o.LowSevere), LowMild: list(o.LowMild), HighMild: list(o.HighMild), HighSevere: list(o.HighSevere),
 		LowSevereFence: fence(o.LowSevereFence), LowMildFence: fence(o.LowMildFence),
 		HighMildFence: fence(o.HighMildFence), HighSevereFence: fence(o.HighSevereFence)}
