@@ -3,8 +3,8 @@ package view
 import (
 	"errors"
 	"math"
-	"slices"
 
+	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -61,7 +61,7 @@ func NewSeries(m *result.Metric) *Series {
 			xs = append(xs, v)
 		}
 	}
-	slices.Sort(xs)
+	radix.Sort(xs)
 	return &Series{Unit: m.Unit, Resolution: res, Sorted: xs, Summary: stats.SummarizeSorted(xs)}
 }
 
@@ -174,7 +174,7 @@ func (s *Series) MedianCI(c float64) (stats.Interval, error) {
 	if s.hist != nil {
 		return stats.Interval{}, errors.New("report: no interval from binned values")
 	}
-	return stats.MedianCI(s.Sorted, c)
+	return stats.MedianCISorted(s.Sorted, c)
 }
 
 // Cell formats v of the series' unit with precision p for people, and

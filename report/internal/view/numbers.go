@@ -161,7 +161,7 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 		cv = Cell{Text: unit.Plain(pct, unit.Precision{Uncertainty: pct * 1.959963984540054 / math.Sqrt(2*float64(sum.N-1))}) + " %", Raw: ExactNum(sum.CV)}
 		row("CV", cv.Text)
 	}
-	tk := stats.Tukey(met.Values)
+	tk := stats.TukeySorted(met.Values, s.Sorted)
 	threshold := stats.DefaultModifiedZThreshold
 	if nd := m.Detail.Numbers; nd != nil && nd.ModifiedZ.Threshold > 0 {
 		threshold = nd.ModifiedZ.Threshold
@@ -169,7 +169,7 @@ func numbersBlocks(m *result.Measurement, met *result.Metric, run result.Numbers
 	tukeyN, modZN := Missing, Missing
 	modZ := "modified z-score undefined (the MAD is 0)"
 	if sum.MAD > 0 && !math.IsInf(sum.MAD, 0) {
-		n := len(stats.ModifiedZ(met.Values, threshold))
+		n := len(stats.ModifiedZSorted(met.Values, s.Sorted, threshold))
 		modZN = TextCell(strconv.Itoa(n))
 		modZ = fmt.Sprintf("%d by modified z-score > %s", n, strconv.FormatFloat(threshold, 'f', -1, 64))
 	}
