@@ -8,7 +8,34 @@ package env
 // (Host.CPUSpeed: a short loop timed on each, at most 50 ms in all, ~1 ms
 // on a 2-CPU machine). It never sleeps and never fails: whatever cannot
 // be read is listed in Host.Unknown with the reason.
-func Capture() *Host { return capture() }
+func Capture() *Host { return capture(Options{}) }
+
+// Options say what CaptureWith leaves out of a capture; the zero Options
+// leave out nothing (Capture).
+type Options struct {
+	// NoCPUSpeed leaves out the one thing a capture measures, the CPU
+	// speed (a thread pinned to each allowed CPU times a loop, up to
+	// 50 ms): Host.CPUSpeed stays nil and Host.Unknown["cpu_speed"] says
+	// why (Reason). For documents of what was measured elsewhere (a file
+	// of numbers, a trace), to which the speed of this host's CPUs is
+	// nothing; what files and cheap system calls tell is still read.
+	NoCPUSpeed bool
+	// Reason is why what was left out was, as Host.Unknown records it
+	// (e.g. "not measured: chrono numbers measures nothing on this
+	// host"); "" gives "left out of the capture".
+	Reason string
+}
+
+// CaptureWith is Capture, leaving out what o says.
+func CaptureWith(o Options) *Host { return capture(o) }
+
+// leftOut is the reason Host.Unknown gives for what o left out.
+func (o Options) leftOut() string {
+	if o.Reason == "" {
+		return "left out of the capture"
+	}
+	return o.Reason
+}
 
 // unsupportedGroups are the parts of Host that only Linux's /proc and
 // /sys provide.

@@ -10,8 +10,11 @@ import (
 	"github.com/chronograph/chronograph/internal/thread"
 )
 
-func capture() *Host {
-	return captureFrom("/", probes{
+func capture(o Options) *Host { return captureFrom("/", hostProbes(o)) }
+
+// hostProbes are the probes of this host, less what o leaves out.
+func hostProbes(o Options) probes {
+	p := probes{
 		cpuid:      cpuidFunc,
 		timerSlack: timerSlack,
 		affinity:   affinity,
@@ -19,7 +22,11 @@ func capture() *Host {
 		process:    processInfo,
 		kernelLog:  kernelLog,
 		cpuSpeed:   cpuSpeed,
-	})
+	}
+	if o.NoCPUSpeed {
+		p.cpuSpeed, p.cpuSpeedReason = nil, o.leftOut()
+	}
+	return p
 }
 
 // kernelLog returns the kernel ring buffer, as dmesg reads it

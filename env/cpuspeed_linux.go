@@ -4,9 +4,11 @@ package env
 
 import (
 	"fmt"
-	"github.com/chronograph/chronograph/internal/thread"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/chronograph/chronograph/internal/thread"
 )
 
 // speedLoopSums is how many 1024-element sums a trial makes: ~20-40 µs on
@@ -14,7 +16,9 @@ import (
 const speedLoopSums = 64
 
 // speedData is the loop's input: not constant, so that nothing is folded.
-var speedData = func() []uint64 {
+// Made at the first measurement, not at start-up: most programs that
+// import env never measure the CPU speed.
+var speedData = sync.OnceValue(func() []uint64 {
 	xs := make([]uint64, 1024)
 	seed := uint64(time.Now().UnixNano()) | 1
 	for i := range xs {
@@ -24,7 +28,7 @@ var speedData = func() []uint64 {
 		xs[i] = seed
 	}
 	return xs
-}()
+})
 
 // speedSink keeps the loop's results, so that the loop is never dropped.
 var speedSink atomic.Uint64
@@ -53,6 +57,7 @@ func speedLoop(xs []uint64, n int) uint64 {
 // after speedRounds rounds or when speedBudget has passed, counting the
 // threads' start: CPUs not reached by then are listed as unmeasured.
 func measureCPUSpeed(cpus []int) *CPUSpeed {
+	data := speedData()
 	t0 := time.Now()
 	unmeasured := map[int]string{}
 	if len(cpus) > speedMaxCPUs {
@@ -78,7 +83,7 @@ func measureCPUSpeed(cpus []int) *CPUSpeed {
 			ready <- nil
 			for range w.turn {
 				start := time.Now()
-				speedSink.Store(speedLoop(speedData, speedLoopSums))
+				speedSink.Store(speedLoop(data, speedLoopSums))
 				w.done <- float64(time.Since(start).Nanoseconds())
 			}
 		})

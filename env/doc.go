@@ -7,7 +7,9 @@
 // sched_getaffinity; it takes a few milliseconds and never sleeps. On
 // other systems only the Go build and the process are known. Nothing is
 // guessed: a field that could not be read is left empty and its JSON path
-// is listed in Host.Unknown with the reason (see Host.Reason).
+// is listed in Host.Unknown with the reason (see Host.Reason). Its one
+// measurement, the relative speed of the CPUs, CaptureWith leaves out for
+// documents of what was measured elsewhere.
 //
 // Capture also derives the conditions that spoil measurements (frequency
 // scaling, turbo, hypervisor, race detector, load, battery, clocksource,

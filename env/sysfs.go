@@ -27,8 +27,9 @@ type probes struct {
 	kernelLog func() ([]byte, error)
 	// cpuSpeed measures the relative speed of the allowed CPUs.
 	cpuSpeed func() (*CPUSpeed, error)
-	// reason explains a nil probe.
-	reason string
+	// reason explains a nil probe; cpuSpeedReason, when set, a nil
+	// cpuSpeed.
+	reason, cpuSpeedReason string
 }
 
 // captureFrom reads a Linux host whose procfs, sysfs and /etc are below
@@ -647,7 +648,11 @@ func parseCPUMax(s string) (quota, period int64, ok bool, err error) {
 // it was not measured.
 func captureCPUSpeed(h *Host, p probes) {
 	if p.cpuSpeed == nil {
-		h.setUnknown("cpu_speed", p.reason)
+		if p.cpuSpeedReason != "" {
+			h.setUnknown("cpu_speed", p.cpuSpeedReason)
+		} else {
+			h.setUnknown("cpu_speed", p.reason)
+		}
 		return
 	}
 	s, err := p.cpuSpeed()
