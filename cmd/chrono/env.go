@@ -42,11 +42,31 @@ read is shown as unknown, with the reason.`,
 	return cmd
 }
 
-// captureEnv captures the environment together with the availability of
-// performance counters (which env, standing alone, does not probe).
-func captureEnv() *env.Host {
-	h := env.Capture()
-	a := counters.Available()
-	h.Counters = &env.Counters{Hardware: a.Hardware, Software: a.Software, Summary: a.Summary()}
-	return h
+// captureEnv captures the environment of a document that measures on
+// this host: all of it, the CPU speed and the availability of performance
+// counters (which env, standing alone, does not probe) included.
+func captureEnv() *env.Host { return captureMeasured() }
+
+// recordedEnv captures the environment of a document of what was measured
+// elsewhere (chrono numbers of a file, chrono trace of a dump): what files
+// and cheap system calls tell (the history's machine fingerprint among
+// it), without the CPU-speed loop and the counters' probe, whose figures
+// are nothing to such a document.
+func recordedEnv(cmd *cobra.Command) *env.Host {
+	return captureRecorded("not measured: chrono " + cmd.Name() + " measures nothing on this host")
 }
+
+// The captures of chrono's documents; tests replace them to count them.
+// Commands that only read documents (report, history) or print what the
+// binary knows (version) call neither.
+var (
+	captureMeasured = func() *env.Host {
+		h := env.Capture()
+		a := counters.Available()
+		h.Counters = &env.Counters{Hardware: a.Hardware, Software: a.Software, Summary: a.Summary()}
+		return h
+	}
+	captureRecorded = func(reason string) *env.Host {
+		return env.CaptureWith(env.Options{NoCPUSpeed: true, Reason: reason})
+	}
+)

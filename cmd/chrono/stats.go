@@ -169,7 +169,7 @@ func runNumbers(cmd *cobra.Command, args []string, f numbersFlags) error {
 	if len(data.Values) == 0 {
 		return fmt.Errorf("%s: %w", sum.Source, numbers.ErrEmpty)
 	}
-	d := numbers.Document(data, sum, meta(cmd, captureEnv()))
+	d := numbers.Document(data, sum, meta(cmd, recordedEnv(cmd)))
 	d.Start = start
 	return f.out.emit(cmd, d, report.Options{})
 }

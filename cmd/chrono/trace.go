@@ -114,6 +114,6 @@ func runTrace(cmd *cobra.Command, args []string, f traceFlags) error {
 		// FILEs.
 		f.out.noText = f.html == "-"
 	}
-	d := sum.Document(meta(cmd, captureEnv()))
+	d := sum.Document(meta(cmd, recordedEnv(cmd)))
 	return f.out.emit(cmd, d, report.Options{})
 }
