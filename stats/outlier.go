@@ -155,14 +155,24 @@ func ModifiedZSorted(xs, sorted []float64, threshold float64) []int {
 		return nil
 	}
 	out := func(x float64) bool { return math.Abs(modifiedZScoreFactor*(x-med)/mad) > threshold }
-	// The score grows with the distance from the median: the outliers
-	// are a prefix and a suffix of sorted, counted to make room for them.
+	// The score grows with the distance from the median (each rounded
+	// step of it is monotonic), so the outliers are a prefix and a suffix
+	// of sorted, whose ends are found by bisection; equal values score
+	// alike, so a value of xs is an outlier exactly when it lies at or
+	// beyond an end: two comparisons per value instead of a score.
 	k := sort.SearchFloat64s(sorted, med)
 	low := sort.Search(k, func(i int) bool { return !out(sorted[i]) })
-	high := len(sorted) - k - sort.Search(len(sorted)-k, func(i int) bool { return out(sorted[k+i]) })
-	flagged := room(low + high)
+	high := k + sort.Search(len(sorted)-k, func(i int) bool { return out(sorted[k+i]) })
+	lowEnd, highEnd := math.Inf(-1), math.Inf(1) // beyond every value: none
+	if low > 0 {
+		lowEnd = sorted[low-1]
+	}
+	if high < len(sorted) {
+		highEnd = sorted[high]
+	}
+	flagged := room(low + len(sorted) - high)
 	for i, x := range xs {
-		if out(x) {
+		if x <= lowEnd && low > 0 || x >= highEnd && high < len(sorted) {
 			flagged = append(flagged, i)
 		}
 	}
