@@ -70,11 +70,8 @@ func TukeySorted(xs, sorted []float64) Outliers {
 	}
 	o := tukeyFences(linearQuantile(sorted, 0.25), linearQuantile(sorted, 0.75))
 	// Room for each class, counted on sorted: one allocation each.
-	below := func(f float64) int { return sort.Search(len(sorted), func(i int) bool { return !(sorted[i] < f) }) }
-	above := func(f float64) int {
-		return len(sorted) - sort.Search(len(sorted), func(i int) bool { return sorted[i] > f })
-	}
-	ls, lm, hs, hm := below(o.LowSevereFence), below(o.LowMildFence), above(o.HighSevereFence), above(o.HighMildFence)
+	ls, lm := countBelow(sorted, o.LowSevereFence), countBelow(sorted, o.LowMildFence)
+	hs, hm := countAbove(sorted, o.HighSevereFence), countAbove(sorted, o.HighMildFence)
 	o.LowSevere, o.LowMild, o.HighSevere, o.HighMild = room(ls), room(lm-ls), room(hs), room(hm-hs)
 	for i, x := range xs {
 		switch {
@@ -89,6 +86,17 @@ func TukeySorted(xs, sorted []float64) Outliers {
 		}
 	}
 	return o
+}
+
+// countBelow returns how many values of sorted (increasing, no NaN) are
+// below f, and countAbove how many are above it, by bisection (0 for a
+// NaN f, as a comparison with it is false).
+func countBelow(sorted []float64, f float64) int {
+	return sort.Search(len(sorted), func(i int) bool { return !(sorted[i] < f) })
+}
+
+func countAbove(sorted []float64, f float64) int {
+	return len(sorted) - sort.Search(len(sorted), func(i int) bool { return sorted[i] > f })
 }
 
 // room returns an empty slice with room for n indexes, nil for none (or

@@ -159,3 +159,58 @@ func jsonOf(t *testing.T, s Summary) string {
 	}
 	return string(b)
 }
+
+// TestSortedShortcuts: what summarizeSorted takes from the ends of the
+// sorted sample and by bisection equals what a pass over it gives, bit
+// for bit: the mean (with its clamp), the scale exponent, and the outlier
+// counts of the warning; samples with zeros of both signs at the ends,
+// infinities, values near the float64 range and ties among them.
+func TestSortedShortcuts(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	neg := math.Copysign(0, -1)
+	pick := [][]float64{{0, neg, 1, 2, 3}, {neg, -1, -2}, {math.Inf(1), 1, 2}, {math.Inf(-1), math.Inf(1), 3}, {1.7e308, 1.6e308, 1e308},
+		{-1.7e308, 1.7e308}, {5e-324, 1e-320}, {1, 1, 1, 1}, {2.5}}
+	for trial := range 3000 {
+		n := 1 + r.IntN(60)
+		xs := make([]float64, n)
+		vals := pick[trial%len(pick)]
+		for i := range xs {
+			if r.IntN(3) == 0 {
+				xs[i] = vals[r.IntN(len(vals))]
+			} else {
+				xs[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(20)-10))
+			}
+		}
+		slices.Sort(xs)
+		if got, want := meanSorted(xs), Mean(xs); math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+			t.Fatalf("%v: meanSorted %v, Mean %v", xs, got, want)
+		}
+		if got, want := scaleExpSorted(xs), scaleExp(xs); got != want {
+			t.Fatalf("%v: scaleExpSorted %d, scaleExp %d", xs, got, want)
+		}
+		if n < 4 {
+			continue
+		}
+		o := tukeyFences(linearQuantile(xs, 0.25), linearQuantile(xs, 0.75))
+		var low, high, severe int
+		for _, x := range xs {
+			switch {
+			case x < o.LowMildFence:
+				low++
+				if x < o.LowSevereFence {
+					severe++
+				}
+			case x > o.HighMildFence:
+				high++
+				if x > o.HighSevereFence {
+					severe++
+				}
+			}
+		}
+		gl, gh := countBelow(xs, o.LowMildFence), countAbove(xs, o.HighMildFence)
+		gs := countBelow(xs, o.LowSevereFence) + countAbove(xs, o.HighSevereFence)
+		if gl != low || gh != high || gs != severe {
+			t.Fatalf("%v: counts %d %d %d by bisection, %d %d %d by a pass", xs, gl, gh, gs, low, high, severe)
+		}
+	}
+}

@@ -84,8 +84,8 @@ func summarizeSorted(sorted []float64) Summary {
 	// that overflows). The squared deviations are summed on the values
 	// scaled to below 1 by a power of two (exact): unscaled, those of
 	// values near 1e-170 underflow to 0 and those near 1e300 overflow.
-	s.Mean = Mean(sorted)
-	e := scaleExp(sorted)
+	s.Mean = meanSorted(sorted)
+	e := scaleExpSorted(sorted)
 	_, ss := scaledMoments(sorted, e)
 	s.StdDevPopulation = math.Ldexp(math.Sqrt(ss/float64(n)), e)
 	if n > 1 {
@@ -122,6 +122,28 @@ func scaleExp(samples ...[]float64) int {
 	}
 	_, e := math.Frexp(a)
 	return e
+}
+
+// scaleExpSorted is scaleExp of a sorted sample without NaN, whose
+// largest magnitude is at one of its ends.
+func scaleExpSorted(sorted []float64) int {
+	return scaleExp([]float64{sorted[0], sorted[len(sorted)-1]})
+}
+
+// meanSorted is Mean of a sorted, non-empty sample without NaN, whose
+// extremes, to which the mean is clamped, are its ends. Only where an end
+// is a zero (the least of -0 and +0 is the one Mean's min finds) or the
+// sum overflows does it take Mean's way.
+func meanSorted(sorted []float64) float64 {
+	lo, hi := sorted[0], sorted[len(sorted)-1]
+	if lo == 0 || hi == 0 {
+		return Mean(sorted)
+	}
+	m := kahanSum(sorted) / float64(len(sorted))
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		return Mean(sorted)
+	}
+	return min(max(m, lo), hi)
 }
 
 // scaledMoments returns the mean of xs·2^-e and the sum of their squared

@@ -47,22 +47,11 @@ func (s *Summary) addWarnings(sorted []float64) {
 			s.N, plural(s.N), minSamples))
 	}
 	if s.N >= 4 {
+		// Counted by bisection: the severe fences lie beyond the mild
+		// ones, and the low mild fence below the high one.
 		o := tukeyFences(s.Q1, s.Q3)
-		var low, high, severe int
-		for _, x := range sorted {
-			switch {
-			case x < o.LowMildFence:
-				low++
-				if x < o.LowSevereFence {
-					severe++
-				}
-			case x > o.HighMildFence:
-				high++
-				if x > o.HighSevereFence {
-					severe++
-				}
-			}
-		}
+		low, high := countBelow(sorted, o.LowMildFence), countAbove(sorted, o.HighMildFence)
+		severe := countBelow(sorted, o.LowSevereFence) + countAbove(sorted, o.HighSevereFence)
 		if n := low + high; n > 0 {
 			s.Warnings = append(s.Warnings, warnf(warnOutliers,
 				"%d of %d samples are outliers by Tukey's fences (%d low, %d high, %d severe), kept in the figures >> look for interference (other processes, frequency changes, GC)",
