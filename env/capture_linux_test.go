@@ -2,7 +2,11 @@
 
 package env
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
+)
 
 // TestCaptureWithNoCPUSpeed: Options{NoCPUSpeed: true} takes the CPU
 // speed probe out of the capture (so its loop cannot run) and records the
@@ -26,7 +30,7 @@ func TestCaptureWithNoCPUSpeed(t *testing.T) {
 			continue
 		}
 		// The wiring, on an empty root with the host's other probes.
-		h := captureFrom(t.TempDir(), p)
+		h := captureFrom(crosstest.TempDir(t), p)
 		if h.CPUSpeed != nil || h.Reason("cpu_speed") != tt.reason || h.Go.Version == "" {
 			t.Errorf("%+v: cpu speed %+v, reason %q, want none and %q", tt.o, h.CPUSpeed, h.Reason("cpu_speed"), tt.reason)
 		}

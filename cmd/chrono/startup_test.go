@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -34,7 +35,7 @@ func countCaptures(t *testing.T) (measured, recorded *int, reasons *[]string) {
 // env, which shows the measuring capture, takes it once: the counting
 // sees a capture where there is one.
 func TestCaptureOnlyWhereMeasured(t *testing.T) {
-	dir := t.TempDir()
+	dir := crosstest.TempDir(t)
 	doc := writeSeriesDocs(t, dir, "sleep 0.001", "CPU-A", 1, func(int) float64 { return 1e6 })[0]
 	db := filepath.Join(dir, "h.db")
 	measured, recorded, reasons := countCaptures(t)

@@ -44,7 +44,7 @@ func BenchmarkNumbersMillion(b *testing.B) {
 			b.Fatal(err)
 		}
 		d := numbers.Document(data, s, result.Meta{Tool: result.Tool{Name: "chrono", Version: "bench"}})
-		if err := report.Render(io.Discard, d, report.Text, report.Options{}); err != nil {
+		if err := report.Render(io.Discard, report.Subject{Docs: []*result.Document{d}}, report.Text, report.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
