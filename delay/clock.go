@@ -26,6 +26,16 @@ type clockSource interface {
 	yield()
 }
 
+// holder is a clockSource that can also block in a system call on the
+// calling goroutine's own thread, so that the goroutine resumes on the
+// thread the kernel wakes, with no netpoller and, unless the runtime
+// gave its P away meanwhile, no scheduling in between.
+type holder interface {
+	// hold blocks until about abs (the now timebase) on the calling
+	// thread. An error means it could not wait.
+	hold(abs int64) error
+}
+
 // base ties time.Time values to the nanotime timebase: baseTime was read at
 // about nanotime() == baseNano (within half of the narrowest bracket found).
 var (

@@ -52,3 +52,31 @@ func (c *fakeClock) yield() {
 	defer c.mu.Unlock()
 	c.yields = append(c.yields, c.t)
 }
+
+// holdClock is a fakeClock that can also hold: hold(abs) jumps to abs
+// plus a lateness drawn from holdLate, and records the wake time asked
+// for. Errors come from holdFail when set.
+type holdClock struct {
+	*fakeClock
+	holdLate func() int64
+	holds    []int64
+	holdFail func() error
+}
+
+func (c *holdClock) hold(abs int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.holds = append(c.holds, abs)
+	if c.holdFail != nil {
+		if err := c.holdFail(); err != nil {
+			return err
+		}
+	}
+	if abs > c.t {
+		c.t = abs
+	}
+	if c.holdLate != nil {
+		c.t += c.holdLate()
+	}
+	return nil
+}

@@ -127,5 +127,11 @@ func mechanisms() []mechanism {
 		m.threadSlack = 1
 		ms = append(ms, m)
 	}
-	return append(ms, rest...)
+	ms = append(ms, rest...)
+	// delay.Sleep as it waited before it held (Options.MaxHold < 0): it
+	// parks until the spin.
+	noHold := NewSleeper(Options{MaxHold: -1})
+	return append(ms, mechanism{name: "delay.Sleep(NoHold)", setup: func(d time.Duration, _ *stopFlag) (*waiter, error) {
+		return simpleWaiter(func() (int64, int64, error) { return sleeperWait(noHold, d) }), nil
+	}})
 }

@@ -24,6 +24,13 @@ const (
 	// marginGuard is added to the lateness quantile to cover the bucket
 	// width and the clock read after the wake-up.
 	marginGuard = 2 * time.Microsecond
+	// defaultMaxHold bounds the stretch of each wait, before its spin,
+	// that is slept in a blocking system call on the goroutine's thread
+	// (see "How Sleep works on Linux" in the package documentation).
+	defaultMaxHold = 500 * time.Microsecond
+	// initialLead is the hold used before any parked wake-up was
+	// observed (capped by MaxHold).
+	initialLead = 200 * time.Microsecond
 )
 
 // Options set the accuracy/CPU trade-off of a Sleeper. The zero value is
@@ -39,8 +46,16 @@ type Options struct {
 	NoSpin bool
 	// Quantile (0 < q < 1) of the observed wake-up lateness used as the
 	// margin; 0 means 0.99. Higher is more accurate in the tail
-	// and spins longer.
+	// and spins longer. The hold before the spin is sized with the same
+	// quantile of the parked wake-ups' lateness.
 	Quantile float64
+	// MaxHold is the longest stretch of a wait, just before its spin,
+	// that is slept in a blocking system call on the goroutine's own
+	// thread instead of parked (on Linux; see the package documentation
+	// for what it costs the rest of the program); 0 means 500 µs,
+	// and a negative MaxHold never holds: the goroutine parks until the
+	// spin. Elsewhere waits never hold.
+	MaxHold time.Duration
 }
 
 func (o Options) maxSpin() int64 {
@@ -51,6 +66,16 @@ func (o Options) maxSpin() int64 {
 		return int64(defaultMaxSpin)
 	}
 	return int64(o.MaxSpin)
+}
+
+func (o Options) maxHold() int64 {
+	switch {
+	case o.MaxHold < 0:
+		return 0
+	case o.MaxHold == 0:
+		return int64(defaultMaxHold)
+	}
+	return int64(o.MaxHold)
 }
 
 func (o Options) quantile() float64 {
@@ -68,8 +93,17 @@ type Sleeper struct {
 	opts  Options
 	clock clockSource
 
-	mu   sync.Mutex
+	// hold is the clock's way to wait on the goroutine's thread, nil
+	// when it has none or Options disable holding.
+	hold holder
+
+	mu sync.Mutex
+	// late tracks the lateness of the wake-ups the spin follows (the
+	// hold's, or the park's when the Sleeper does not hold): the margin.
 	late estimator
+	// park tracks the lateness of parked wake-ups before a hold: the
+	// lead of the hold.
+	park estimator
 	// failures counts waits whose kernel wait failed; lastErr is the
 	// last such error (guarded by mu).
 	failures atomic.Int64
@@ -85,7 +119,10 @@ func NewSleeper(opts Options) *Sleeper {
 }
 
 func newSleeper(opts Options, c clockSource) *Sleeper {
-	s := &Sleeper{opts: opts, clock: c, late: estimator{halfLife: 512}}
+	s := &Sleeper{opts: opts, clock: c, late: estimator{halfLife: 512}, park: estimator{halfLife: 512}}
+	if h, ok := c.(holder); ok && opts.maxHold() > 0 {
+		s.hold = h
+	}
 	s.rested.Store(c.now())
 	return s
 }
@@ -144,9 +181,24 @@ func (s *Sleeper) marginLocked() int64 {
 	return m
 }
 
+// leadLocked returns how long before the spin the wait stops parking
+// and holds: the quantile of the parked wake-ups' lateness, bounded by
+// MaxHold; 0 when the Sleeper does not hold.
+func (s *Sleeper) leadLocked() int64 {
+	if s.hold == nil {
+		return 0
+	}
+	max := s.opts.maxHold()
+	l := int64(initialLead)
+	if q, ok := s.park.quantile(s.opts.quantile()); ok {
+		l = q + int64(marginGuard)
+	}
+	return min(l, max)
+}
+
 // failureCount returns how many waits of s could not block in the kernel
-// (neither a timerfd nor clock_nanosleep worked, which is not expected)
-// and used time.Sleep and the spin instead, and the error of the last one
+// (neither a timerfd nor clock_nanosleep worked, to park or to hold, which
+// is not expected) and used time.Sleep and the spin instead, and the error of the last one
 // (nil when none failed).
 func (s *Sleeper) failureCount() (n int64, last error) {
 	s.mu.Lock()
@@ -161,50 +213,93 @@ func (s *Sleeper) failureCount() (n int64, last error) {
 //     that ran 10 ms on one scheduling tick with a signal, at whatever
 //     instruction it is (measured here: ~10-15 µs each, lifting the p99
 //     overshoot of back-to-back 100 µs waits from ~1.8 µs to ~14 µs).
-//     So a spin-only wait first yields (runtime.Gosched, ~1 µs for a
-//     goroutine that is not locked to its thread), when this Sleeper's
-//     waits have not parked or yielded for yieldEvery: at the start of
-//     a wait, whose deadline is fixed, the yield costs no accuracy.
-//  2. Otherwise block until wake = abs - margin, then record how late the
-//     goroutine actually resumed relative to wake (kernel wake-up lateness
-//     plus handoff), which feeds the margin of later waits.
-//  3. Spin from there to abs (nothing to do when NoSpin, or when the
+//     So a wait that does not park first yields (runtime.Gosched, ~1 µs
+//     for a goroutine that is not locked to its thread), when this
+//     Sleeper's waits have not parked or yielded for yieldEvery: at the
+//     start of a wait, whose deadline is fixed, the yield costs no
+//     accuracy.
+//  2. Otherwise the spin is to start at wake = abs - margin. With a
+//     holder, the wait parks until wake - lead, records how late it
+//     resumed relative to that (the park's lateness, which sizes the lead
+//     of later waits), then holds until wake, unless the park already
+//     woke after it; a wait shorter than lead + margin only holds (and
+//     yields first, as in 1). Without one it parks until wake.
+//  3. The lateness of the wake-up the spin follows (the hold's, or the
+//     park's without a holder), relative to wake, feeds the margin of
+//     later waits.
+//  4. Spin from there to abs (nothing to do when NoSpin, or when the
 //     wake-up was later than abs anyway).
 func (s *Sleeper) untilNano(abs, now int64) int64 {
 	if now >= abs {
 		return now
 	}
 	s.mu.Lock()
-	margin := s.marginLocked()
+	margin, lead := s.marginLocked(), s.leadLocked()
 	s.mu.Unlock()
 	if abs-now <= margin {
-		if now-s.rested.Load() >= int64(yieldEvery) {
-			s.rested.Store(now)
-			s.clock.yield()
-		}
+		s.yieldIfRestless(now)
 		return spinUntil(s.clock, abs)
 	}
 	wake := abs - margin
-	s.rested.Store(now)
-	if err := s.clock.block(wake); err != nil {
-		// Neither kernel wait worked (not expected): this wake-up says
-		// nothing about the machine's lateness, so the margin does not
-		// learn from it; time.Sleep covers the wait instead.
-		s.failures.Add(1)
-		s.mu.Lock()
-		s.lastErr = err
-		s.mu.Unlock()
-		if d := wake - s.clock.now(); d > 0 {
-			time.Sleep(time.Duration(d))
+	if at := wake - lead; at > now {
+		s.rested.Store(now)
+		if err := s.clock.block(at); err != nil {
+			return s.fallBack(err, wake, abs)
 		}
-		return spinUntil(s.clock, abs)
+		woke := s.clock.now()
+		s.mu.Lock()
+		if lead > 0 {
+			s.park.add(woke - at)
+		} else {
+			s.late.add(woke - wake)
+		}
+		s.mu.Unlock()
+		if lead == 0 || woke >= wake {
+			return s.spinFrom(woke, abs)
+		}
+	} else {
+		// Only with a lead: without one at is wake, after now.
+		s.yieldIfRestless(now)
+	}
+	if err := s.hold.hold(wake); err != nil {
+		return s.fallBack(err, wake, abs)
 	}
 	woke := s.clock.now()
 	s.mu.Lock()
 	s.late.add(woke - wake)
 	s.mu.Unlock()
+	return s.spinFrom(woke, abs)
+}
+
+// spinFrom spins to abs from a wake-up read at woke.
+func (s *Sleeper) spinFrom(woke, abs int64) int64 {
 	if woke >= abs {
 		return woke
+	}
+	return spinUntil(s.clock, abs)
+}
+
+// yieldIfRestless yields at the start of a wait that will not park when
+// this Sleeper's waits have not parked or yielded for yieldEvery (see
+// untilNano).
+func (s *Sleeper) yieldIfRestless(now int64) {
+	if now-s.rested.Load() >= int64(yieldEvery) {
+		s.rested.Store(now)
+		s.clock.yield()
+	}
+}
+
+// fallBack finishes a wait whose kernel wait failed with err (not
+// expected): the failure is counted, time.Sleep covers the wait to wake
+// and the spin the rest. Such a wake-up says nothing about the machine's
+// lateness, so no margin learns from it.
+func (s *Sleeper) fallBack(err error, wake, abs int64) int64 {
+	s.failures.Add(1)
+	s.mu.Lock()
+	s.lastErr = err
+	s.mu.Unlock()
+	if d := wake - s.clock.now(); d > 0 {
+		time.Sleep(time.Duration(d))
 	}
 	return spinUntil(s.clock, abs)
 }

@@ -191,30 +191,6 @@ func TestSleepReturnsAfterDeadline(t *testing.T) {
 	}
 }
 
-// TestSleeperBlockFails: when the kernel wait fails, the Sleeper still
-// waits (time.Sleep and the spin), does not learn a lateness from the
-// failed wait, and keeps the error.
-func TestSleeperBlockFails(t *testing.T) {
-	c := &fakeClock{t: 1e9, step: 1000, late: func() int64 { return 30_000 }}
-	s := newSleeper(Options{}, c)
-	for i := 0; i < 50; i++ {
-		s.Sleep(time.Millisecond)
-	}
-	margin := s.margin()
-	cause := errors.New("timerfd: no")
-	c.fail = func() error { return cause }
-	abs := c.now() + int64(time.Millisecond)
-	if got := s.SleepUntilNano(abs); got < abs {
-		t.Errorf("returned at %d, before the deadline %d", got, abs)
-	}
-	if n, err := s.failureCount(); n != 1 || !errors.Is(err, cause) {
-		t.Errorf("failures %d, %v; want 1, the cause", n, err)
-	}
-	if s.margin() != margin {
-		t.Errorf("margin moved from %v to %v after a failed wait", margin, s.margin())
-	}
-}
-
 // TestLatencyOverflowLimitDoesNotClip: cyclictest's -h limit counts
 // overflows but must not clip the HDR histogram, or every percentile and
 // the mean above the limit would read as the limit.
@@ -244,5 +220,160 @@ func TestLatencyOverflowLimitDoesNotClip(t *testing.T) {
 	}
 	if met := m.Metric("latency"); met == nil || met.Histogram == nil || met.Histogram.Mean != res.mean() || met.Histogram.Max != 3e6 {
 		t.Errorf("exported latency metric %+v, want the exact mean %v and max 3 ms", met, res.mean())
+	}
+}
+
+// TestSleeperHolds checks the park-hold-spin algorithm against a fake
+// clock that holds: the lead learned from the parks' lateness (bounded by
+// MaxHold), the margin from the holds', one park and one hold per long
+// wait at the planned times, waits within lead + margin held only, never
+// early.
+func TestSleeperHolds(t *testing.T) {
+	us := int64(time.Microsecond)
+	tests := []struct {
+		name                string
+		opts                Options
+		d                   time.Duration
+		parkLate, holdLate  int64
+		wantLead, wantMarg  [2]int64 // bounds after warm-up (ns)
+		wantBlocks, wantHld int      // per wait after warm-up
+		wantMaxOver         int64
+	}{
+		{"park, hold, spin", Options{}, 10 * time.Millisecond, 100 * us, 10 * us,
+			[2]int64{100 * us, 120 * us}, [2]int64{10 * us, 14 * us}, 1, 1, 100},
+		{"wait within lead+margin holds only", Options{}, 100 * time.Microsecond, 100 * us, 10 * us,
+			[2]int64{100 * us, 120 * us}, [2]int64{10 * us, 14 * us}, 0, 1, 100},
+		{"NoSpin ends at the hold's wake-up", Options{NoSpin: true}, 10 * time.Millisecond, 100 * us, 10 * us,
+			[2]int64{100 * us, 120 * us}, [2]int64{0, 0}, 1, 1, 10*us + 100},
+		// The lead is capped below the parks' lateness, so they wake
+		// after the hold would have ended: no hold, the spin covers the
+		// rest (the margin never learned: the initial one).
+		{"MaxHold caps the lead, a later park skips the hold", Options{MaxHold: 50 * time.Microsecond}, 10 * time.Millisecond, 100 * us, 10 * us,
+			[2]int64{50 * us, 50 * us}, [2]int64{int64(initialMargin), int64(initialMargin)}, 1, 0, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &holdClock{fakeClock: &fakeClock{t: 1e9, step: 10, late: func() int64 { return tt.parkLate }},
+				holdLate: func() int64 { return tt.holdLate }}
+			s := newSleeper(tt.opts, c)
+			for range 100 { // warm-up: 1 ms waits park and hold
+				s.Sleep(time.Millisecond)
+			}
+			s.mu.Lock()
+			lead, margin := s.leadLocked(), s.marginLocked()
+			s.mu.Unlock()
+			if lead < tt.wantLead[0] || lead > tt.wantLead[1] || margin < tt.wantMarg[0] || margin > tt.wantMarg[1] {
+				t.Fatalf("lead %v, margin %v; want lead in [%v, %v], margin in [%v, %v]", time.Duration(lead), time.Duration(margin),
+					time.Duration(tt.wantLead[0]), time.Duration(tt.wantLead[1]), time.Duration(tt.wantMarg[0]), time.Duration(tt.wantMarg[1]))
+			}
+			for i := range 50 {
+				nb, nh := len(c.blocks), len(c.holds)
+				start := c.now()
+				abs := start + int64(tt.d)
+				end := s.SleepUntilNano(abs)
+				if over := end - abs; over < 0 || over > tt.wantMaxOver {
+					t.Fatalf("wait %d: overshoot %v, want in [0, %v]", i, time.Duration(over), time.Duration(tt.wantMaxOver))
+				}
+				if len(c.blocks)-nb != tt.wantBlocks || len(c.holds)-nh != tt.wantHld {
+					t.Fatalf("wait %d: %d parks, %d holds; want %d, %d", i, len(c.blocks)-nb, len(c.holds)-nh, tt.wantBlocks, tt.wantHld)
+				}
+				// Margins do not move in steady state: the waits were
+				// planned with the ones read above.
+				if tt.wantHld == 1 && c.holds[nh] != abs-margin {
+					t.Fatalf("wait %d held until %d, want abs-margin = %d", i, c.holds[nh], abs-margin)
+				}
+				if tt.wantBlocks == 1 && c.blocks[nb] != abs-margin-lead {
+					t.Fatalf("wait %d parked until %d, want abs-margin-lead = %d", i, c.blocks[nb], abs-margin-lead)
+				}
+			}
+		})
+	}
+}
+
+// TestSleeperNoHold: MaxHold < 0 never holds, even on a clock that can:
+// the wait parks until the spin and the margin learns the parks' lateness.
+func TestSleeperNoHold(t *testing.T) {
+	c := &holdClock{fakeClock: &fakeClock{t: 1e9, step: 10, late: func() int64 { return 30_000 }}}
+	s := newSleeper(Options{MaxHold: -1}, c)
+	for range 200 {
+		if over := s.Sleep(time.Millisecond); over < 0 {
+			t.Fatalf("returned %v early", -over)
+		}
+	}
+	if len(c.holds) != 0 || len(c.blocks) != 200 {
+		t.Errorf("%d holds, %d parks in 200 waits; want 0, 200", len(c.holds), len(c.blocks))
+	}
+	if m := s.margin(); m < 30*time.Microsecond || m > 40*time.Microsecond {
+		t.Errorf("margin %v, want the parks' lateness (30 µs) plus a bucket", m)
+	}
+}
+
+// TestHoldOnlyWaitsYield: waits that only hold (and spin) never park, so
+// they yield first once every yieldEvery, as spin-only waits do.
+func TestHoldOnlyWaitsYield(t *testing.T) {
+	c := &holdClock{fakeClock: &fakeClock{t: 1e9, step: 100, late: func() int64 { return 250_000 }}}
+	s := newSleeper(Options{}, c)
+	for range 100 { // 1 ms waits park, 250 µs late: the lead learns it
+		s.Sleep(time.Millisecond)
+	}
+	nb, nh := len(c.blocks), len(c.holds)
+	for range 750 { // 750 x 200 µs, within lead + margin
+		if over := s.Sleep(200 * time.Microsecond); over < 0 {
+			t.Fatalf("returned %v early", -over)
+		}
+	}
+	if len(c.blocks) != nb || len(c.holds)-nh != 750 {
+		t.Fatalf("%d parks, %d holds in 750 waits within lead + margin; want 0, 750", len(c.blocks)-nb, len(c.holds)-nh)
+	}
+	if n := len(c.yields); n < 29 || n > 30 {
+		t.Errorf("%d yields over 150 ms of waits that hold, want one per %v", n, yieldEvery)
+	}
+}
+
+// TestSleeperWaitFails: when the kernel wait fails (to park, or to
+// hold), the Sleeper still waits (time.Sleep and the spin), does not
+// learn a lateness from the failed wait, and keeps the error.
+func TestSleeperWaitFails(t *testing.T) {
+	cause := errors.New("timerfd: no")
+	parkFails := func(c *holdClock) { c.fail = func() error { return cause } }
+	tests := []struct {
+		name     string
+		noHolder bool // the clock cannot hold
+		fail     func(c *holdClock)
+	}{
+		{"park", false, parkFails},
+		{"hold", false, func(c *holdClock) { c.holdFail = func() error { return cause } }},
+		{"park, no holder", true, parkFails},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &holdClock{fakeClock: &fakeClock{t: 1e9, step: 1000, late: func() int64 { return 50_000 }},
+				holdLate: func() int64 { return 10_000 }}
+			var s *Sleeper
+			if tt.noHolder {
+				s = newSleeper(Options{}, c.fakeClock)
+			} else {
+				s = newSleeper(Options{}, c)
+			}
+			for range 50 {
+				s.Sleep(time.Millisecond)
+			}
+			s.mu.Lock()
+			margin, lead := s.marginLocked(), s.leadLocked()
+			s.mu.Unlock()
+			tt.fail(c)
+			abs := c.now() + int64(time.Millisecond)
+			if got := s.SleepUntilNano(abs); got < abs {
+				t.Errorf("returned at %d, before the deadline %d", got, abs)
+			}
+			if n, err := s.failureCount(); n != 1 || !errors.Is(err, cause) {
+				t.Errorf("failures %d, %v; want 1, the cause", n, err)
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.marginLocked() != margin || s.leadLocked() != lead {
+				t.Errorf("margin, lead moved from %v, %v to %v, %v after a failed wait", margin, lead, s.marginLocked(), s.leadLocked())
+			}
+		})
 	}
 }

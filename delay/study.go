@@ -644,17 +644,7 @@ func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
 			s = NewSleeper(Options{NoSpin: true})
 		}
 		return func(d time.Duration, _ *stopFlag) (*waiter, error) {
-			return simpleWaiter(func() (int64, int64, error) {
-				before, _ := s.failureCount()
-				st := nanotime()
-				end := s.untilNano(st+int64(d), st)
-				if after, err := s.failureCount(); after != before {
-					// The kernel wait failed: the time.Sleep fallback
-					// is not what is measured here.
-					return st, end, err
-				}
-				return st, end, nil
-			}), nil
+			return simpleWaiter(func() (int64, int64, error) { return sleeperWait(s, d) }), nil
 		}
 	}
 	runtimeWaits = []mechanism{
@@ -668,6 +658,19 @@ func goMechanisms() (runtimeWaits, spinAndDelay []mechanism) {
 		{name: "delay.Sleep(NoSpin)", setup: dsleep(true)},
 	}
 	return runtimeWaits, spinAndDelay
+}
+
+// sleeperWait is one wait of d of a delay.Sleep mechanism: an error when
+// the kernel wait failed (the time.Sleep fallback is not what is
+// measured).
+func sleeperWait(s *Sleeper, d time.Duration) (start, end int64, err error) {
+	before, _ := s.failureCount()
+	start = nanotime()
+	end = s.untilNano(start+int64(d), start)
+	if after, err := s.failureCount(); after != before {
+		return start, end, err
+	}
+	return start, end, nil
 }
 
 // warnSpinPreempted is the code of the warning that busy-spin's

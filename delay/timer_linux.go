@@ -146,3 +146,82 @@ func (linuxClock) block(abs int64) error {
 	}
 	return nil
 }
+
+// ppoll is unix.Ppoll (tests replace it to force EINTR and failures).
+var ppoll = unix.Ppoll
+
+// idleHoldFDs are idle timerfds for hold, kept apart from the netpoller's
+// timerFiles: these are never registered with the runtime's epoll, whose
+// thread would otherwise wake for nothing when they expire, at the moment
+// the holding thread wakes.
+var idleHoldFDs = make(chan int, maxIdleTimerFiles)
+
+// holdFallbacks counts holds that could not use a timerfd and slept in
+// clock_nanosleep instead (the thread's timer slack then applies; the
+// adaptive margin absorbs it).
+var holdFallbacks atomic.Int64
+
+// hold blocks the calling goroutine until abs on its own thread: it arms
+// a timerfd (which has no timer slack) and waits for it in ppoll, a
+// blocking system call, so the thread the kernel wakes returns straight
+// to the caller, with no netpoller and no scheduler in between. The Go
+// runtime leaves the goroutine's P with the thread through the call
+// (exitsyscall's fast path takes it back) unless another goroutine needs
+// it: sysmon hands it to another thread when work is queued on it or no
+// other P is idle, once it has seen the call last a tick (20 µs to 10 ms,
+// by how idle the program is), and a stop-the-world takes it at once.
+func (linuxClock) hold(abs int64) error {
+	if abs < 1 {
+		return nil
+	}
+	var fd int
+	select {
+	case fd = <-idleHoldFDs:
+	default:
+		var err error
+		if fd, err = timerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_CLOEXEC|unix.TFD_NONBLOCK); err != nil {
+			return holdSleep(abs, fmt.Errorf("delay: timerfd_create: %w", err))
+		}
+	}
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(abs)}
+	if err := unix.TimerfdSettime(fd, unix.TFD_TIMER_ABSTIME, &spec, nil); err != nil {
+		unix.Close(fd)
+		return holdSleep(abs, fmt.Errorf("delay: timerfd_settime: %w", err))
+	}
+	if err := pollUntilReady(fd); err != nil {
+		unix.Close(fd) // its state is unknown
+		return holdSleep(abs, fmt.Errorf("delay: ppoll(timerfd): %w", err))
+	}
+	select {
+	case idleHoldFDs <- fd:
+	default:
+		unix.Close(fd)
+	}
+	return nil
+}
+
+// pollUntilReady blocks in ppoll until fd is readable, retrying on EINTR
+// (ppoll is never restarted after a signal handler, whatever SA_RESTART
+// says; the Go runtime signals threads to preempt goroutines).
+func pollUntilReady(fd int) error {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		_, err := ppoll(fds, nil, nil)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, unix.EINTR) {
+			return err
+		}
+		eintrRetries.Add(1)
+	}
+}
+
+// holdSleep is hold without a timerfd: clock_nanosleep on the thread.
+func holdSleep(abs int64, cause error) error {
+	holdFallbacks.Add(1)
+	if err := sleepAbs(abs, nil); err != nil {
+		return fmt.Errorf("%w; clock_nanosleep: %w", cause, err)
+	}
+	return nil
+}

@@ -41,8 +41,8 @@ func newSleepCmd() *cobra.Command {
 		Long: `Measure the accuracy of every way a Go program can wait: time.Sleep,
 time.Timer, time.Ticker, nanosleep (relative), clock_nanosleep (absolute), a
 timerfd, each also with the timer slack set to 1 ns ("+slack1ns"), a pure
-busy-spin, and delay.Sleep (this project's precise sleep, with and without its
-final spin).
+busy-spin, and delay.Sleep (this project's precise sleep; also without its
+final spin, and on Linux without its hold).
 
 For every mechanism and requested duration it reports the achieved duration
 (median), the overshoot beyond the request (median, p99 by the linear
