@@ -17,17 +17,18 @@
 // Sleep and SleepUntil compute an absolute deadline on CLOCK_MONOTONIC (the
 // clock the Go runtime's monotonic readings come from on Linux, read here
 // through runtime.nanotime's vDSO call, ~25 ns, instead of the ~400 ns
-// unix.ClockGettime system call). A wait then parks, holds and spins:
+// unix.ClockGettime system call). A wait then parks and spins, and holds in between when asked
+// (Options.MaxHold > 0):
 //
 //  1. Park: the goroutine arms a timerfd (CLOCK_MONOTONIC,
-//     TFD_TIMER_ABSTIME) for deadline - margin - lead and reads it through
+//     TFD_TIMER_ABSTIME) for deadline - margin (- lead, when it holds) and reads it through
 //     the Go netpoller. timerfds come from a small pool (one per
 //     concurrent waiter, idle ones kept up to a limit).
-//  2. Hold: for the last lead before the spin it arms a second timerfd
+//  2. Hold (only with Options.MaxHold > 0): for the last lead before the spin it arms a second timerfd
 //     and waits for it in ppoll, an ordinary blocking system call, on its
 //     own thread. The lead is a high quantile of how late the parks
 //     resumed (so that the park ends before the hold is due), at most
-//     Options.MaxHold (500 µs by default); a wait shorter than
+//     Options.MaxHold; a wait shorter than
 //     lead + margin only holds.
 //  3. Spin on the monotonic clock for the rest of the way to the deadline.
 //
@@ -75,10 +76,16 @@
 // as a raw system call (no entersyscall) would keep the P for certain, but
 // then every stop-the-world that comes during one must signal the holding
 // thread and wait until the kernel runs it again (one more thread
-// wake-up: milliseconds on a loaded machine). Options.MaxHold < 0 turns
-// the hold off: the goroutine parks until the spin, as delay.Sleep did
-// before (still measured, as "delay.Sleep(NoHold)", by Study and chrono
-// sleep); scripts/delay-hold-cost.sh measures both sides' cost to a
+// wake-up: milliseconds on a loaded machine). The hold is off by default:
+// at normal priority it bought nothing measurable on the shared machine
+// (the machine's queue decided every tail) while its cost to the rest of
+// the program was, if anything, larger (scripts/delay-hold-cost.sh at load
+// 16-20: a neighbour goroutine's p99 lateness 21 ms holding vs 5.8 ms
+// parking at GOMAXPROCS 1, the collector's stop-the-world p99 50 ms vs
+// 3.1 ms at GOMAXPROCS 8, ranges overlapping widely); so it is for a
+// program at a real-time priority that wants the shorter tail and can
+// spare the P (Options{MaxHold: 500 * time.Microsecond}; measured by Study
+// and chrono sleep as "delay.Sleep(hold)"). scripts/delay-hold-cost.sh measures both sides' cost to a
 // neighbouring goroutine and to the collector's stops at GOMAXPROCS 1, 2
 // and 8.
 //

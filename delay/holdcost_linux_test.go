@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkHoldCost measures what a Sleeper's waits cost the rest of the
-// program, with and without the hold (Options.MaxHold), at the
+// program, with and without the hold (Options.MaxHold > 0), at the
 // GOMAXPROCS of -cpu: one goroutine waits back to back (an iteration is
 // one wait of 10 ms) while a neighbour runs:
 //
@@ -42,8 +42,8 @@ func BenchmarkHoldCost(b *testing.B) {
 		new  func() *Sleeper // nil: no waiter
 	}{
 		{"none", nil},
-		{"hold", func() *Sleeper { return NewSleeper(Options{}) }},
-		{"nohold", func() *Sleeper { return NewSleeper(Options{MaxHold: -1}) }},
+		{"hold", func() *Sleeper { return NewSleeper(Options{MaxHold: suggestedMaxHold}) }},
+		{"nohold", func() *Sleeper { return NewSleeper(Options{}) }},
 	}
 	for _, nb := range []string{"wake", "gc"} {
 		for _, m := range mechs {
@@ -65,7 +65,7 @@ func holdCost(b *testing.B, neighbor string, newSleeper func() *Sleeper, d time.
 		rng := rand.New(rand.NewSource(1))
 		switch neighbor {
 		case "wake":
-			s := NewSleeper(Options{NoSpin: true, MaxHold: -1})
+			s := NewSleeper(Options{NoSpin: true})
 			for !stop.Load() {
 				over := s.Sleep(time.Duration(200_000 + rng.Int63n(1_800_000)))
 				mu.Lock()

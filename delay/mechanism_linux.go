@@ -128,10 +128,10 @@ func mechanisms() []mechanism {
 		ms = append(ms, m)
 	}
 	ms = append(ms, rest...)
-	// delay.Sleep as it waited before it held (Options.MaxHold < 0): it
-	// parks until the spin.
-	noHold := NewSleeper(Options{MaxHold: -1})
-	return append(ms, mechanism{name: "delay.Sleep(NoHold)", setup: func(d time.Duration, _ *stopFlag) (*waiter, error) {
-		return simpleWaiter(func() (int64, int64, error) { return sleeperWait(noHold, d) }), nil
+	// delay.Sleep holding the last stretch before its spin
+	// (Options.MaxHold) instead of parking until the spin.
+	hold := NewSleeper(Options{MaxHold: suggestedMaxHold})
+	return append(ms, mechanism{name: "delay.Sleep(hold)", setup: func(d time.Duration, _ *stopFlag) (*waiter, error) {
+		return simpleWaiter(func() (int64, int64, error) { return sleeperWait(hold, d) }), nil
 	}})
 }

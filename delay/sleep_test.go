@@ -239,11 +239,11 @@ func TestSleeperHolds(t *testing.T) {
 		wantBlocks, wantHld int      // per wait after warm-up
 		wantMaxOver         int64
 	}{
-		{"park, hold, spin", Options{}, 10 * time.Millisecond, 100 * us, 10 * us,
+		{"park, hold, spin", hold500, 10 * time.Millisecond, 100 * us, 10 * us,
 			[2]int64{100 * us, 120 * us}, [2]int64{10 * us, 14 * us}, 1, 1, 100},
-		{"wait within lead+margin holds only", Options{}, 100 * time.Microsecond, 100 * us, 10 * us,
+		{"wait within lead+margin holds only", hold500, 100 * time.Microsecond, 100 * us, 10 * us,
 			[2]int64{100 * us, 120 * us}, [2]int64{10 * us, 14 * us}, 0, 1, 100},
-		{"NoSpin ends at the hold's wake-up", Options{NoSpin: true}, 10 * time.Millisecond, 100 * us, 10 * us,
+		{"NoSpin ends at the hold's wake-up", Options{NoSpin: true, MaxHold: 500 * time.Microsecond}, 10 * time.Millisecond, 100 * us, 10 * us,
 			[2]int64{100 * us, 120 * us}, [2]int64{0, 0}, 1, 1, 10*us + 100},
 		// The lead is capped below the parks' lateness, so they wake
 		// after the hold would have ended: no hold, the spin covers the
@@ -290,11 +290,11 @@ func TestSleeperHolds(t *testing.T) {
 	}
 }
 
-// TestSleeperNoHold: MaxHold < 0 never holds, even on a clock that can:
+// TestSleeperNoHold: MaxHold 0 (the default) never holds, even on a clock that can:
 // the wait parks until the spin and the margin learns the parks' lateness.
 func TestSleeperNoHold(t *testing.T) {
 	c := &holdClock{fakeClock: &fakeClock{t: 1e9, step: 10, late: func() int64 { return 30_000 }}}
-	s := newSleeper(Options{MaxHold: -1}, c)
+	s := newSleeper(Options{}, c)
 	for range 200 {
 		if over := s.Sleep(time.Millisecond); over < 0 {
 			t.Fatalf("returned %v early", -over)
@@ -312,7 +312,7 @@ func TestSleeperNoHold(t *testing.T) {
 // they yield first once every yieldEvery, as spin-only waits do.
 func TestHoldOnlyWaitsYield(t *testing.T) {
 	c := &holdClock{fakeClock: &fakeClock{t: 1e9, step: 100, late: func() int64 { return 250_000 }}}
-	s := newSleeper(Options{}, c)
+	s := newSleeper(hold500, c)
 	for range 100 { // 1 ms waits park, 250 µs late: the lead learns it
 		s.Sleep(time.Millisecond)
 	}
@@ -353,7 +353,7 @@ func TestSleeperWaitFails(t *testing.T) {
 			if tt.noHolder {
 				s = newSleeper(Options{}, c.fakeClock)
 			} else {
-				s = newSleeper(Options{}, c)
+				s = newSleeper(hold500, c)
 			}
 			for range 50 {
 				s.Sleep(time.Millisecond)
@@ -377,3 +377,6 @@ func TestSleeperWaitFails(t *testing.T) {
 		})
 	}
 }
+
+// hold500 holds as the study's delay.Sleep(hold) does.
+var hold500 = Options{MaxHold: suggestedMaxHold}

@@ -4,7 +4,7 @@
 # unless the runtime takes it) costs the rest
 # of the program, at GOMAXPROCS 1, 2 and 8: BenchmarkHoldCost in package
 # delay (see its doc) runs back-to-back 10 ms waits with the hold
-# (mech=hold), without it (Options.MaxHold < 0, mech=nohold) and no waiter
+# (mech=hold), without it (the default, mech=nohold) and no waiter
 # at all (mech=none) beside a neighbour goroutine, and reports
 #   neighbor=wake: how late a goroutine parked in the netpoller for a random
 #                  0.2-2 ms resumes (nb-p50/p99/max-ns), and

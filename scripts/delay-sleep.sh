@@ -4,7 +4,7 @@
 # scripts/delay-sleepspin.c (compiled here with gcc), waits as delay.Sleep
 # does without the Go runtime: clock_nanosleep(TIMER_ABSTIME) to the
 # deadline minus the same adaptive margin, then a spin.
-# Each round runs `chrono sleep --mechanisms delay.Sleep,delay.Sleep(NoHold)`
+# Each round runs `chrono sleep --mechanisms delay.Sleep,delay.Sleep(hold)`
 # (delay.Sleep as it is, and as it waited before it held its P for the
 # stretch before the spin; $MECHS overrides the list) at 100us, 1ms and
 # 10ms and the anchor (the same time per duration and mechanism) in ABBA
@@ -42,7 +42,7 @@ gcc -O2 -Wall -o "$out/sleepspin" scripts/delay-sleepspin.c
 durs=${DURS:-100000 1000000 10000000}
 ndur=$(echo "$durs" | wc -w)
 durlist=$(echo "$durs" | awk '{ for (i = 1; i <= NF; i++) printf "%s%dns", (i > 1 ? "," : ""), $i }')
-mechs=${MECHS:-delay.Sleep,delay.Sleep(NoHold)}
+mechs=${MECHS:-delay.Sleep,delay.Sleep(hold)}
 nmech=$(echo "$mechs" | awk -F, '{ print NF }')
 # chrono splits its budget over the durations and the mechanisms; the
 # anchor runs as long as one mechanism.
