@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/internal/quantile"
 	"github.com/chronograph/chronograph/internal/thread"
-	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -347,8 +347,8 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	sorted := slices.Clone(r.CostNs)
 	slices.Sort(sorted)
 	r.CostMinNs = sorted[0]
-	r.CostMedianNs = stats.Quantile(sorted, 0.5, stats.Linear)
-	r.CostP99Ns = stats.Quantile(sorted, 0.99, stats.Linear)
+	r.CostMedianNs = quantile.Linear(sorted, 0.5)
+	r.CostP99Ns = quantile.Linear(sorted, 0.99)
 }
 
 // unresolved says how the batch times dts show that the clock timing

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/chronograph/chronograph/internal/quantile"
 	"github.com/chronograph/chronograph/internal/radix"
 )
 
@@ -129,7 +130,7 @@ func hodgesLehmannSelect(a, b []float64) float64 {
 	if i+1 >= n {
 		return x
 	}
-	return lerp(x, kth(i+2), h-float64(i))
+	return quantile.Lerp(x, kth(i+2), h-float64(i))
 }
 
 // midFloat returns a float64 halfway between lo < hi in the order of

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chronograph/chronograph/internal/excerpt"
+	"github.com/chronograph/chronograph/internal/quantile"
 	"github.com/chronograph/chronograph/internal/radix"
 )
 
@@ -157,7 +158,7 @@ func Quantile(sorted []float64, q float64, m Method) float64 {
 			gamma = 1
 		}
 	}
-	return lerp(sorted[lo], sorted[hi], gamma)
+	return quantile.Lerp(sorted[lo], sorted[hi], gamma)
 }
 
 // virtualIndex is numpy's _compute_virtual_index: the 0-based position of
@@ -178,39 +179,6 @@ func discreteIndex(vi float64, n int, prev func(g, vi float64) bool) int {
 		i = int(f)
 	}
 	return min(max(i, 0), n-1)
-}
-
-// lerp interpolates between a and b by t as numpy's _lerp does: from a when
-// t < 0.5, from b otherwise, which is exact at both ends and monotonic.
-// Where b - a is infinite numpy's arithmetic gives NaN or the wrong
-// infinity (the median of -1e308 and 1e308 is -Inf there, that of 1, 2,
-// +Inf NaN); here the result stays between a and b: two finite ends too
-// far apart are weighed, a·(1-t) + b·t, an infinite end wins, and equal
-// ends or t of 0 or 1 give an end exactly. Only -Inf to +Inf has no value
-// between: NaN.
-func lerp(a, b, t float64) float64 {
-	switch {
-	case a == b || t == 0:
-		return a
-	case t == 1:
-		return b
-	}
-	d := b - a
-	if math.IsInf(d, 0) {
-		switch {
-		case math.IsInf(a, 0) && math.IsInf(b, 0):
-			return math.NaN()
-		case math.IsInf(a, 0):
-			return a
-		case math.IsInf(b, 0):
-			return b
-		}
-		return float64(a*(1-t)) + float64(b*t)
-	}
-	if t >= 0.5 {
-		return b - float64(d*(1-t))
-	}
-	return a + float64(d*t)
 }
 
 // Percentile returns the p-th percentile (p in [0, 100]) of xs by the

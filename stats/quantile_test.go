@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/quantile"
 )
 
 func TestQuantileAgainstNumpy(t *testing.T) {
@@ -172,7 +174,7 @@ func TestQuantileNearFloat64Range(t *testing.T) {
 func TestQuantileNotFused(t *testing.T) {
 	x := []float64{100, 200, 300, 400, 500, 600, 700}
 	// What fusing 6·0.7 - 4 gives (the case must tell the two apart).
-	if fused := lerp(500, 600, math.FMA(6, 0.7, -4)); fused != 520 {
+	if fused := quantile.Lerp(500, 600, math.FMA(6, 0.7, -4)); fused != 520 {
 		t.Fatalf("the fused interpolation gives %v, want 520: the case does not tell fused from unfused", fused)
 	}
 	tests := []struct {
@@ -202,5 +204,42 @@ func TestQuantileNotFused(t *testing.T) {
 	}
 	if got := linearQuantile(x, 0.7); got != 519.9999999999999 {
 		t.Errorf("linearQuantile(x, 0.7) = %v, want numpy's 519.9999999999999", got)
+	}
+}
+
+// TestQuantileLinearShared: internal/quantile.Linear, which clock uses for
+// its read-cost percentiles (clock may not import stats), is Quantile's
+// Linear bit for bit: on samples with ties, zeros of both signs, huge and
+// tiny magnitudes and infinities at the ends, at every q of a fine grid
+// and at the ends.
+func TestQuantileLinearShared(t *testing.T) {
+	samples := [][]float64{
+		{1},
+		{1, 2},
+		{100, 200, 300, 400, 500, 600, 700},
+		{math.Copysign(0, -1), 0, 0, 1e-300, 5e-324, 3},
+		{-1e308, 1e308},
+		{1, 2, math.Inf(1)},
+		{math.Inf(-1), 0, 1},
+		{1.5, 1.5, 1.5, 2.25, 9.75, 1e6},
+	}
+	for _, s := range samples {
+		sorted := slices.Clone(s)
+		slices.Sort(sorted)
+		for i := 0; i <= 1000; i++ {
+			q := float64(i) / 1000
+			want, got := Quantile(sorted, q, Linear), quantile.Linear(sorted, q)
+			if math.Float64bits(want) != math.Float64bits(got) && !(math.IsNaN(want) && math.IsNaN(got)) {
+				t.Fatalf("%v at q=%v: quantile.Linear %v, Quantile %v", sorted, q, got, want)
+			}
+		}
+	}
+	for _, q := range []float64{-0.1, 1.1, math.NaN()} {
+		if !math.IsNaN(quantile.Linear([]float64{1, 2}, q)) {
+			t.Errorf("q=%v: want NaN", q)
+		}
+	}
+	if !math.IsNaN(quantile.Linear(nil, 0.5)) {
+		t.Error("empty sample: want NaN")
 	}
 }

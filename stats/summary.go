@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chronograph/chronograph/internal/quantile"
 	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -254,7 +255,7 @@ func madSorted(sorted []float64, med float64) float64 {
 		return a
 	}
 	b := next()
-	return lerp(a, b, h-float64(lo))
+	return quantile.Lerp(a, b, h-float64(lo))
 }
 
 // kahanSum adds xs with Neumaier's compensated summation.
@@ -292,7 +293,7 @@ func linearQuantile(sorted []float64, q float64) float64 {
 	if i >= n-1 {
 		return sorted[n-1]
 	}
-	return lerp(sorted[i], sorted[i+1], h-lo)
+	return quantile.Lerp(sorted[i], sorted[i+1], h-lo)
 }
 
 // summaryJSON is the JSON form of a Summary: figures that are not finite
