@@ -185,8 +185,8 @@ func TestBenchVCD(t *testing.T) {
 		t.Fatalf("%d changes of %d channels, the generator wrote %d of 8", a.Changes, len(a.Channels), n)
 	}
 	for _, p := range a.Channels {
-		if len(p.High) < 100 || len(p.Low) < 100 {
-			t.Errorf("%s: %d high and %d low pulses", p.Channel.Name, len(p.High), len(p.Low))
+		if len(p.High.Values) < 100 || len(p.Low.Values) < 100 {
+			t.Errorf("%s: %d high and %d low pulses", p.Channel.Name, len(p.High.Values), len(p.Low.Values))
 		}
 	}
 }

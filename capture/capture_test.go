@@ -414,8 +414,8 @@ func TestNoTimescale(t *testing.T) {
 	if w := r.Info().Warnings; len(w) != 1 || w[0].Code != "capture-no-timescale" {
 		t.Errorf("warnings %v", w)
 	}
-	if a.Tick.Known() || !reflect.DeepEqual(a.Channels[0].High, []uint64{2}) {
-		t.Errorf("tick %v, high %v", a.Tick, a.Channels[0].High)
+	if a.Tick.Known() || !reflect.DeepEqual(a.Channels[0].High.Values, []uint64{2}) {
+		t.Errorf("tick %v, high %v", a.Tick, a.Channels[0].High.Values)
 	}
 }
 

@@ -54,10 +54,10 @@ $enddefinitions $end
 	}
 	task := a.Channels[0]
 	fmt.Println("resolution:", a.Resolution)
-	fmt.Println("task high (ticks):", task.High)
-	fmt.Println("task period (ticks):", task.RisePeriods)
-	fmt.Println("irq to task (ticks):", a.Between[0].Ticks)
-	s := stats.Summarize(a.Tick.NanosecondsOf(task.High))
+	fmt.Println("task high (ticks):", task.High.Values)
+	fmt.Println("task period (ticks):", task.RisePeriods.Values)
+	fmt.Println("irq to task (ticks):", a.Between[0].Ticks.Values)
+	s := stats.Summarize(a.Tick.NanosecondsOf(task.High.Values))
 	fmt.Printf("task run time: median %.0f ns over %d pulses\n", s.Median, s.N)
 	// Output:
 	// resolution: 1 us

@@ -92,7 +92,7 @@ func fuzzCapture(t *testing.T, format capture.Format, in []byte, minWidth uint64
 	}
 	m := max(minWidth, 1)
 	for _, p := range a.Channels {
-		for _, x := range [][]uint64{p.High, p.Low, p.RisePeriods, p.FallPeriods} {
+		for _, x := range [][]uint64{p.High.Values, p.Low.Values, p.RisePeriods.Values, p.FallPeriods.Values} {
 			for _, v := range x {
 				if v < m {
 					t.Fatalf("%s: a width or period of %d ticks, under the minimum %d", p.Channel.Name, v, m)
@@ -104,18 +104,18 @@ func fuzzCapture(t *testing.T, format capture.Format, in []byte, minWidth uint64
 				t.Fatalf("%s: a glitch of %d ticks, not under %d", p.Channel.Name, g.Width, m)
 			}
 		}
-		for _, d := range p.Duty {
+		for _, d := range p.Duty.Values {
 			if !(d > 0 && d < 1) {
 				t.Fatalf("%s: duty cycle %v", p.Channel.Name, d)
 			}
 		}
-		if len(p.Duty) > len(p.RisePeriods) || len(p.RisePeriods) > max(p.Rises-1, 0) || len(p.FallPeriods) > max(p.Falls-1, 0) {
-			t.Fatalf("%s: %d duty cycles, %d rise periods of %d rises, %d fall periods of %d falls", p.Channel.Name, len(p.Duty), len(p.RisePeriods), p.Rises, len(p.FallPeriods), p.Falls)
+		if len(p.Duty.Values) > len(p.RisePeriods.Values) || len(p.RisePeriods.Values) > max(p.Rises-1, 0) || len(p.FallPeriods.Values) > max(p.Falls-1, 0) {
+			t.Fatalf("%s: %d duty cycles, %d rise periods of %d rises, %d fall periods of %d falls", p.Channel.Name, len(p.Duty.Values), len(p.RisePeriods.Values), p.Rises, len(p.FallPeriods.Values), p.Falls)
 		}
 	}
 	for _, l := range a.Between {
 		if l.Between.Within > 0 {
-			for _, v := range l.Ticks {
+			for _, v := range l.Ticks.Values {
 				if v > l.Between.Within {
 					t.Fatalf("latency %d beyond within %d", v, l.Between.Within)
 				}

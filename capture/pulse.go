@@ -88,6 +88,11 @@ type Spec struct {
 	MinWidth uint64
 	// Between are the latencies to measure.
 	Between []Between
+	// Keep bounds the memory of the analysis: each figure (Sample) keeps
+	// at most Keep values and bins every value beyond (see Sample), and
+	// each channel lists at most Keep glitches (it counts them all). 0
+	// keeps everything.
+	Keep int
 }
 
 // Glitch is a pulse shorter than Spec.MinWidth, removed from the pulses
@@ -130,31 +135,48 @@ type Pulses struct {
 	Channel Channel
 	// High and Low are the widths of the high and low pulses, in ticks,
 	// in time order.
-	High, Low []uint64
+	High, Low Sample[uint64]
 	// RisePeriods are the times from each rising edge to the next,
 	// FallPeriods from each falling edge to the next, in ticks; an unknown
 	// level between two edges breaks the chain (no period across it).
-	RisePeriods, FallPeriods []uint64
+	RisePeriods, FallPeriods Sample[uint64]
 	// Duty is the duty cycle of each rise-to-rise period: the time high
 	// over the period, from 0 to 1 (exclusive), one per RisePeriods.
-	Duty []float64
+	Duty Sample[float64]
 	// Rises and Falls count the confirmed edges.
 	Rises, Falls int
-	// Glitches are the removed pulses, in time order.
-	Glitches []Glitch
+	// Glitches are the removed pulses, in time order: the first
+	// Spec.Keep of them (all with Keep 0); GlitchCount counts them all.
+	Glitches    []Glitch
+	GlitchCount int
 	// Unknown counts the runs cut by an x or z; Open those cut by the
 	// capture's start or end.
 	Unknown, Open int
 }
 
-// Frequencies are the frequencies of the rise-to-rise periods, in hertz
-// (NaN when tick is unknown).
+// Frequencies are the frequencies of the rise-to-rise periods kept
+// (RisePeriods.Values), in hertz (NaN when tick is unknown). A binned
+// period's frequencies are its bins' inverses.
 func (p *Pulses) Frequencies(tick Resolution) []float64 {
-	out := make([]float64, len(p.RisePeriods))
-	for i, t := range p.RisePeriods {
+	out := make([]float64, len(p.RisePeriods.Values))
+	for i, t := range p.RisePeriods.Values {
 		out[i] = 1 / tick.Seconds(t)
 	}
 	return out
+}
+
+func (p *Pulses) init(keep int) {
+	for _, s := range []*Sample[uint64]{&p.High, &p.Low, &p.RisePeriods, &p.FallPeriods} {
+		s.keep = keep
+	}
+	p.Duty.keep = keep
+}
+
+func (p *Pulses) finish() {
+	for _, s := range []*Sample[uint64]{&p.High, &p.Low, &p.RisePeriods, &p.FallPeriods} {
+		s.finish()
+	}
+	p.Duty.finish()
 }
 
 // Latencies are the latencies of one Between.
@@ -163,7 +185,7 @@ type Latencies struct {
 	From, To Channel
 	// Ticks are the latencies, in ticks, in time order (0 when the two
 	// edges are at one time).
-	Ticks []uint64
+	Ticks Sample[uint64]
 	// Unmatched, Extra, Unprompted and Unknown count the edges left
 	// unpaired (see Between).
 	Unmatched, Extra, Unprompted, Unknown int
@@ -184,12 +206,13 @@ type Analysis struct {
 }
 
 // Analyze reads every change of r (to io.EOF) and measures the pulses of
-// the channels spec names and the latencies it asks for. It keeps the
-// widths, periods, duty cycles and latencies (8 bytes each) of those
-// channels and no more of the capture: about 20 bytes per edge of a
-// measured channel (a width, a period, a duty cycle every other edge),
-// and 16 more per edge of a channel a Between names; a process holds
-// about twice that, with the garbage collector's headroom. The reader
+// the channels spec names and the latencies it asks for, as it reads: the
+// latencies are paired on the way (an edge waits only until the other
+// channel of its Between can no longer give an earlier one: at most
+// Spec.MinWidth ticks). It keeps the figures of those channels and no
+// more of the capture: every value (8 bytes each) with Spec.Keep 0, at
+// most Keep values per figure and bins beyond (see Sample) otherwise,
+// which bounds its memory whatever the capture's length. The reader
 // itself streams in constant memory.
 func Analyze(r *Reader, spec Spec) (*Analysis, error) {
 	a, err := newAnalyzer(r.Info(), spec)
@@ -214,13 +237,17 @@ type analyzer struct {
 	spec     Spec
 	bySignal [][]*tracker
 	reported []*tracker
-	between  []*tracker // From and To trackers, two per Between
+	paired   []*tracker // the trackers a Between reads, each once
+	pairers  []*pairer
 	res      *Analysis
 	started  bool
 	last     uint64
 }
 
 func newAnalyzer(in *Info, spec Spec) (*analyzer, error) {
+	if spec.Keep < 0 {
+		return nil, fmt.Errorf("capture: keep %d is negative: give 0 (keep every value) or a bound", spec.Keep)
+	}
 	a := &analyzer{in: in, spec: spec, bySignal: make([][]*tracker, len(in.Signals)),
 		res: &Analysis{Tick: in.Tick, Resolution: in.Resolution()}}
 	m := max(spec.MinWidth, 1)
@@ -233,7 +260,8 @@ func newAnalyzer(in *Info, spec Spec) (*analyzer, error) {
 		if k, ok := byName[ch.Name]; ok {
 			return k, nil
 		}
-		k := &tracker{out: &Pulses{Channel: ch}, m: m}
+		k := &tracker{out: &Pulses{Channel: ch}, m: m, keep: spec.Keep}
+		k.out.init(spec.Keep)
 		byName[ch.Name] = k
 		a.bySignal[ch.Signal] = append(a.bySignal[ch.Signal], k)
 		return k, nil
@@ -267,8 +295,17 @@ func newAnalyzer(in *Info, spec Spec) (*analyzer, error) {
 		if err != nil {
 			return nil, err
 		}
-		from.keepEdges, to.keepEdges = true, true
-		a.between = append(a.between, from, to)
+		p := &pairer{b: b, from: from, to: to}
+		p.out.Between, p.out.Ticks.keep = b, spec.Keep
+		for _, k := range []*tracker{from, to} {
+			if len(k.pairers) == 0 {
+				a.paired = append(a.paired, k)
+			}
+			if len(k.pairers) == 0 || k.pairers[len(k.pairers)-1] != p {
+				k.pairers = append(k.pairers, p)
+			}
+		}
+		a.pairers = append(a.pairers, p)
 	}
 	return a, nil
 }
@@ -279,12 +316,23 @@ func (a *analyzer) add(c Change) {
 	}
 	a.last = c.Time
 	a.res.Changes++
+	// A candidate edge that has lasted MinWidth is confirmed now rather
+	// than at its channel's next change (the same outcome: see change),
+	// so that the latencies waiting on it can be paired.
+	for _, k := range a.paired {
+		if k.pending && c.Time-k.pt >= k.m {
+			k.confirm()
+		}
+	}
 	for _, k := range a.bySignal[c.Signal] {
 		l := c.Level
 		if k.out.Channel.Bit >= 0 {
 			l = c.Bit(k.out.Channel.Bit)
 		}
 		k.change(c.Time, l)
+	}
+	for _, p := range a.pairers {
+		p.release(c.Time, false)
 	}
 }
 
@@ -297,13 +345,17 @@ func (a *analyzer) finish(end uint64) *Analysis {
 		}
 	}
 	for _, k := range a.reported {
+		k.out.finish()
 		a.res.Channels = append(a.res.Channels, *k.out)
 	}
-	for i, b := range a.spec.Between {
-		from, to := a.between[2*i], a.between[2*i+1]
-		l := pair(b, from, to)
-		l.From, l.To = from.out.Channel, to.out.Channel
-		a.res.Between = append(a.res.Between, l)
+	for _, p := range a.pairers {
+		p.release(end, true)
+		if p.pending {
+			p.out.Unmatched++
+		}
+		p.out.Ticks.finish()
+		p.out.From, p.out.To = p.from.out.Channel, p.to.out.Channel
+		a.res.Between = append(a.res.Between, p.out)
 	}
 	return a.res
 }
@@ -326,6 +378,7 @@ type event struct {
 type tracker struct {
 	out      *Pulses
 	m        uint64 // the shortest pulse, >= 1
+	keep     int
 	reported bool
 	started  bool
 	raw      Level     // the level now
@@ -337,8 +390,22 @@ type tracker struct {
 	// the chain of edges for periods and duty cycles
 	lastRise, lastFall, fallT   uint64
 	haveRise, haveFall, fallSet bool
-	keepEdges                   bool
-	events                      []event
+	pairers                     []*pairer // the Betweens that read this channel's edges
+}
+
+// horizon is the earliest time of an event the tracker may still give,
+// now being the time of the change read last: its candidate edge, or now.
+func (k *tracker) horizon(now uint64) uint64 {
+	if k.pending {
+		return k.pt
+	}
+	return now
+}
+
+func (k *tracker) emit(e event) {
+	for _, p := range k.pairers {
+		p.event(k, e)
+	}
 }
 
 func (k *tracker) change(t uint64, l Level) {
@@ -363,7 +430,10 @@ func (k *tracker) change(t uint64, l Level) {
 		k.pending, k.pt = true, t
 	case l == k.com: // back before the candidate run was confirmed
 		if w := t - k.pt; w < k.m {
-			k.out.Glitches = append(k.out.Glitches, Glitch{Start: k.pt, Width: w, Level: 1 - k.com})
+			k.out.GlitchCount++
+			if k.keep == 0 || len(k.out.Glitches) < k.keep {
+				k.out.Glitches = append(k.out.Glitches, Glitch{Start: k.pt, Width: w, Level: 1 - k.com})
+			}
 			k.pending = false
 			return
 		}
@@ -387,9 +457,9 @@ func (k *tracker) confirm() {
 	switch k.start {
 	case startClean:
 		if k.com == High {
-			k.out.High = append(k.out.High, k.pt-k.cs)
+			k.out.High.add(k.pt - k.cs)
 		} else {
-			k.out.Low = append(k.out.Low, k.pt-k.cs)
+			k.out.Low.add(k.pt - k.cs)
 		}
 	case startCapture:
 		k.out.Open++
@@ -417,22 +487,18 @@ func (k *tracker) cut(atEnd bool) {
 func (k *tracker) toUnknown(t uint64) {
 	k.com = Unknown
 	k.haveRise, k.haveFall, k.fallSet = false, false, false
-	if k.keepEdges {
-		k.events = append(k.events, event{t: t})
-	}
+	k.emit(event{t: t})
 }
 
 func (k *tracker) edge(e Edge, t uint64) {
-	if k.keepEdges {
-		k.events = append(k.events, event{t, e})
-	}
+	k.emit(event{t, e})
 	if e == Rise {
 		k.out.Rises++
 		if k.haveRise {
 			p := t - k.lastRise
-			k.out.RisePeriods = append(k.out.RisePeriods, p)
+			k.out.RisePeriods.add(p)
 			if k.fallSet {
-				k.out.Duty = append(k.out.Duty, float64(k.fallT-k.lastRise)/float64(p))
+				k.out.Duty.add(float64(k.fallT-k.lastRise) / float64(p))
 			}
 		}
 		k.lastRise, k.haveRise, k.fallSet = t, true, false
@@ -440,7 +506,7 @@ func (k *tracker) edge(e Edge, t uint64) {
 	}
 	k.out.Falls++
 	if k.haveFall {
-		k.out.FallPeriods = append(k.out.FallPeriods, t-k.lastFall)
+		k.out.FallPeriods.add(t - k.lastFall)
 	}
 	k.lastFall, k.haveFall = t, true
 	if k.haveRise {
@@ -462,75 +528,103 @@ func (k *tracker) finish(end uint64) {
 	k.cut(true)
 }
 
-// pair pairs the edges of b (see Between).
-func pair(b Between, from, to *tracker) Latencies {
-	l := Latencies{Between: b}
-	pending, pt := false, uint64(0)
-	expire := func(t uint64) {
-		if pending && b.Within > 0 && t-pt > b.Within {
-			l.Unmatched++
-			pending = false
-		}
-	}
-	unknown := func() {
-		if pending {
-			l.Unknown++
-			pending = false
-		}
-	}
-	onA := func(t uint64) {
-		expire(t)
-		if pending {
-			l.Extra++
+// pairer pairs the edges of one Between (see Between) as they come. The
+// edges of the two channels are confirmed out of time order (an edge only
+// when the run after it has lasted MinWidth), so each waits in its
+// channel's queue until the other channel can no longer give an earlier
+// edge (its horizon); edges at one time are taken From first, so that a
+// To edge at the same time answers the From edge.
+type pairer struct {
+	b        Between
+	from, to *tracker
+	as, bs   []event // the edges of From and of To waiting
+	pending  bool    // a From edge waits for its To edge, since pt
+	pt       uint64
+	out      Latencies
+}
+
+// event takes an event of tracker k.
+func (p *pairer) event(k *tracker, e event) {
+	if p.from == p.to {
+		// One channel: its events come in time order.
+		switch {
+		case e.edge == 0:
+			p.unknown()
 			return
+		case e.edge == p.b.To.Edge:
+			p.onB(e.t)
 		}
-		pending, pt = true, t
+		if e.edge == p.b.From.Edge {
+			p.onA(e.t)
+		}
+		return
 	}
-	onB := func(t uint64) {
-		expire(t)
-		if !pending {
-			l.Unprompted++
-			return
-		}
-		l.Ticks = append(l.Ticks, t-pt)
-		pending = false
-	}
-	if from == to {
-		for _, e := range from.events {
-			switch {
-			case e.edge == 0:
-				unknown()
-				continue
-			case e.edge == b.To.Edge:
-				onB(e.t)
-			}
-			if e.edge == b.From.Edge {
-				onA(e.t)
-			}
-		}
+	if k == p.from {
+		p.as = append(p.as, e)
 	} else {
-		take := func(e event, edge Edge, on func(uint64)) {
-			if e.edge == 0 {
-				unknown()
-			} else if e.edge == edge {
-				on(e.t)
-			}
-		}
-		as, bs := from.events, to.events
-		for len(as) > 0 || len(bs) > 0 {
-			// At one time, the From edge first: a To edge at the same time
-			// answers it.
-			if len(bs) == 0 || len(as) > 0 && as[0].t <= bs[0].t {
-				take(as[0], b.From.Edge, onA)
-				as = as[1:]
-			} else {
-				take(bs[0], b.To.Edge, onB)
-				bs = bs[1:]
-			}
-		}
+		p.bs = append(p.bs, e)
 	}
-	if pending {
-		l.Unmatched++
+}
+
+// release pairs the waiting edges that no edge still to come can precede
+// (all of them when final), now being the time of the change read last.
+func (p *pairer) release(now uint64, final bool) {
+	for len(p.as) > 0 || len(p.bs) > 0 {
+		if len(p.as) > 0 && (len(p.bs) == 0 || p.as[0].t <= p.bs[0].t) {
+			e := p.as[0]
+			if !final && len(p.bs) == 0 && e.t > p.to.horizon(now) {
+				return
+			}
+			p.as = p.as[1:]
+			p.take(e, p.b.From.Edge, p.onA)
+			continue
+		}
+		e := p.bs[0]
+		if !final && len(p.as) == 0 && e.t >= p.from.horizon(now) {
+			return
+		}
+		p.bs = p.bs[1:]
+		p.take(e, p.b.To.Edge, p.onB)
 	}
-	return l
+}
+
+func (p *pairer) take(e event, edge Edge, on func(uint64)) {
+	if e.edge == 0 {
+		p.unknown()
+	} else if e.edge == edge {
+		on(e.t)
+	}
+}
+
+func (p *pairer) expire(t uint64) {
+	if p.pending && p.b.Within > 0 && t-p.pt > p.b.Within {
+		p.out.Unmatched++
+		p.pending = false
+	}
+}
+
+func (p *pairer) unknown() {
+	if p.pending {
+		p.out.Unknown++
+		p.pending = false
+	}
+}
+
+func (p *pairer) onA(t uint64) {
+	p.expire(t)
+	if p.pending {
+		p.out.Extra++
+		return
+	}
+	p.pending, p.pt = true, t
+}
+
+func (p *pairer) onB(t uint64) {
+	p.expire(t)
+	if !p.pending {
+		p.out.Unprompted++
+		return
+	}
+	p.out.Ticks.add(t - p.pt)
+	p.pending = false
 }

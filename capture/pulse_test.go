@@ -38,17 +38,17 @@ func checkPulses(t *testing.T, p capture.Pulses, w want) {
 			t.Errorf("%s %s = %v, want %v", p.Channel.Name, what, got, want)
 		}
 	}
-	eq("high widths", p.High, w.high)
-	eq("low widths", p.Low, w.low)
-	eq("rise periods", p.RisePeriods, w.rise)
-	eq("fall periods", p.FallPeriods, w.fall)
-	eq("duty", p.Duty, w.duty)
+	eq("high widths", p.High.Values, w.high)
+	eq("low widths", p.Low.Values, w.low)
+	eq("rise periods", p.RisePeriods.Values, w.rise)
+	eq("fall periods", p.FallPeriods.Values, w.fall)
+	eq("duty", p.Duty.Values, w.duty)
 	eq("glitches", p.Glitches, w.glitches)
 	eq("rises", p.Rises, w.rises)
 	eq("falls", p.Falls, w.falls)
 	eq("unknown", p.Unknown, w.unknown)
 	eq("open", p.Open, w.open)
-	for _, x := range [][]uint64{p.High, p.Low, p.RisePeriods, p.FallPeriods} {
+	for _, x := range [][]uint64{p.High.Values, p.Low.Values, p.RisePeriods.Values, p.FallPeriods.Values} {
 		for _, v := range x {
 			if v == 0 {
 				t.Errorf("%s: a width or period of 0", p.Channel.Name)
@@ -166,8 +166,8 @@ func TestBetween(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := analyze(t, "testdata/"+tt.file, capture.Spec{Channels: []string{"irq"}, MinWidth: tt.minWidth, Between: []capture.Between{tt.b}})
 			l := a.Between[0]
-			if !reflect.DeepEqual(l.Ticks, tt.ticks) {
-				t.Errorf("latencies %v, want %v", l.Ticks, tt.ticks)
+			if !reflect.DeepEqual(l.Ticks.Values, tt.ticks) {
+				t.Errorf("latencies %v, want %v", l.Ticks.Values, tt.ticks)
 			}
 			if got := [4]int{l.Unmatched, l.Extra, l.Unprompted, l.Unknown}; got != tt.counts {
 				t.Errorf("unmatched, extra, unprompted, unknown = %v, want %v", got, tt.counts)

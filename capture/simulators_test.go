@@ -38,7 +38,7 @@ func TestIcarus(t *testing.T) {
 	}
 	a := analyze(t, "testdata/icarus.vcd", capture.Spec{Channels: []string{"irq"}, Between: []capture.Between{{
 		From: capture.EdgeRef{Channel: "irq", Edge: capture.Rise}, To: capture.EdgeRef{Channel: "task_pin", Edge: capture.Rise}}}})
-	if got := a.Between[0].Ticks; !reflect.DeepEqual(got, u(7, 4)) {
+	if got := a.Between[0].Ticks.Values; !reflect.DeepEqual(got, u(7, 4)) {
 		t.Errorf("irq to task_pin: %v, want [7 4]", got)
 	}
 	r, err := capture.Open("testdata/icarus.vcd")
