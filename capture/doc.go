@@ -52,7 +52,10 @@
 // that), read analog samples, read extended VCD ($dumpports, IEEE 1364
 // §18.4), FST, LXT or Saleae's own formats, nor talk to a logic analyzer:
 // capture with sigrok-cli or PulseView, then read the file. It keeps the
-// widths of the channels measured (8 bytes each), not the capture.
+// figures of the channels measured, not the capture: every value (8 bytes
+// each), or with Spec.Keep at most Keep values per figure and bins beyond
+// (Sample says what stays exact): a capture of any length is analysed in
+// bounded memory.
 //
 // The package imports only the standard library (and warn).
 package capture
