@@ -16,7 +16,8 @@ import (
 // (a VCD without $timescale): times are then counted in ticks of unknown
 // length.
 type Resolution struct {
-	Num, Den uint64
+	Num uint64 `json:"num"`
+	Den uint64 `json:"den"`
 }
 
 // Known reports whether r is a length of time.

@@ -13,6 +13,7 @@ const (
 	KindNumbers  = "numbers"  // chrono numbers: a summary of numbers
 	KindEnv      = "env"      // chrono env: the environment alone
 	KindHistory  = "history"  // chrono history: stored runs over time, change points
+	// KindPulses (pulses.go): chrono pulses, timing read from a capture.
 )
 
 // KindRun holds the kind-level details of a document: at most one field
@@ -30,6 +31,7 @@ type KindRun struct {
 	Numbers  *NumbersRun  `json:"numbers,omitempty"`
 	Trace    *TraceRun    `json:"trace,omitempty"`
 	History  *HistoryRun  `json:"history,omitempty"`
+	Pulses   *PulsesRun   `json:"pulses,omitempty"`
 }
 
 // KindDetail holds the kind-specific details of one measurement: at most
@@ -45,4 +47,5 @@ type KindDetail struct {
 	Trace    *TraceDetail    `json:"trace,omitempty"`
 	Scope    *ScopeDetail    `json:"scope,omitempty"`
 	History  *HistoryDetail  `json:"history,omitempty"`
+	Pulses   *PulsesDetail   `json:"pulses,omitempty"`
 }

@@ -178,7 +178,7 @@ var badDocuments = []struct {
 	{"version 1 unit", `{"schema":"chronograph.result","version":1,"kind":"sleep","measurements":[{"name":"a","metrics":[{"name":"achieved","unit":"us","values":[1]}]}]}`,
 		`the schema puts a sleep document's "achieved" in ns`},
 	{"bogus kind", docWith(`"kind":"bogus"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns","values":[1]}]}`),
-		`unknown document kind "bogus" (this chrono reads command, counters, function, sleep, latency, clocks, numbers, env, trace, scope, history)`},
+		`unknown document kind "bogus" (this chrono reads command, counters, function, sleep, latency, clocks, numbers, env, trace, scope, history, pulses)`},
 	{"no kind", docWith(`"tool":{"name":"x"}`, `{"name":"a","metrics":[]}`), `the document has no "kind"`},
 	{"version 1 bogus kind", `{"schema":"chronograph.result","version":1,"kind":"bogus","measurements":[{"name":"a","metrics":[]}]}`, `unknown document kind "bogus"`},
 	{"measurements null", `{"schema":"chronograph.result","version":2,"kind":"command","measurements":null}`,
@@ -198,6 +198,16 @@ var badDocuments = []struct {
 	{"three lengths", docWith(`"kind":"command"`, `{"name":"a","primary":"wall","metrics":[`+
 		`{"name":"wall","unit":"ns","values":[1,2,3]},{"name":"user","unit":"ns","values":[1,2,3]},{"name":"sys","unit":"ns","values":[1,2]},{"name":"vol_cs","unit":"count","values":[1]}]}`),
 		`metric "sys" has 2 values, 2 of the other 3 metrics 3`},
+	{"pulses without detail", docWith(`"kind":"pulses","run":{"pulses":{"source":"a.vcd"}}`, `{"name":"D0 high","primary":"high","metrics":[{"name":"high","unit":"ns","values":[1]}]}`),
+		`pulses measurement "D0 high" has no "detail.pulses"`},
+	{"pulses bogus figure", docWith(`"kind":"pulses","run":{"pulses":{"source":"a.vcd"}}`, `{"name":"D0 x","primary":"x","detail":{"pulses":{"channel":"D0","figure":"x"}},"metrics":[{"name":"x","unit":"ns","values":[1]}]}`),
+		`pulses measurement "D0 x": figure "x" is not one of high, low`},
+	{"pulses duty in ns", docWith(`"kind":"pulses","run":{"pulses":{"source":"a.vcd"}}`, `{"name":"D0 duty","primary":"duty","detail":{"pulses":{"channel":"D0","figure":"duty"}},"metrics":[{"name":"duty","unit":"ns","values":[1]}]}`),
+		`the schema puts a pulses document's "duty" in 1`},
+	{"pulses latency without edges", docWith(`"kind":"pulses","run":{"pulses":{"source":"a.vcd"}}`, `{"name":"a->b","primary":"latency","detail":{"pulses":{"figure":"latency"}},"metrics":[{"name":"latency","unit":"ns","values":[1]}]}`),
+		`a latency names its edges`},
+	{"pulses without run", docWith(`"kind":"pulses"`, `{"name":"D0 high","primary":"high","detail":{"pulses":{"channel":"D0","figure":"high"}},"metrics":[{"name":"high","unit":"ns","values":[1]}]}`),
+		`the pulses document has no "run.pulses"`},
 }
 
 // docWith returns a version 2 document with the top-level fields head and
@@ -234,6 +244,7 @@ func TestUnmarshalAcceptsGoodDocuments(t *testing.T) {
 		{"trace without spans", `{"schema":"chronograph.result","version":2,"kind":"trace","measurements":null}`},
 		{"scope without timers", `{"schema":"chronograph.result","version":2,"kind":"scope"}`},
 		{"incomplete before the first run", `{"schema":"chronograph.result","version":2,"kind":"sleep","incomplete":true,"measurements":[]}`},
+		{"pulses", docWith(`"kind":"pulses","run":{"pulses":{"source":"a.vcd"}}`, `{"name":"a->b","primary":"latency","detail":{"pulses":{"figure":"latency","from":"a:rise","to":"b:rise"}},"metrics":[{"name":"latency","unit":"ns","values":[1]}]}`)},
 		{"numbers plain", docWith(`"kind":"numbers"`, `{"name":"a","primary":"value","metrics":[{"name":"value","unit":"1","values":[1]}]}`)},
 		{"go benchmark units", docWith(`"kind":"function"`, `{"name":"a","primary":"wall","metrics":[{"name":"wall","unit":"ns/op","values":[1,2]},{"name":"B/s","unit":"B/s","values":[3,4]}]}`)},
 		{"counter events", docWith(`"kind":"counters"`, `{"name":"a","primary":"cycles:u","metrics":[{"name":"cycles:u","unit":"count","values":[1]},{"name":"task-clock","unit":"ns","values":[1]},{"name":"cycles:u_running","unit":"1","values":[0.5]}]}`)},

@@ -10,7 +10,7 @@ import (
 )
 
 // kinds lists every kind of document, in the schema's order.
-var kinds = []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, KindTrace, KindScope, KindHistory}
+var kinds = []string{KindCommand, KindCounters, KindFunction, KindSleep, KindLatency, KindClocks, KindNumbers, KindEnv, KindTrace, KindScope, KindHistory, KindPulses}
 
 // mayBeEmpty lists the kinds whose documents may hold no measurement: an
 // environment alone, a dump without events, a program without scope
@@ -51,6 +51,8 @@ var metricUnits = map[string]map[string][]string{
 	KindNumbers: {"value": {UnitNs, UnitOne}},
 	KindTrace:   withNames(map[string][]string{UnitNs: {"duration", "interval", "gap"}}),
 	KindScope:   withNames(map[string][]string{UnitNs: {"duration"}}),
+	KindPulses: withNames(map[string][]string{UnitNs: {PulseHigh, PulseLow, PulseRisePeriod, PulseFallPeriod, PulseLatency},
+		UnitOne: {PulseDuty}, UnitHz: {PulseFrequency}}),
 }
 
 // withNames turns a map of unit to metric names into one of metric name
@@ -98,6 +100,9 @@ func (d *Document) validate() error {
 			return err
 		}
 	}
+	if d.Kind == KindPulses && len(d.Measurements) > 0 && d.Run.Pulses == nil {
+		return fmt.Errorf(`result: the pulses document has no "run.pulses" (the capture it read): pass the whole document chrono pulses wrote`)
+	}
 	return nil
 }
 
@@ -126,8 +131,11 @@ func (m *Measurement) validate(kind string, i int) error {
 	if m.Primary != "" && m.Metric(m.Primary) == nil {
 		return fmt.Errorf("result: measurement %s: primary metric %s is missing", excerpt.Quote(m.Name), excerpt.Quote(m.Primary))
 	}
-	if kind == KindHistory {
+	switch kind {
+	case KindHistory:
 		return m.Detail.History.validate(m)
+	case KindPulses:
+		return m.Detail.Pulses.validate(m)
 	}
 	return nil
 }
