@@ -93,6 +93,19 @@ type Spec struct {
 	// each channel lists at most Keep glitches (it counts them all). 0
 	// keeps everything.
 	Keep int
+	// Window is the number of level changes of the measured channels to
+	// keep from the capture's start (Analysis.Window), for a waveform
+	// strip; 0 keeps none.
+	Window int
+}
+
+// LevelChange is one change of a measured channel's level, for a
+// waveform strip.
+type LevelChange struct {
+	Time uint64
+	// Channel indexes Analysis.Channels.
+	Channel int
+	Level   Level
 }
 
 // Glitch is a pulse shorter than Spec.MinWidth, removed from the pulses
@@ -203,6 +216,9 @@ type Analysis struct {
 	Changes  uint64
 	Channels []Pulses
 	Between  []Latencies
+	// Window holds the first Spec.Window level changes of the measured
+	// channels (each channel's first level included), in time order.
+	Window []LevelChange
 }
 
 // Analyze reads every change of r (to io.EOF) and measures the pulses of
@@ -280,7 +296,7 @@ func newAnalyzer(in *Info, spec Spec) (*analyzer, error) {
 		if k.reported {
 			return nil, fmt.Errorf("capture: channel %s asked for twice", k.out.Channel.Name)
 		}
-		k.reported = true
+		k.reported, k.index = true, len(a.reported)
 		a.reported = append(a.reported, k)
 	}
 	for _, b := range spec.Between {
@@ -328,6 +344,12 @@ func (a *analyzer) add(c Change) {
 		l := c.Level
 		if k.out.Channel.Bit >= 0 {
 			l = c.Bit(k.out.Channel.Bit)
+		}
+		if l == HighZ {
+			l = Unknown
+		}
+		if k.reported && len(a.res.Window) < a.spec.Window && (!k.started || l != k.raw) {
+			a.res.Window = append(a.res.Window, LevelChange{Time: c.Time, Channel: k.index, Level: l})
 		}
 		k.change(c.Time, l)
 	}
@@ -379,6 +401,7 @@ type tracker struct {
 	out      *Pulses
 	m        uint64 // the shortest pulse, >= 1
 	keep     int
+	index    int // in Analysis.Channels, when reported
 	reported bool
 	started  bool
 	raw      Level     // the level now
