@@ -30,6 +30,14 @@ func Header(d *result.Document) string {
 // … max and percentiles, each with the digits it is known to. Kinds with
 // their own layout register a viewer instead.
 func genericView(d *result.Document, o Options) (*View, error) {
+	return genericViewAt(d, o, false)
+}
+
+// genericViewAt is genericView; with atResolution no figure (a mean, a
+// deviation, an interpolated percentile) is printed finer than its
+// metric's resolution: a capture's figures, where the resolution is the
+// instrument's sample period (a 1 MHz capture prints no nanoseconds).
+func genericViewAt(d *result.Document, o Options, atResolution bool) (*View, error) {
 	v := &View{Title: Header(d)}
 	if d.Environment != nil {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"environment: " + brief(d.Environment)}})
@@ -62,7 +70,12 @@ func genericView(d *result.Document, o Options) (*View, error) {
 				name += " (incomplete)"
 			}
 			sum := s.Summary
-			f := func(x float64, p unit.Precision) Cell { return s.Cell(x, p, o.Unit) }
+			f := func(x float64, p unit.Precision) Cell {
+				if atResolution && met.Unit == result.UnitNs {
+					p.Resolution = max(p.Resolution, s.Resolution)
+				}
+				return s.Cell(x, p, o.Unit)
+			}
 			med := f(sum.Median, s.AtQuantile(0.5))
 			ci, lo, hi := Missing, Missing, Missing
 			if iv, err := s.MedianCI(stats.Confidence); err == nil {

@@ -1,0 +1,113 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/unit"
+)
+
+func init() { register(result.KindPulses, pulsesView) }
+
+// pulsesView lays out a pulses document (chrono pulses): what the capture
+// is (file, writer, sample rate, resolution, trigger), the generic table
+// of every figure (n, median with its interval, mean ± σ, min … max,
+// percentiles, each to the capture's resolution) and its terminal charts,
+// then per channel the counts that are not samples (edges, cut runs,
+// glitches, the glitches themselves) and per latency its unpaired edges,
+// and what is exact and what is binned.
+func pulsesView(d *result.Document, o Options) (*View, error) {
+	v, err := genericViewAt(d, o, true)
+	if err != nil {
+		return nil, err
+	}
+	run := d.Run.Pulses
+	if run == nil {
+		return v, nil
+	}
+	res := unit.Precision{Resolution: run.ResolutionNs}
+	dur := func(ns float64) string { return unit.Duration(ns, res) }
+	c := run.Capture
+	lines := []string{fmt.Sprintf("capture: %s (%s, %s, %d changes over %s)", run.Source, c.Format, plural.Count(len(run.Channels), "channel")+" measured", run.Changes, dur(run.EndNs-run.StartNs))}
+	var src []string
+	if c.Device != "" {
+		src = append(src, "device "+c.Device)
+	}
+	if c.Version != "" {
+		src = append(src, "written by "+c.Version)
+	}
+	if c.Date != "" {
+		src = append(src, "on "+c.Date)
+	}
+	if len(src) > 0 {
+		lines = append(lines, "source: "+strings.Join(src, ", "))
+	}
+	rate := "no sample rate recorded"
+	if c.SampleRate > 0 {
+		rate = "sample rate " + unit.Plain(float64(c.SampleRate), unit.Precision{Resolution: 1}) + " Hz"
+	}
+	resText := "unknown (no timescale: figures in ticks)"
+	if run.ResolutionNs > 0 {
+		resText = dur(run.ResolutionNs)
+	}
+	lines = append(lines, fmt.Sprintf("time: tick %s, %s, resolution %s (no figure is printed finer)", c.Tick, rate, resText))
+	if c.HasTrigger {
+		lines = append(lines, "trigger at tick "+strconv.FormatUint(c.Trigger, 10))
+	}
+	if run.MinWidthNs > 0 {
+		lines = append(lines, "glitches: pulses shorter than "+dur(run.MinWidthNs)+" (--min-width), listed apart")
+	}
+	head := []Block{{Lines: lines}}
+	ct := &Table{Columns: []Column{{Name: "channel"}, {Name: "rises", Numeric: true}, {Name: "falls", Numeric: true},
+		{Name: "cut by x/z", Numeric: true}, {Name: "cut by the ends", Numeric: true}, {Name: "glitches", Numeric: true}}}
+	var glitchLines []string
+	for _, ch := range run.Channels {
+		ct.Rows = append(ct.Rows, []Cell{TextCell(ch.Name), TextCell(strconv.Itoa(ch.Rises)), TextCell(strconv.Itoa(ch.Falls)),
+			TextCell(strconv.Itoa(ch.Unknown)), TextCell(strconv.Itoa(ch.Open)), TextCell(strconv.Itoa(ch.GlitchCount))})
+		if ch.GlitchCount == 0 {
+			continue
+		}
+		var gs []string
+		for i, g := range ch.Glitches {
+			if i == 10 {
+				break
+			}
+			gs = append(gs, fmt.Sprintf("%s %s at %s", dur(g.WidthNs), g.Level, dur(g.StartNs)))
+		}
+		more := ""
+		if n := ch.GlitchCount - len(gs); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		glitchLines = append(glitchLines, fmt.Sprintf("%s: %s%s", ch.Name, strings.Join(gs, ", "), more))
+	}
+	tail := []Block{{Heading: "channels", Table: ct}}
+	if len(glitchLines) > 0 {
+		tail = append(tail, Block{Heading: "glitches (not in the widths, periods or latencies)", Lines: glitchLines})
+	}
+	if len(run.Between) > 0 {
+		bt := &Table{Columns: []Column{{Name: "latency"}, {Name: "within"}, {Name: "unmatched", Numeric: true}, {Name: "extra", Numeric: true},
+			{Name: "unprompted", Numeric: true}, {Name: "cut by x/z", Numeric: true}}}
+		for _, b := range run.Between {
+			w := "no limit"
+			if b.WithinNs > 0 {
+				w = dur(b.WithinNs)
+			}
+			bt.Rows = append(bt.Rows, []Cell{TextCell(b.From + " -> " + b.To), TextCell(w), TextCell(strconv.Itoa(b.Unmatched)),
+				TextCell(strconv.Itoa(b.Extra)), TextCell(strconv.Itoa(b.Unprompted)), TextCell(strconv.Itoa(b.Unknown))})
+		}
+		tail = append(tail, Block{Heading: "edges left unpaired", Table: bt,
+			Notes: []string{"unmatched: no answer (within the limit, or before the end); extra: came while one was pending; unprompted: an answer with none pending"}})
+	}
+	tail = append(tail, Block{Lines: []string{"exactness: " + run.Exactness}})
+	if run.ElapsedNs > 0 {
+		tail = append(tail, Block{Lines: []string{fmt.Sprintf("analysed in %s: %s edges per second", unit.Duration(float64(run.ElapsedNs), unit.Precision{Resolution: 1e6}),
+			unit.Plain(run.EdgesPerSecond, unit.Precision{Uncertainty: run.EdgesPerSecond / 100}))}, In: InText})
+	}
+	blocks := append([]Block{}, head...)
+	blocks = append(blocks, v.Blocks...)
+	v.Blocks = append(blocks, tail...)
+	return v, nil
+}
