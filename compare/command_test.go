@@ -181,3 +181,73 @@ func TestCommandConclusions(t *testing.T) {
 }
 
 var errTest = errors.New("stats: too few")
+
+// TestFewRunsWithoutResampling: with too few runs for an interval,
+// a comparison whose interval would be bounded skips the bootstrap, and
+// says and stores exactly what the one made with the bootstrap does; one
+// whose resamples could divide by 0 (or hold NaN) still resamples.
+func TestFewRunsWithoutResampling(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		a, b        []float64
+		unresampled bool
+	}{
+		{"equal", []float64{1e6, 1e6}, []float64{1e6, 1e6}, true},
+		{"slower", []float64{3e6, 3.1e6, 2.9e6}, []float64{1e6, 1.1e6, 0.9e6}, true},
+		{"five runs", spread(2e6, 5), spread(1e6, 5), true},
+		{"one side short", spread(2e6, 20), spread(1e6, 3), true},
+		{"a zero in a", []float64{0, 2e6}, []float64{1e6, 1e6}, true},
+		{"a zero in b", []float64{2e6, 2e6, 2e6}, []float64{0, 1e6, 2e6}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := document("CPU A", map[string][]float64{"a": tc.a, "b": tc.b}, []string{"a", "b"})
+			d.Run.Command = &result.CommandRun{Seed: 7}
+			got := compareMetric(d, 0, 1, "wall", 0, 7)
+			if got.unresampled != tc.unresampled {
+				t.Fatalf("unresampled %v, want %v", got.unresampled, tc.unresampled)
+			}
+			// The comparison as it was made before: always resampled.
+			want := CommandComparison{A: "a", B: "b", Metric: "wall"}
+			want.MedianRatio, want.Err = stats.CompareMedians(tc.a, tc.b, stats.Confidence, stats.Alpha, 7)
+			want.Significant = false // too few runs
+			want.conclusion = want.conclude(result.UnitNs)
+			if got.HasCI || got.Significant != want.Significant || got.Conclusion() != want.Conclusion() || got.CIText() != want.CIText() ||
+				got.RatioText() != want.RatioText() || got.MannWhitney != want.MannWhitney || (got.Err == nil) != (want.Err == nil) {
+				t.Errorf("got  %+v: %q %s\nwant %+v: %q %s", got, got.Conclusion(), got.CIText(), want, want.Conclusion(), want.CIText())
+			}
+			if got.Ratio != want.Ratio {
+				t.Errorf("ratio %v, want %v", got.Ratio, want.Ratio)
+			}
+			if tc.unresampled && !(math.IsNaN(got.CI.Lo) && math.IsNaN(got.CI.Hi)) {
+				t.Errorf("CI %v without resampling: want NaN (none computed)", got.CI)
+			}
+			gs, ws := (&Commands{Wall: []CommandComparison{got}}).Stored(), (&Commands{Wall: []CommandComparison{want}}).Stored()
+			if len(gs) != len(ws) || len(gs) == 1 && gs[0] != ws[0] {
+				t.Errorf("stored %+v, want %+v", gs, ws)
+			}
+		})
+	}
+}
+
+func TestFiniteRatios(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, tc := range []struct {
+		xs, ys []float64
+		want   bool
+	}{
+		{[]float64{1, 2}, []float64{1, 2}, true},
+		{[]float64{0, 0}, []float64{1}, true},
+		{[]float64{1}, []float64{0, 1}, false},
+		{[]float64{1}, []float64{-1, 1}, false},
+		{[]float64{nan}, []float64{1}, false},
+		{[]float64{1}, []float64{nan}, false},
+		{[]float64{inf}, []float64{1}, false},
+		{[]float64{1}, []float64{inf}, false},
+		{nil, []float64{1}, false},
+		{[]float64{1}, nil, false},
+	} {
+		if got := finiteRatios(tc.xs, tc.ys); got != tc.want {
+			t.Errorf("finiteRatios(%v, %v) = %v, want %v", tc.xs, tc.ys, got, tc.want)
+		}
+	}
+}
