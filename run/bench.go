@@ -353,6 +353,7 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 		return nil, err
 	}
 	var cmds []Command
+	look := remembered(lookFor(opts))
 	for _, combo := range combos {
 		for i, line := range lines {
 			c := Command{Line: substitute(line, combo), Index: i}
@@ -384,7 +385,7 @@ func Commands(lines, names []string, params []Param, opts Options) ([]Command, e
 			if len(c.Unused) > 0 {
 				c.Name += " (" + paramText(params, combo, c.Unused) + ")"
 			}
-			if c.Argv, c.Path, err = resolve(line, combo, shell, lookFor(opts)); err != nil {
+			if c.Argv, c.Path, err = resolve(line, combo, shell, look); err != nil {
 				return nil, err
 			}
 			cmds = append(cmds, c)
@@ -480,6 +481,24 @@ func lookFor(opts Options) func(string) (string, error) {
 		return func(name string) (string, error) { return name, nil }
 	}
 	return exec.LookPath
+}
+
+// remembered returns look, remembering the executables it found by
+// name: a scan of many values runs the same program, and each PATH
+// search costs a stat per PATH directory (a scan of 100,000 values made
+// 100,000 searches for the same sleep).
+func remembered(look func(string) (string, error)) func(string) (string, error) {
+	found := map[string]string{}
+	return func(name string) (string, error) {
+		if path, ok := found[name]; ok {
+			return path, nil
+		}
+		path, err := look(name)
+		if err == nil {
+			found[name] = path
+		}
+		return path, err
+	}
 }
 
 // bench is one benchmark in progress.
@@ -641,7 +660,7 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	}
 	b := &bench{opts: opts, cmds: cmds, exec: ex, shell: shell, cpu: -1, warmups: make([]int, len(cmds))}
 	b.pinTo = func(cpu int) error { return pinThread([]int{cpu}) }
-	b.look = lookFor(opts)
+	b.look = remembered(lookFor(opts))
 	b.rep = &Benchmark{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
 	if len(opts.Counters) > 0 {
 		b.counters = newCounterState(b.rep, opts.Counters, opts.CounterOptions)
