@@ -87,6 +87,8 @@ type analysis struct {
 	// their means (IPC, miss rates, CPUs utilized), as perf stat does.
 	Metrics []*metricAnalysis
 	Derived []result.Derived
+	// whole holds the figures of the whole benchmark it was made with.
+	whole *whole
 }
 
 // metricAnalysis holds the figures of one probe figure (a counter) of a
@@ -182,7 +184,7 @@ func (r *Benchmark) analyzeMetrics(a *analysis, names []string) {
 	if len(res.Samples) == 0 {
 		return
 	}
-	_, _, _, sub := r.overheadMedians()
+	sub := a.whole.sub
 	for _, name := range names {
 		m := &metricAnalysis{Name: name, Unit: extraUnit(name)}
 		scaled := false
@@ -264,11 +266,39 @@ func (r *Benchmark) analyzeOverhead() *overheadAnalysis {
 	}
 }
 
+// whole holds what the analysis of each command needs of the whole
+// benchmark, computed once for all of them (a scan has thousands of
+// commands, and these figures go over every overhead run, or every run).
+type whole struct {
+	// names are the probe figures (extraNames).
+	names []string
+	// ow, ou and os are the overhead's medians and sub whether they are
+	// subtracted (overheadMedians); ov its summaries (analyzeOverhead).
+	ow, ou, os float64
+	sub        bool
+	ov         *overheadAnalysis
+	// ovMedian, ovMAD and ovWhat are the overhead as the warnings quote
+	// it (overheadText).
+	ovMedian, ovMAD, ovWhat string
+}
+
+// whole computes the figures of the whole benchmark that every
+// command's analysis needs.
+func (r *Benchmark) whole() *whole {
+	w := &whole{names: r.extraNames(), ov: r.analyzeOverhead()}
+	w.ow, w.ou, w.os, w.sub = r.overheadMedians()
+	w.ovMedian, w.ovMAD, w.ovWhat = overheadText(w.ov)
+	return w
+}
+
 // analyze corrects the figures of res for the overhead, judges them
 // (warnings) and analyzes its counters.
-func (r *Benchmark) analyze(res *CommandRuns) *analysis {
-	a := &analysis{CommandRuns: res, TimedOut: len(res.TimedOut), MedianRSS: -1}
-	ow, ou, os_, sub := r.overheadMedians()
+func (r *Benchmark) analyze(res *CommandRuns) *analysis { return r.analyzeIn(res, r.whole()) }
+
+// analyzeIn is analyze with the figures of the whole benchmark w.
+func (r *Benchmark) analyzeIn(res *CommandRuns, w *whole) *analysis {
+	a := &analysis{CommandRuns: res, TimedOut: len(res.TimedOut), MedianRSS: -1, whole: w}
+	ow, ou, os_, sub := w.ow, w.ou, w.os, w.sub
 	a.RawWall = series(res.Samples, func(s Sample) float64 { return float64(s.Wall) })
 	a.RawUser = series(res.Samples, func(s Sample) float64 { return float64(s.User) })
 	a.RawSys = series(res.Samples, func(s Sample) float64 { return float64(s.Sys) })
@@ -309,7 +339,7 @@ func (r *Benchmark) analyze(res *CommandRuns) *analysis {
 			fmt.Sprintf("the CPUs differ: %s: the figure depends on the CPU a run lands on, so the median's interval spans them", a.perCPUText()),
 			fmt.Sprintf("pin one CPU (e.g. --pin %d) to measure it there; `chrono env` compares the CPUs' speeds", a.PerCPU[0].CPU)))
 	}
-	r.analyzeMetrics(a, r.extraNames())
+	r.analyzeMetrics(a, w.names)
 	return a
 }
 
@@ -332,8 +362,7 @@ func medianText(xs []float64, res float64) string {
 
 // overheadText returns the overhead's median and scaled MAD as the
 // summary's overhead line prints them, and what the overhead is called.
-func (r *Benchmark) overheadText() (median, mad, what string) {
-	oa := r.analyzeOverhead()
+func overheadText(oa *overheadAnalysis) (median, mad, what string) {
 	if oa == nil {
 		return "", "", ""
 	}
@@ -384,8 +413,8 @@ func (r *Benchmark) warnings(a *analysis) []warn.Warning {
 	}
 	ov := r.Overhead
 	if ov != nil && ov.Unavailable == "" && len(ov.Samples) > 0 {
-		ovs := stats.Summarize(series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) }))
-		om, omad, what := r.overheadText()
+		ovs := a.whole.ov.Wall
+		om, omad, what := a.whole.ovMedian, a.whole.ovMAD, a.whole.ovWhat
 		shown := med
 		if sum.Median == 0 {
 			shown = "clamped to 0"
@@ -395,7 +424,7 @@ func (r *Benchmark) warnings(a *analysis) []warn.Warning {
 			clamped = fmt.Sprintf("; %d of %s %s not longer than it and %s clamped to 0 (raw median %s)", a.Clamped, plural.Count(len(a.Wall), "run"), plural.Was(a.Clamped), plural.Is(a.Clamped), medianText(a.RawWall, 1))
 		}
 		switch {
-		case ov.Subtracted && r.belowResolution(sum.Median):
+		case ov.Subtracted && a.whole.belowResolution(sum.Median):
 			// The corrected median is within the overhead's noise: the
 			// command's own time cannot be told from the overhead's.
 			fix := "use -N to run it without a shell"
@@ -465,11 +494,11 @@ func percent(f float64) string { return strconv.FormatFloat(100*f, 'g', -1, 64) 
 // belowResolution reports whether a corrected wall median is not positive
 // or, when the overhead is subtracted, within the spread (scaled MAD) of
 // the overhead: too small to tell from the overhead.
-func (r *Benchmark) belowResolution(median float64) bool {
+func (w *whole) belowResolution(median float64) bool {
 	if !(median > 0) {
 		return true
 	}
-	oa := r.analyzeOverhead()
+	oa := w.ov
 	return oa != nil && oa.Subtracted && oa.Unavailable == "" && median <= oa.Wall.MADScaled
 }
 

@@ -546,7 +546,7 @@ type bench struct {
 // group and stops the benchmark.
 func Run(ctx context.Context, cmds []Command, opts Options) (*Benchmark, error) {
 	if opts.Simulate {
-		return simulate(cmds, opts)
+		return simulate(ctx, cmds, opts)
 	}
 	b, err := newBench(cmds, opts, newSpawner())
 	if err != nil {
@@ -586,13 +586,19 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Benchmark, error) 
 		return nil, err
 	}
 	<-done
+	b.interrupted(ctx)
+	return b.rep, nil
+}
+
+// interrupted marks the benchmark interrupted when ctx is done: the
+// cancel that stopped it is not a failure.
+func (b *bench) interrupted(ctx context.Context) {
 	if ctx.Err() != nil {
 		b.rep.Interrupted = true
 		if errors.Is(b.rep.Err, errCanceled) {
 			b.rep.Err = nil
 		}
 	}
-	return b.rep, nil
 }
 
 func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -19,6 +20,17 @@ import (
 // against the reference the options name, else the fastest), which
 // readers recompute from the samples.
 func (r *Benchmark) Document(m result.Meta) *result.Document {
+	d, _ := r.DocumentContext(context.Background(), m)
+	return d
+}
+
+// DocumentContext is Document, stopped when ctx is done: it checks ctx
+// before the analysis of each command (the analysis, not the copying, is
+// what costs; a scan has thousands of commands), and returns ctx's error
+// and no document once it is done. chrono run builds its documents
+// during the benchmark with the benchmark's context, so that a Ctrl-C
+// or SIGTERM stops the building too.
+func (r *Benchmark) DocumentContext(ctx context.Context, m result.Meta) (*result.Document, error) {
 	d := result.New(result.KindCommand, m)
 	d.Start, d.End = r.Start, r.End
 	if d.End.IsZero() {
@@ -48,13 +60,38 @@ func (r *Benchmark) Document(m result.Meta) *result.Document {
 	if usageUnavailable != "" {
 		d.Warnings = append(d.Warnings, warn.NewNote("rusage-unavailable", usageUnavailable, "measure on Linux or macOS for per-run memory and context switches"))
 	}
+	w := r.whole()
 	for _, res := range r.Results {
-		d.Measurements = append(d.Measurements, r.measurement(r.analyze(res)))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d.Measurements = append(d.Measurements, r.measurement(r.analyzeIn(res, w)))
 	}
 	if c, err := compare.CommandDocument(d, ""); err == nil {
 		d.Comparisons = c.Stored()
 	}
-	return d
+	return d, nil
+}
+
+// Snapshot returns a copy of the benchmark as it is now, which the runs
+// that follow leave as it is, so that another goroutine can make its
+// document (DocumentContext) while the benchmark goes on or stops. It
+// costs a copy of each command's bookkeeping, not of its samples: a run
+// only ever appends to them.
+func (r *Benchmark) Snapshot() *Benchmark {
+	s := *r
+	s.Results = make([]*CommandRuns, len(r.Results))
+	for i, res := range r.Results {
+		c := *res
+		s.Results[i] = &c
+	}
+	if r.Overhead != nil {
+		ov := *r.Overhead
+		s.Overhead = &ov
+	}
+	s.CountersUnavailable = slices.Clone(r.CountersUnavailable) // their Runs are counted in place
+	s.Notes = slices.Clone(r.Notes)
+	return &s
 }
 
 // kindRun returns the kind-level details of the benchmark's document.
@@ -138,7 +175,7 @@ func (r *Benchmark) measurement(a *analysis) result.Measurement {
 	m.Metrics = append(m.Metrics, metric("wall", result.UnitNs, 1, a.Wall),
 		metric("user", result.UnitNs, cpuRes, a.User),
 		metric("sys", result.UnitNs, cpuRes, a.Sys))
-	if _, _, _, sub := r.overheadMedians(); sub {
+	if a.whole.sub {
 		m.Metrics = append(m.Metrics,
 			metric("wall_raw", result.UnitNs, 1, a.RawWall),
 			metric("user_raw", result.UnitNs, cpuRes, a.RawUser),

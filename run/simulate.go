@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -13,9 +14,12 @@ import (
 // SECONDS` command names, so that tests of run counts, the time budget,
 // names and comparisons are exact and instant, as hyperfine's
 // --debug-mode makes them. shell is the shell's argument list up to the
-// command line (["sh", "-c"]), nil with -N.
+// command line (["sh", "-c"]), nil with -N. Once ctx is done (Ctrl-C,
+// SIGTERM) every run fails with errCanceled, as the spawner's starts do
+// after a cancel, so that the loop stops at its next run.
 type simulator struct {
 	shell []string
+	ctx   context.Context
 }
 
 // run returns the simulated Sample of spec: the shell's own seconds (a
@@ -25,6 +29,9 @@ type simulator struct {
 // figures unavailable.
 func (sm simulator) run(spec *execSpec) (Sample, []byte, error) {
 	s := Sample{MaxRSSBytes: -1, MinorFaults: -1, MajorFaults: -1, VolCS: -1, InvolCS: -1}
+	if sm.ctx != nil && sm.ctx.Err() != nil {
+		return s, nil, errCanceled
+	}
 	line := joinWords(spec.argv)
 	var shellTime time.Duration
 	if n := len(sm.shell); n > 0 && len(spec.argv) == n+1 && slices.Equal(spec.argv[:n], sm.shell) {
@@ -63,8 +70,9 @@ func sleepSeconds(line string) (time.Duration, error) {
 	return 0, usagef("run: --debug-mode runs nothing and can only simulate commands of the form `sleep SECONDS`, not %q", line)
 }
 
-// simulate runs the benchmark on the simulator (see Options.Simulate).
-func simulate(cmds []Command, opts Options) (*Benchmark, error) {
+// simulate runs the benchmark on the simulator (see Options.Simulate),
+// until its end or until ctx is done.
+func simulate(ctx context.Context, cmds []Command, opts Options) (*Benchmark, error) {
 	if len(opts.Pin) > 0 {
 		return nil, usagef("run: --pin with --debug-mode: a simulated run has no CPU to pin: leave one of them out")
 	}
@@ -72,11 +80,12 @@ func simulate(cmds []Command, opts Options) (*Benchmark, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := newBench(cmds, opts, simulator{shell: shell})
+	b, err := newBench(cmds, opts, simulator{shell: shell, ctx: ctx})
 	if err != nil {
 		return nil, err
 	}
 	defer b.close()
 	b.loop()
+	b.interrupted(ctx)
 	return b.rep, nil
 }

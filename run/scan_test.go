@@ -1,0 +1,180 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chronograph/chronograph/result"
+)
+
+// scan is a --debug-mode scan of n values (sleep 0.001 .. ), runs runs
+// each.
+func scan(t testing.TB, n int) []Command {
+	t.Helper()
+	p, err := ScanParam("x", "1", strconv.Itoa(n), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds, err := Commands([]string{"sleep 0.00{x}"}, nil, []Param{p}, Options{NoShell: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmds
+}
+
+// runsMade counts the timing runs of rep.
+func runsMade(rep *Benchmark) (runs, commands int) {
+	for _, res := range rep.Results {
+		runs += len(res.Samples)
+		if len(res.Samples) > 0 {
+			commands++
+		}
+	}
+	return runs, commands
+}
+
+// TestScanStopsAtCancel: a scan of 20,000 values in --debug-mode whose
+// context is canceled (as a Ctrl-C or SIGTERM cancels it) in its 1,000th
+// run makes no run after that, in either order, and says it was
+// interrupted: before, the simulator did not look at the context and the
+// scan went on to its end. The cancel is a countdown on the context's
+// checks, so it comes at the same point of the scan on any machine.
+func TestScanStopsAtCancel(t *testing.T) {
+	const n, at = 20_000, 1000
+	cmds := scan(t, n)
+	for _, order := range []Order{Sequential, Interleaved} {
+		t.Run(string(order), func(t *testing.T) {
+			ctx := &countdown{Context: context.Background()}
+			ctx.left.Store(at)
+			completed := 0
+			opts := Options{NoShell: true, Simulate: true, Runs: 2, Order: order, Seed: 1,
+				OnCommandDone: func(*Benchmark, *CommandRuns) { completed++ }}
+			rep, err := Run(ctx, cmds, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Interrupted || rep.Err != nil {
+				t.Errorf("interrupted %v, err %v; want interrupted, no error", rep.Interrupted, rep.Err)
+			}
+			runs, _ := runsMade(rep)
+			if made := runs + len(rep.Overhead.Samples); made != at {
+				t.Errorf("%d runs (%d timing, %d overhead), want %d: the scan went on after the cancel", made, runs, len(rep.Overhead.Samples), at)
+			}
+			if got := ctx.afterCancel.Load(); got > 2 {
+				t.Errorf("asked the context %d times after the cancel: the loop went on", got)
+			}
+			if want := map[Order]int{Sequential: (at - minOverheadRuns) / 3, Interleaved: 0}[order]; completed > want+1 {
+				t.Errorf("%d commands completed, want at most %d", completed, want+1)
+			}
+		})
+	}
+}
+
+// countdown is a context that is canceled once its Err has been asked
+// for left times, counting the calls: a cancel injected in the middle of
+// a long analysis, at the granularity of its checks.
+type countdown struct {
+	context.Context
+	left, calls, afterCancel atomic.Int64
+}
+
+func (c *countdown) Err() error {
+	c.calls.Add(1)
+	if c.left.Add(-1) < 0 {
+		c.afterCancel.Add(1)
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestDocumentStopsAtCancel: the document of a scan of 5,000 commands
+// canceled after the analysis of its 50th command analyses no more (it
+// asks the context before each command and returns at the first "done"),
+// and makes no document; uncanceled it analyses each command once.
+func TestDocumentStopsAtCancel(t *testing.T) {
+	const n, at = 5000, 50
+	rep, err := Run(context.Background(), scan(t, n), Options{NoShell: true, Simulate: true, Runs: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}}
+	ctx := &countdown{Context: context.Background()}
+	ctx.left.Store(at)
+	d, err := rep.DocumentContext(ctx, m)
+	if !errors.Is(err, context.Canceled) || d != nil {
+		t.Fatalf("canceled: %v, document %v; want context.Canceled and none", err, d != nil)
+	}
+	if got := ctx.calls.Load(); got != at+1 {
+		t.Errorf("asked the context %d times, want %d: once per command analysed, and once more", got, at+1)
+	}
+	if got := ctx.afterCancel.Load(); got != 1 {
+		t.Errorf("went on after the cancel: asked %d times after it, want 1", got)
+	}
+	whole := &countdown{Context: context.Background()}
+	whole.left.Store(1 << 40)
+	d, err = rep.DocumentContext(whole, m)
+	if err != nil || len(d.Measurements) != n {
+		t.Fatalf("uncanceled: %v, %d measurements; want %d", err, len(d.Measurements), n)
+	}
+	if got := whole.calls.Load(); got != n {
+		t.Errorf("asked the context %d times for %d commands, want once per command", got, n)
+	}
+}
+
+// TestSnapshot: a snapshot taken during a benchmark is the benchmark as
+// it was then: the runs made after it change neither its runs, nor its
+// overhead runs, nor its counts of counters not counted (checked under
+// -race with its document made while the benchmark goes on).
+func TestSnapshot(t *testing.T) {
+	cmds := scan(t, 200)
+	var snap *Benchmark
+	var wantRuns int
+	docs := make(chan *result.Document, 1)
+	opts := Options{NoShell: true, Simulate: true, Runs: 3, Order: Sequential, Seed: 1,
+		OnCommandDone: func(rep *Benchmark, _ *CommandRuns) {
+			if snap != nil {
+				return
+			}
+			rep.CountersUnavailable = append(rep.CountersUnavailable, result.Unavailable{Name: "cycles", Runs: 1})
+			snap = rep.Snapshot()
+			wantRuns, _ = runsMade(snap)
+			go func() { docs <- snap.Document(result.Meta{}) }()
+			rep.CountersUnavailable[0].Runs++ // as counterState counts them
+		}}
+	rep, err := Run(context.Background(), cmds, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := <-docs
+	if runs, _ := runsMade(rep); runs != 600 {
+		t.Fatalf("%d runs, want 600", runs)
+	}
+	got, commands := runsMade(snap)
+	if got != wantRuns || got != 3 || commands != 1 || !snap.Results[0].Complete || snap.Results[1].Complete {
+		t.Errorf("snapshot: %d runs of %d commands, first complete %v, second %v; want the 3 runs of the first, complete",
+			got, commands, snap.Results[0].Complete, snap.Results[1].Complete)
+	}
+	if len(snap.Overhead.Samples) >= len(rep.Overhead.Samples) || snap.CountersUnavailable[0].Runs != 1 {
+		t.Errorf("snapshot: %d overhead runs (benchmark %d), %d runs without counters; want fewer, and 1",
+			len(snap.Overhead.Samples), len(rep.Overhead.Samples), snap.CountersUnavailable[0].Runs)
+	}
+	if len(d.Measurements) != 200 || len(d.Measurements[0].Metric("wall").Values) != 3 || len(d.Measurements[1].Metric("wall").Values) != 0 {
+		t.Errorf("the snapshot's document holds runs made after it")
+	}
+}
+
+// BenchmarkScanDocument is the document of a --debug-mode scan of 1,000
+// values with 2 runs each: linear in the values (each command's
+// analysis once, the figures of the whole benchmark once).
+func BenchmarkScanDocument(b *testing.B) {
+	rep, err := Run(context.Background(), scan(b, 1000), Options{NoShell: true, Simulate: true, Runs: 2, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		rep.Document(result.Meta{})
+	}
+}
