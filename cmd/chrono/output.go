@@ -273,6 +273,9 @@ func writeFile(path string, stdout io.Writer, render func(io.Writer) error) erro
 // write would add to rather than replace, get their one document or
 // table from emit at the end.
 func (o *output) exportFiles(d *result.Document, ro report.Options) error {
+	if !o.hasFileExports() {
+		return nil
+	}
 	if o.redact {
 		result.Redact(d)
 	}
@@ -286,6 +289,16 @@ func (o *output) exportFiles(d *result.Document, ro report.Options) error {
 		}))
 	}
 	return errors.Join(errs...)
+}
+
+// hasFileExports reports whether exportFiles has a file to write.
+func (o *output) hasFileExports() bool {
+	for _, e := range o.exports() {
+		if e.path != "-" && !outfile.InPlace(e.path) {
+			return true
+		}
+	}
+	return false
 }
 
 // argsKey is the context key under which execute stores the arguments

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -143,13 +144,15 @@ error, on a terminal); it is the rendering of the result document, so
 chrono report of a saved --export-json document prints the same. --json
 prints the document instead; --export-json, --export-csv (hyperfine's
 columns first) and --export-markdown (hyperfine's table, then chrono's
-columns) FILE write it too (- = standard output), after each command;
---redact replaces what identifies the host and its users. Export paths are
-checked before anything runs. With fewer than 6 runs a median or a ratio
-has no confidence interval and no difference is called significant.
+columns) FILE write it too (- = standard output), as the commands
+complete and at the end or on Ctrl-C; --redact replaces what identifies
+the host and its users. Export paths are checked before anything runs.
+With fewer than 6 runs a median or a ratio has no confidence interval and
+no difference is called significant.
 
 Ctrl-C kills the running command's process group, writes the exports with
-what was measured (marked incomplete) and exits with 130 (143 after SIGTERM).
+what was measured (marked incomplete) and exits with 130 (143 after SIGTERM);
+a second Ctrl-C while they are written ends chrono at once.
 
 Exit status: 0 when every command has timings; 1 when a command cannot be
 started, exits non-zero (without -i), or has no timing at all because
@@ -411,27 +414,42 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if f.style == "hyperfine" {
 		opts.Style = "hyperfine"
 	}
-	document := func(rep *run.Benchmark) *result.Document {
-		return rep.Document(meta(cmd, host))
+	document := func(ctx context.Context, rep *run.Benchmark) (*result.Document, error) {
+		return rep.DocumentContext(ctx, meta(cmd, host))
 	}
 	var mu sync.Mutex
 	var exportErr error
-	// The file exports are written after each command, as hyperfine
-	// writes them, so that an interrupt keeps what was measured; standard
-	// output, a FIFO, a device or /dev/fd/N (where a second write adds
-	// to the first) get the document or table once, at the end.
-	opts.OnCommandDone = func(rep *run.Benchmark, _ *run.CommandRuns) {
-		mu.Lock()
-		defer mu.Unlock()
-		d := document(rep)
-		d.Incomplete, d.End = true, time.Now()
-		err := f.out.exportFiles(d, report.Options{})
-		if f.exportHyperfine != "" && f.exportHyperfine != "-" && !outfile.InPlace(f.exportHyperfine) {
-			err = errors.Join(err, writeHyperfine(f.exportHyperfine, nil, d))
-		}
-		if err != nil && exportErr == nil {
-			exportErr = err
-		}
+	ctx, stop := interruptContext(cmd.Context())
+	defer stop()
+	// The file exports are written at the end (and on interruption) from
+	// the one final document, and during the benchmark after a command
+	// now and then (see interim: hyperfine writes them after every
+	// command), so that a benchmark killed keeps what was measured;
+	// standard output, a FIFO, a device or /dev/fd/N (where a second
+	// write adds to the first) get the document or table once, at the
+	// end.
+	hyperfineFile := f.exportHyperfine != "" && f.exportHyperfine != "-" && !outfile.InPlace(f.exportHyperfine)
+	if f.out.hasFileExports() || hyperfineFile {
+		t := &interim{now: time.Now}
+		opts.OnCommandDone = t.onCommandDone(ctx, func(snap *run.Benchmark) {
+			d, err := document(ctx, snap)
+			if err != nil {
+				return // interrupted: the final document is written
+			}
+			d.Incomplete, d.End = true, time.Now()
+			mu.Lock()
+			defer mu.Unlock()
+			if ctx.Err() != nil {
+				return
+			}
+			err = f.out.exportFiles(d, report.Options{})
+			if hyperfineFile {
+				err = errors.Join(err, writeHyperfine(f.exportHyperfine, nil, d))
+			}
+			if err != nil && exportErr == nil {
+				exportErr = err
+			}
+		})
 	}
 	progress := f.style != "basic" && f.style != "none" && f.style != "color" &&
 		(f.style == "full" || isTerminalWriter(stderr))
@@ -440,8 +458,6 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		opts.OnProgress = func(p run.Progress) { pl.Show(p.String()) }
 	}
 
-	ctx, stop := interruptContext(cmd.Context())
-	defer stop()
 	rep, err := run.Run(ctx, cmds, opts)
 	stop()
 	pl.Clear()
@@ -449,7 +465,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		return runError(err)
 	}
 	mu.Lock()
-	final := document(rep)
+	final, _ := document(context.Background(), rep)
 	ro := report.Options{}
 	if f.style == "basic" {
 		ro.Style = "basic" // ASCII only, as chrono report --style basic
