@@ -17,7 +17,7 @@ import (
 // exampleHistory returns the documents of every view of
 // docs/examples/history.db (16 real runs of gzip README.md, a change at
 // the 11th), as chrono history makes them with its default options.
-func exampleHistory(t *testing.T) map[string]*result.Document {
+func exampleHistory(t testing.TB) map[string]*result.Document {
 	t.Helper()
 	ctx := context.Background()
 	s, err := history.OpenExisting(ctx, filepath.Join("..", "docs", "examples", "history.db"))

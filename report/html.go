@@ -112,13 +112,10 @@ type htmlCompare struct {
 type htmlDoc struct {
 	ID, Title, Args, Writer string
 	Plots                   []*plot.Plot
-	// PlotsAfter follow the tables: the plots after the one shown beside
-	// the first table (sleep).
-	PlotsAfter  []*plot.Plot
-	Blocks      []htmlBlock
-	Warnings    []string
-	Env         []htmlBlock
-	EnvWarnings []string
+	Blocks                  []htmlBlock
+	Warnings                []string
+	Env                     []htmlBlock
+	EnvWarnings             []string
 }
 
 type htmlBlock struct {
@@ -126,7 +123,6 @@ type htmlBlock struct {
 	Lines   []string
 	Table   *view.Table
 	Notes   []string
-	Beside  *plot.Plot
 }
 
 // writeReportPage writes the report's page of docs, the comparisons of
@@ -195,16 +191,14 @@ func htmlDocument(d *result.Document, n int, o Options) (htmlDoc, error) {
 		return htmlDoc{}, err
 	}
 	hd.Plots = plots
-	beside := d.Kind == result.KindSleep && len(plots) > 0
+	if lines := plot.Unvaried(d); len(lines) > 0 {
+		hd.Blocks = append(hd.Blocks, htmlBlock{Lines: lines})
+	}
 	for _, b := range v.Blocks {
-		if !b.ShownIn(view.InMarkdown) { // the terminal's blocks (charts) have plots here
+		if !b.ShownIn(view.InHTML) { // the terminal's blocks (charts) have plots here
 			continue
 		}
-		hb := htmlBlock{Heading: b.Heading, Lines: b.Lines, Table: b.Table, Notes: b.Notes}
-		if beside && b.Table != nil {
-			hb.Beside, hd.Plots, hd.PlotsAfter, beside = plots[0], nil, plots[1:], false
-		}
-		hd.Blocks = append(hd.Blocks, hb)
+		hd.Blocks = append(hd.Blocks, htmlBlock{Heading: b.Heading, Lines: b.Lines, Table: b.Table, Notes: b.Notes})
 	}
 	envWarn := map[string]bool{}
 	if d.Environment != nil {
@@ -236,7 +230,7 @@ func htmlComparison(d *compare.Diff, n int, o Options) (htmlCompare, error) {
 	}
 	hc.Plot = p
 	for _, b := range v.Blocks {
-		if b.ShownIn(view.InMarkdown) {
+		if b.ShownIn(view.InHTML) {
 			hc.Blocks = append(hc.Blocks, htmlBlock{Heading: b.Heading, Lines: b.Lines, Table: b.Table, Notes: b.Notes})
 		}
 	}
@@ -259,7 +253,15 @@ func writeHistoryPage(w io.Writer, d *result.Document, o Options) error {
 	}
 	for i, p := range plots {
 		id := "series-" + strconv.Itoa(i+1)
-		page.Docs = append(page.Docs, htmlDoc{ID: id, Title: p.Title, Writer: "chrono history (change points: E-divisive means)", Plots: []*plot.Plot{p}})
+		hd := htmlDoc{ID: id, Title: p.Title, Writer: "chrono history (change points: E-divisive means)", Plots: []*plot.Plot{p}}
+		s, err := view.NewHistorySeries(&d.Measurements[i])
+		if err != nil {
+			return err
+		}
+		for _, b := range s.PageBlocks(d.Run.History, o.view()) {
+			hd.Blocks = append(hd.Blocks, htmlBlock{Heading: b.Heading, Lines: b.Lines, Table: b.Table, Notes: b.Notes})
+		}
+		page.Docs = append(page.Docs, hd)
 		page.Nav = append(page.Nav, [2]string{id, p.Title})
 	}
 	return htmlPage().Execute(w, page)
@@ -291,6 +293,14 @@ var htmlFuncs = template.FuncMap{
 	"hasPrefix": strings.HasPrefix,
 	"count":     plural.Count,
 	"width":     func(p *plot.Plot) string { return p.Width() },
+	// cell is a table cell's text; Markdown's code spans (`gzip -9`)
+	// become code.
+	"cell": func(s string) template.HTML {
+		if len(s) > 2 && strings.HasPrefix(s, "`") && strings.HasSuffix(s, "`") && !strings.Contains(s[1:len(s)-1], "`") {
+			return template.HTML("<code>" + template.HTMLEscapeString(s[1:len(s)-1]) + "</code>")
+		}
+		return template.HTML(template.HTMLEscapeString(s))
+	},
 	"align": func(c view.Column) string {
 		if c.Numeric {
 			return "num"
@@ -307,7 +317,8 @@ var htmlPage = sync.OnceValue(func() *template.Template {
 
 // timelineData is the compact JSON the timeline page's script reads:
 // names are indexes into Names; spans are [lane, name, start, dur, flow],
-// instants [lane, name, at, payload, flow], counters [name, at, value],
+// instants [lane, name, at, payload, flow], counters [lane, name, at,
+// value] (lane -1: none),
 // times in ns from the trace's origin. Flow ids and payloads are strings
 // (JavaScript numbers lose integers above 2^53).
 type timelineData struct {
@@ -317,12 +328,12 @@ type timelineData struct {
 	Names    []string `json:"names"`
 	Spans    [][5]any `json:"spans"`
 	Instants [][5]any `json:"instants"`
-	Counters [][3]any `json:"counters"`
+	Counters [][4]any `json:"counters"`
 }
 
 // writeTimelinePage writes the timeline page of tr, titled title.
 func writeTimelinePage(w io.Writer, tr *tracer.Trace, title string) error {
-	d := timelineData{Title: title, Clock: tr.Clock, Lanes: []string{}, Spans: [][5]any{}, Instants: [][5]any{}, Counters: [][3]any{}}
+	d := timelineData{Title: title, Clock: tr.Clock, Lanes: []string{}, Spans: [][5]any{}, Instants: [][5]any{}, Counters: [][4]any{}}
 	for _, l := range tr.Lanes {
 		d.Lanes = append(d.Lanes, l.Name)
 	}
@@ -368,7 +379,11 @@ func writeTimelinePage(w io.Writer, tr *tracer.Trace, title string) error {
 		d.Instants = append(d.Instants, [5]any{e.Lane, name(e.Name), e.TS, fmt.Sprint(e.Payload), flow(e.Flow)})
 	}
 	for _, e := range counters {
-		d.Counters = append(d.Counters, [3]any{name(e.Name), e.TS, e.Value})
+		lane := e.Lane
+		if lane < 0 || lane >= len(d.Lanes) {
+			lane = -1
+		}
+		d.Counters = append(d.Counters, [4]any{lane, name(e.Name), e.TS, e.Value})
 	}
 	if d.Names == nil {
 		d.Names = []string{}

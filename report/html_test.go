@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	_ "embed"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"html"
@@ -19,10 +21,16 @@ import (
 
 var screenshotDir = flag.String("html.screenshots", "", "TestHTMLInBrowser: save each kind's screenshot (KIND.png) in this directory")
 
-// htmlExample writes the HTML report of a kind's example documents.
+// htmlExample writes the HTML report of a kind's example documents;
+// kind "history" is the trend page of docs/examples/history.db.
 func htmlExample(t testing.TB, kind string) []byte {
 	t.Helper()
-	s := Subject{Docs: exampleDocs(t, kind)}
+	var s Subject
+	if kind == "history" {
+		s.Docs = []*result.Document{exampleHistory(t)[result.HistoryViewTrend]}
+	} else {
+		s.Docs = exampleDocs(t, kind)
+	}
 	o := Options{Title: "chrono report: " + kind, Version: "test", CommandLine: "chrono report --html " + kind + ".html"}
 	if kind == "trace" {
 		s.Traces, s.TraceNames = []*tracer.Trace{exampleTrace(t)}, []string{"pipeline-trace.json"}
@@ -83,25 +91,38 @@ func TestHTMLSelfContained(t *testing.T) {
 	}
 }
 
-// TestHTMLInBrowser loads the report of every kind in headless Chromium,
-// hovers a plot, clicks it and zooms it with the wheel, and fails on any
-// console error, uncaught exception or network request. It saves a
-// screenshot of each (-html.screenshots DIR: the README's images are made
-// with scripts/report-screenshots.sh).
+// layoutProbe checks a loaded report page against the layout rules (see
+// testdata/browser/layout.js) and returns the broken ones.
+//
+//go:embed testdata/browser/layout.js
+var layoutProbe string
+
+// TestHTMLInBrowser loads the report of every kind (every example
+// document of docs/examples, the history store's trend among them) in
+// headless Chromium, hovers a plot, clicks it and zooms it with the
+// wheel, and fails on any console error, uncaught exception or network
+// request, and on every broken layout rule (layoutProbe): a legend entry
+// over a data mark or another entry, a data mark outside its axes or data
+// that fill less than half of an axis that is not logarithmic and
+// labelled so, tick labels of two notations on one axis or durations in a
+// unit that does not fit, text cut off, a plot under a heading that does
+// not name what it covers. It saves a screenshot of each at 1300×2400
+// (-html.screenshots DIR: the README's images are made with
+// scripts/report-screenshots.sh).
 func TestHTMLInBrowser(t *testing.T) {
 	chrome, err := browser.Find()
 	if err != nil {
 		t.Skipf("skipped: %v; CI installs Debian's chromium so that this runs", err)
 	}
 	dir := crosstest.TempDir(t)
-	for _, kind := range exampleKinds {
+	for _, kind := range append(exampleKinds, "history") {
 		t.Run(kind, func(t *testing.T) {
 			page := filepath.Join(dir, kind+".html")
 			if err := os.WriteFile(page, htmlExample(t, kind), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			res, err := browser.Load(chrome, page, browser.Options{
-				Width: 1300, Height: 1000,
+				Width: 1300, Height: 2400,
 				Mouse: []browser.Mouse{{Type: "mouseMoved", X: 200, Y: 300}},
 				Probes: []string{
 					`document.querySelectorAll("figure.plot svg").length`,
@@ -123,6 +144,7 @@ func TestHTMLInBrowser(t *testing.T) {
 					  return shown + "|" + (zoomed !== svg.getAttribute("viewBox") ? "zoomed" : "not zoomed");
 					})()`,
 					`document.querySelectorAll("table").length`,
+					layoutProbe,
 				},
 			})
 			if err != nil {
@@ -140,8 +162,15 @@ func TestHTMLInBrowser(t *testing.T) {
 			if kind != "env" && (!strings.HasPrefix(res.Probes[1], `"block:`) || !strings.HasSuffix(res.Probes[1], `|zoomed"`)) {
 				t.Errorf("hover and zoom: %s", res.Probes[1])
 			}
-			if res.Probes[2] == "0" {
+			if res.Probes[2] == "0" && kind != "history" {
 				t.Errorf("no table")
+			}
+			var broken []string
+			if err := json.Unmarshal([]byte(res.Probes[3]), &broken); err != nil {
+				t.Fatalf("the layout probe: %v (%s)", err, res.Probes[3])
+			}
+			for _, b := range broken {
+				t.Errorf("layout: %s", b)
 			}
 			if !bytes.HasPrefix(res.PNG, []byte("\x89PNG")) {
 				t.Error("the screenshot is not a PNG")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,7 +87,7 @@ func TestTimelineHTML(t *testing.T) {
 	if b, _ := json.Marshal(d.Instants[0]); string(b) != `[0,4,420000,"9223372036854775813","0x1"]` {
 		t.Errorf("instant %s", b)
 	}
-	if b, _ := json.Marshal(d.Counters); string(b) != `[[5,0,1],[5,500000,3],[5,900000,0]]` {
+	if b, _ := json.Marshal(d.Counters); string(b) != `[[0,5,0,1],[0,5,500000,3],[0,5,900000,0]]` {
 		t.Errorf("counters %s", b)
 	}
 	bad := fixture()
@@ -167,6 +168,60 @@ func TestTimelineInBrowser(t *testing.T) {
 		t.Error("the screenshot is not a PNG")
 	}
 	t.Logf("screenshot: %s (%d bytes)", out, len(res.PNG))
+}
+
+// TestTimelineExampleInBrowser loads the timeline of
+// docs/examples/pipeline-trace.json and checks its layout: every span
+// label drawn whole within its span, the time axis in one unit, and the
+// header counting every lane (counters' too, as chrono trace does).
+func TestTimelineExampleInBrowser(t *testing.T) {
+	chrome, err := browser.Find()
+	if err != nil {
+		t.Skipf("skipped: %v; CI installs Debian's chromium so that this runs", err)
+	}
+	page := filepath.Join(crosstest.TempDir(t), "timeline.html")
+	var buf bytes.Buffer
+	if err := writeTimelinePage(&buf, exampleTrace(t), "pipeline-trace.json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := browser.Load(chrome, page, browser.Options{Width: 1300, Height: 700, Probes: []string{
+		`JSON.stringify(timelineLabels().filter((l) => l[1] > l[2]))`,
+		`timelineLabels().length`,
+		`JSON.stringify(timelineTicks())`,
+		`document.getElementById("meta").textContent`,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.ConsoleErrors {
+		t.Errorf("console: %s", e)
+	}
+	if res.Probes[0] != `"[]"` {
+		t.Errorf("span labels wider than their spans: %s", res.Probes[0])
+	}
+	if res.Probes[1] == "0" {
+		t.Error("no span label drawn")
+	}
+	var ticks []string
+	if err := json.Unmarshal([]byte(strings.Trim(res.Probes[2], `"`)), &ticks); err != nil {
+		s, _ := strconv.Unquote(res.Probes[2])
+		if err := json.Unmarshal([]byte(s), &ticks); err != nil {
+			t.Fatalf("ticks %s: %v", res.Probes[2], err)
+		}
+	}
+	units := map[string]bool{}
+	for _, tk := range ticks {
+		units[tk[strings.LastIndex(tk, " ")+1:]] = true
+	}
+	if len(ticks) < 3 || len(units) != 1 {
+		t.Errorf("the time axis's labels are not in one unit: %v", ticks)
+	}
+	if !strings.Contains(res.Probes[3], "on 7 lanes (2 of counters)") {
+		t.Errorf("the header does not count the 7 lanes chrono trace counts: %s", res.Probes[3])
+	}
 }
 
 // traceDocument is a trace summary document as tracer.Document writes it.

@@ -69,14 +69,14 @@ func tickPlot(d *result.Document, name string, o view.Options) (*Plot, error) {
 	if len(rows) == 0 || math.IsInf(lo, 1) {
 		return nil, nil
 	}
-	p := newPlot("ns (log)", "")
-	setLog(&p.X)
+	p := newPlot("tick, resolution (ns)", "")
+	setLogDurations(&p.X, axisScale{1, "ns"})
 	var names []string
 	var hover []hoverPoint
 	var ticks, noms plotter.XYs
 	for i, r := range rows {
-		y := float64(len(rows) - 1 - i) // the first clock on top
-		names = append(names, "")
+		y := rowY(i, len(rows))
+		names = append(names, r.name)
 		if r.tick > 0 {
 			ticks = append(ticks, plotter.XY{X: r.tick, Y: y})
 			hover = append(hover, hoverPoint{X: r.tick, Y: y, Text: fmt.Sprintf("%s: observed tick %s%s", r.name, r.bound, view.Figure(r.tick, result.UnitNs, unit.Precision{}, o.Unit))})
@@ -86,20 +86,17 @@ func tickPlot(d *result.Document, name string, o view.Options) (*Plot, error) {
 			hover = append(hover, hoverPoint{X: r.nominal, Y: y, Text: fmt.Sprintf("%s: nominal resolution %s", r.name, view.Figure(r.nominal, result.UnitNs, unit.Precision{}, o.Unit))})
 		}
 	}
-	for i, r := range rows {
-		names[len(rows)-1-i] = r.name
-	}
 	if len(ticks) > 0 {
 		s, _ := plotter.NewScatter(ticks)
 		s.Color, s.Radius, s.Shape = colorOf(0), vg.Points(4), draw.CircleGlyph{}
 		p.Add(s)
-		p.Legend.Add("observed tick (smallest step seen)", s)
+		p.key("observed tick (smallest step seen)", s)
 	}
 	if len(noms) > 0 {
 		s, _ := plotter.NewScatter(noms)
 		s.Color, s.Radius, s.Shape = colorOf(1), vg.Points(4), draw.CrossGlyph{}
 		p.Add(s)
-		p.Legend.Add("nominal resolution", s)
+		p.key("nominal resolution", s)
 	}
 	nominalY(p, names)
 	p.X.Min, p.X.Max = lo/2, hi*2
@@ -135,7 +132,7 @@ func calibrationPlot(d *result.Document, name string) (*Plot, error) {
 	}
 	l.Color, s.Color, s.Shape = colorOf(0), colorOf(0), draw.CircleGlyph{}
 	p.Add(l, s)
-	p.Legend.Add("segment frequency", l, s)
+	p.key("segment frequency", l, s)
 	p.Add(&hline{y: 0, style: refLine})
 	caption := fmt.Sprintf("calibration against %s over %s in %s: each segment's frequency, in ppm from the %s figure (%s); spread %.3g ppm",
 		cal.Reference, unit.Duration(float64(cal.Window), unit.Precision{Resolution: 1}), plural.Count(cal.Segments, "segment"), run.TSC.Source, fmt.Sprintf("%.9g MHz", hz/1e6), cal.SpreadPPM)

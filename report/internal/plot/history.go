@@ -2,8 +2,10 @@ package plot
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -12,6 +14,7 @@ import (
 	"github.com/chronograph/chronograph/report/internal/view"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
 )
 
 // History returns the plots of a history document of series (chrono
@@ -58,7 +61,8 @@ func historyPlot(s *view.HistorySeries, name, title string) (*Plot, error) {
 		max = maxAbs(max, v)
 	}
 	sc := scaleFor(s.Det.Unit, max)
-	p := newPlot("run (time order)", sc.label("median"))
+	p := newPlot(runAxisLabel(s), sc.label("median"))
+	p.X.Tick.Marker = commitTicks(s, plotW)
 	xy := make(plotter.XYs, len(s.Medians))
 	var hover []hoverPoint
 	for i, v := range s.Medians {
@@ -101,8 +105,57 @@ func historyPlot(s *view.HistorySeries, name, title string) (*Plot, error) {
 		}
 		p.Add(vl)
 	}
-	caption := fmt.Sprintf("%s; the median of each run, in time order; %s (dashed), each segment's median as a line", plural.Count(len(s.Medians), "run"), plural.Count(len(s.Det.Changes), "change point"))
+	caption := fmt.Sprintf("%s; the median of each run, in time order, by its commit; %s (dashed), each segment's median as a line", plural.Count(len(s.Medians), "run"), plural.Count(len(s.Det.Changes), "change point"))
+	for _, c := range s.Det.Changes {
+		caption += fmt.Sprintf("; change between %s and %s: ×%s [%s, %s], p = %s (%s)", view.ShortCommit(c.BeforeCommit), view.ShortCommit(c.AfterCommit),
+			unit.Ratio(c.Ratio, c.Lo, c.Hi), unit.Ratio(c.Lo, c.Lo, c.Hi), unit.Ratio(c.Hi, c.Lo, c.Hi), unit.PValue(c.P), c.Verdict)
+	}
 	return render(p, plotW, plotH, name, title, caption, "run", sc.unit, hover)
+}
+
+// runAxisLabel is the label of a series' run axis: its runs' dates.
+func runAxisLabel(s *view.HistorySeries) string {
+	runs := s.Det.Runs
+	if len(runs) == 0 {
+		return "commit (runs in time order)"
+	}
+	const day, minute = "2006-01-02", "2006-01-02 15:04"
+	a, z := runs[0].Time.UTC(), runs[len(runs)-1].Time.UTC()
+	span := a.Format(minute) + " to " + z.Format(minute)
+	switch {
+	case a.Format(minute) == z.Format(minute):
+		span = a.Format(minute)
+	case a.Format(day) == z.Format(day):
+		span = a.Format(minute) + " to " + z.Format("15:04")
+	}
+	return "commit (runs in time order, " + span + " UTC)"
+}
+
+// commitTicks labels a series' run axis (run i at x = i+1) with the runs'
+// short commits, every k-th run so that the labels fit in width w.
+func commitTicks(s *view.HistorySeries, w vg.Length) plot.ConstantTicks {
+	n := len(s.Det.Runs)
+	label := func(r result.HistoryPoint) string {
+		c := view.ShortCommit(r.Commit)
+		if len(c) > 7 {
+			c = c[:7]
+		}
+		if c == "" {
+			c = r.Time.UTC().Format("01-02 15:04")
+		}
+		return c
+	}
+	per := vg.Points(50) // a label's room: 7 characters at 9 points and a gap
+	k := max(1, int(math.Ceil(float64(vg.Length(n)*per/(w*0.85)))))
+	var ts []plot.Tick
+	for i := 0; i < n; i++ {
+		t := plot.Tick{Value: float64(i + 1)}
+		if i%k == 0 {
+			t.Label = label(s.Det.Runs[i])
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 func maxAbs(a, v float64) float64 {

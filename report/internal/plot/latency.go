@@ -48,35 +48,54 @@ func latencyHistogram(sets []sampleSet, name string) (*Plot, error) {
 		hi = lo + 1
 	}
 	sc := scaleFor(sets[0].s.Unit, hi)
+	// Latencies bunch near the lowest with a tail to the highest: over a
+	// decade or more the columns are of equal width on a log axis, so
+	// that the bulk is not squeezed into a few pixels.
+	logX := lo > 0 && hi/lo >= 10
 	width := (hi - lo) / latencyColumns
-	p := newPlot(sc.label("latency"), "count per "+view.Figure(width, sets[0].s.Unit, unitExactish(width), autoUnit)+" column")
+	ylabel := "count per " + view.Figure(width, sets[0].s.Unit, unitExactish(width), autoUnit) + " column"
+	edge := func(j int) float64 { return lo + float64(float64(j)*width) }
+	if logX {
+		ylabel = "count per column"
+		edge = func(j int) float64 { return lo * math.Pow(hi/lo, float64(j)/latencyColumns) }
+	}
+	p := newPlot(sc.label("latency"), ylabel)
+	if logX {
+		setLogDurations(&p.X, sc)
+	}
 	setLog(&p.Y)
 	var hover []hoverPoint
 	top := 1.0
 	for _, ss := range sets {
-		counts := view.SpreadColumns(ss.s, lo, hi, latencyColumns, false)
+		counts := view.SpreadColumns(ss.s, lo, hi, latencyColumns, logX)
 		var hb []plotter.HistogramBin
 		for j, c := range counts {
 			if c <= 0 {
 				continue
 			}
-			binLo, binHi := lo+float64(float64(j)*width), lo+float64(float64(j+1)*width)
+			binLo, binHi := edge(j), edge(j+1)
 			a, z := binLo/sc.div, binHi/sc.div
 			hb = append(hb, plotter.HistogramBin{Min: a, Max: z, Weight: c})
 			top = math.Max(top, c)
+			prec := unitExactish(binHi - binLo)
 			hover = append(hover, hoverPoint{X: (a + z) / 2, Y: c, Text: fmt.Sprintf("%s: %s … %s: %s", ss.name,
-				view.Figure(binLo, ss.s.Unit, unitExactish(width), autoUnit), view.Figure(binHi, ss.s.Unit, unitExactish(width), autoUnit), strconv.FormatFloat(math.Round(c), 'f', -1, 64))})
+				view.Figure(binLo, ss.s.Unit, prec, autoUnit), view.Figure(binHi, ss.s.Unit, prec, autoUnit), strconv.FormatFloat(math.Round(c), 'f', -1, 64))})
 		}
 		if len(hb) == 0 {
 			continue
 		}
 		c := colorOf(ss.color)
-		h := &plotter.Histogram{Bins: hb, Width: width / sc.div, LogY: true, FillColor: faded(c, 40), LineStyle: draw.LineStyle{Color: c, Width: vg.Points(0.8)}}
+		h := &plotter.Histogram{Bins: hb, LogY: true, FillColor: faded(c, 40), LineStyle: draw.LineStyle{Color: c, Width: vg.Points(0.8)}}
 		p.Add(h)
-		p.Legend.Add(shorten(ss.name, 30), h)
+		p.key(shorten(ss.name, 30), h)
 	}
 	p.Y.Min, p.Y.Max = 0.5, top*2
+	p.X.Min, p.X.Max = lo/sc.div, hi/sc.div
 	caption := fmt.Sprintf("each thread's latencies in %d equal columns from the lowest to the highest; log count axis", latencyColumns)
+	if logX {
+		caption = fmt.Sprintf("each thread's latencies in %d columns of equal width on the log latency axis (each %.3g%% wider than the one before) from the lowest to the highest; log count axis",
+			latencyColumns, 100*(math.Pow(hi/lo, 1.0/latencyColumns)-1))
+	}
 	if sets[0].s.Binned() {
 		caption += "; the recorded bins are spread evenly over the columns they cover"
 	}
@@ -137,12 +156,11 @@ func percentileCurve(sets []sampleSet, name, title string, o view.Options) (*Plo
 		}
 		l.Color, l.Width = colorOf(ss.color), vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(shorten(ss.name, 30), l)
+		p.key(shorten(ss.name, 30), l)
 	}
 	if view.LogWorthy(lo, hi/sc.div) {
-		setLog(&p.Y)
+		setLogDurations(&p.Y, sc)
 	}
-	p.Legend.Top, p.Legend.Left = true, true
 	p.X.Min = 0
 	return render(p, plotW, plotH, name, title,
 		"the latency at each percentile, HdrHistogram style: the x axis in nines (90%, 99%, 99.9%, …) up to the last percentile the samples resolve, then the maximum", "", sc.unit, hover)

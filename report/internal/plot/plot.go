@@ -53,6 +53,8 @@ type Plot struct {
 // [x, y, text] in SVG coordinates).
 type hoverData struct {
 	F  [10]float64 `json:"f"`
+	N  int         `json:"n,omitempty"` // 1: the y axis holds names
+	L  [2]string   `json:"l"`           // the axes' labels
 	XU string      `json:"xu"`
 	YU string      `json:"yu"`
 	P  [][3]any    `json:"p"`
@@ -74,23 +76,42 @@ const (
 // fallback may overhang the plot's edge, which the page allows).
 var plotFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
+// chart is a gonum plot with the keys of its legend, which render draws
+// in a strip above the plot, never over the data; nominal says that the y
+// axis holds names (rows), not figures.
+type chart struct {
+	*plot.Plot
+	keys    []key
+	nominal bool
+}
+
+// key is one entry of a chart's legend: a name and the thumbnails of the
+// plotters it stands for.
+type key struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// key adds an entry to c's legend.
+func (c *chart) key(name string, thumbs ...plot.Thumbnailer) {
+	c.keys = append(c.keys, key{name, thumbs})
+}
+
 // newPlot returns a gonum plot with chrono's style: sans-serif text, a
 // light grid, no title (the page heads the figure).
-func newPlot(xlabel, ylabel string) *plot.Plot {
+func newPlot(xlabel, ylabel string) *chart {
 	p := plot.New()
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
 		ax.Label.TextStyle.Font = font.From(plotFont, 11)
 		ax.Tick.Label.Font = font.From(plotFont, 9)
 	}
-	p.Legend.TextStyle.Font = font.From(plotFont, 9)
-	p.Legend.Top = true
 	p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
 	p.X.Tick.Marker, p.Y.Tick.Marker = niceTicks{}, niceTicks{}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 225}
 	g.Horizontal.Color = color.Gray{Y: 225}
-	p.Add(g)
-	return p
+	p.Add(phase("grid"), g, phase("data"))
+	return &chart{Plot: p}
 }
 
 // palette is the colour of the i-th series (Tableau 10, readable on
@@ -115,11 +136,15 @@ type hoverPoint struct {
 	Text string
 }
 
-// render draws p at w×h into a Plot named name, with hover points pts
-// (at most maxHover are kept, evenly spaced).
-func render(p *plot.Plot, w, h vg.Length, name, title, caption string, xu, yu string, pts []hoverPoint) (*Plot, error) {
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
-	dc := draw.New(c)
+// render draws p at w×h (and its legend in a strip above, which makes
+// the SVG taller) into a Plot named name, with hover points pts (at most
+// maxHover are kept, evenly spaced). Every path and text of the SVG is
+// classed by what it draws (see tagger).
+func render(p *chart, w, h vg.Length, name, title, caption string, xu, yu string, pts []hoverPoint) (*Plot, error) {
+	keys, keysH := layoutKeys(p, w)
+	t := newTagger(vgsvg.NewWith(vgsvg.UseWH(w, h+keysH)))
+	dc := draw.New(t)
+	pc := draw.Crop(dc, vg.Points(3), -vg.Points(10), vg.Points(2), -keysH) // room for the overhang of real glyphs
 	var perr error
 	func() {
 		// gonum/plot panics on some degenerate inputs (a log axis over
@@ -129,15 +154,18 @@ func render(p *plot.Plot, w, h vg.Length, name, title, caption string, xu, yu st
 				perr = fmt.Errorf("report: drawing the plot %s: %v", name, r)
 			}
 		}()
-		p.Draw(dc)
+		t.phase = "axes"
+		p.Draw(pc)
+		t.phase = "legend"
+		drawKeys(dc, t, keys)
 	}()
 	if perr != nil {
 		return nil, perr
 	}
-	da := p.DataCanvas(dc)
+	da := p.DataCanvas(pc)
 	tx, ty := p.Transforms(&da)
-	H := h.Points()
-	hd := hoverData{XU: xu, YU: yu, P: [][3]any{}}
+	H := (h + keysH).Points()
+	hd := hoverData{XU: xu, YU: yu, P: [][3]any{}, L: [2]string{p.X.Label.Text, p.Y.Label.Text}}
 	hd.F = [10]float64{da.Min.X.Points(), H - da.Max.Y.Points(), da.Max.X.Points(), H - da.Min.Y.Points(),
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max}
 	if _, ok := p.X.Scale.(plot.LogScale); ok {
@@ -145,6 +173,9 @@ func render(p *plot.Plot, w, h vg.Length, name, title, caption string, xu, yu st
 	}
 	if _, ok := p.Y.Scale.(plot.LogScale); ok {
 		hd.F[9] = 1
+	}
+	if p.nominal {
+		hd.N = 1
 	}
 	step := 1
 	if len(pts) > maxHover {
@@ -158,12 +189,161 @@ func render(p *plot.Plot, w, h vg.Length, name, title, caption string, xu, yu st
 		hd.P = append(hd.P, [3]any{round2(tx(q.X).Points()), round2(H - ty(q.Y).Points()), q.Text})
 	}
 	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
+	if _, err := t.Canvas.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("report: writing the plot %s: %w", name, err)
 	}
-	svg := fontFallback.ReplaceAllString(buf.String(), "font-family:'$1',Arimo,Arial,Helvetica,sans-serif")
+	svg, err := t.classify(buf.String())
+	if err != nil {
+		return nil, fmt.Errorf("report: writing the plot %s: %w", name, err)
+	}
+	svg = fontFallback.ReplaceAllString(svg, "font-family:'$1',Arimo,Arial,Helvetica,sans-serif")
 	return &Plot{Name: name, Title: title, Caption: caption, SVG: []byte(svg), hover: hd, width: w}, nil
 }
+
+// placedKey is a legend entry where drawKeys puts it: the thumbnail's
+// rectangle and the text's baseline start, from the canvas's top.
+type placedKey struct {
+	key
+	x, row vg.Length
+}
+
+// The legend's text, thumbnail width and spacing.
+var (
+	keyFont                      = font.From(plotFont, 9)
+	keyThumb, keyGap, keySpacing = vg.Points(16), vg.Points(4), vg.Points(14)
+	keyRowH                      = vg.Points(13)
+)
+
+// layoutKeys places p's legend entries in rows from the left, wrapping
+// at width w, and returns them with the strip's height (0 without keys).
+func layoutKeys(p *chart, w vg.Length) ([]placedKey, vg.Length) {
+	if len(p.keys) == 0 {
+		return nil, 0
+	}
+	sty := p.X.Tick.Label
+	sty.Font = keyFont
+	var out []placedKey
+	x, row := vg.Points(8), vg.Length(0)
+	for _, k := range p.keys {
+		ew := keyThumb + keyGap + sty.Width(k.name)
+		if x > vg.Points(8) && x+ew > w-vg.Points(4) {
+			x, row = vg.Points(8), row+1
+		}
+		out = append(out, placedKey{key: k, x: x, row: row})
+		x += ew + keySpacing
+	}
+	return out, (row+1)*keyRowH + vg.Points(4)
+}
+
+// drawKeys draws the placed legend entries in the strip at the top of c,
+// tagging each entry's marks with its number.
+func drawKeys(c draw.Canvas, t *tagger, keys []placedKey) {
+	sty := draw.TextStyle{Color: color.Black, Font: keyFont, Handler: plot.DefaultTextHandler}
+	for i, k := range keys {
+		t.key = i
+		top := c.Max.Y - vg.Points(3) - k.row*keyRowH
+		tc := c
+		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: k.x, Y: top - keyRowH + vg.Points(3)}, Max: vg.Point{X: k.x + keyThumb, Y: top}}
+		for _, th := range k.thumbs {
+			th.Thumbnail(&tc)
+		}
+		c.FillText(sty, vg.Point{X: k.x + keyThumb + keyGap, Y: top - keyRowH + vg.Points(5)}, k.name)
+	}
+	t.key = -1
+}
+
+// phase is a plotter that draws nothing: it tells the tagger that what
+// the plotters after it draw is of kind k ("grid", "data", "ref").
+type phase string
+
+func (k phase) Plot(c draw.Canvas, _ *plot.Plot) {
+	if t, ok := c.Canvas.(*tagger); ok {
+		t.phase = string(k)
+	}
+}
+
+// inPhase runs f with the tagger of c (if any) in phase k, then restores
+// the phase before.
+func inPhase(c draw.Canvas, k string, f func()) {
+	t, ok := c.Canvas.(*tagger)
+	if !ok {
+		f()
+		return
+	}
+	was := t.phase
+	t.phase = k
+	f()
+	t.phase = was
+}
+
+// tagger is the SVG canvas that remembers, for every path and text it
+// writes, what it draws: "axes" (axes, ticks, labels), "grid", "data"
+// (data marks), "ref" (reference lines: medians, the ratio 1, change
+// points) or "legend" (with its entry's number). classify then classes
+// each element of the SVG (class="p-data" ...), so that a test in a
+// browser can tell a legend from the data it must not cover.
+type tagger struct {
+	*vgsvg.Canvas
+	phase string
+	key   int
+	lw    []vg.Length
+	tags  []string
+}
+
+func newTagger(c *vgsvg.Canvas) *tagger {
+	return &tagger{Canvas: c, phase: "axes", key: -1, lw: []vg.Length{1}}
+}
+
+func (t *tagger) tag() {
+	s := `class="p-` + t.phase + `"`
+	if t.phase == "legend" && t.key >= 0 {
+		s += ` data-key="` + strconv.Itoa(t.key) + `"`
+	}
+	t.tags = append(t.tags, s)
+}
+
+func (t *tagger) SetLineWidth(w vg.Length) { t.lw[len(t.lw)-1] = w; t.Canvas.SetLineWidth(w) }
+func (t *tagger) Push()                    { t.lw = append(t.lw, t.lw[len(t.lw)-1]); t.Canvas.Push() }
+func (t *tagger) Pop()                     { t.lw = t.lw[:len(t.lw)-1]; t.Canvas.Pop() }
+func (t *tagger) Fill(p vg.Path)           { t.tag(); t.Canvas.Fill(p) }
+func (t *tagger) Stroke(p vg.Path) {
+	if t.lw[len(t.lw)-1].Points() > 0 { // vgsvg writes nothing otherwise
+		t.tag()
+	}
+	t.Canvas.Stroke(p)
+}
+func (t *tagger) FillString(f font.Face, pt vg.Point, s string) {
+	t.tag()
+	t.Canvas.FillString(f, pt, s)
+}
+
+// classify adds each element's class to svg, the tagger's output: the
+// n-th <path or <text gets the n-th tag.
+func (t *tagger) classify(svg string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(svg) + 20*len(t.tags))
+	n := 0
+	for {
+		i := elemStart.FindStringIndex(svg)
+		if i == nil {
+			break
+		}
+		if n == len(t.tags) {
+			return "", fmt.Errorf("more elements than drawn (%d)", n)
+		}
+		b.WriteString(svg[:i[1]])
+		b.WriteString(t.tags[n] + " ")
+		n++
+		svg = svg[i[1]:]
+	}
+	if n != len(t.tags) {
+		return "", fmt.Errorf("%d elements, %d drawn", n, len(t.tags))
+	}
+	b.WriteString(svg)
+	return b.String(), nil
+}
+
+var elemStart = regexp.MustCompile(`<(path|text) `)
 
 var fontFallback = regexp.MustCompile(`font-family:(Liberation Sans)`)
 
@@ -259,19 +439,78 @@ func (a axisScale) label(what string) string {
 	return what + " (" + a.unit + ")"
 }
 
-// setLog makes ax logarithmic with labelled powers of ten.
+// setLog makes ax logarithmic with labelled powers of ten, and says so
+// in its label ("wall (ns/op)" becomes "wall (ns/op, log scale)").
 func setLog(ax *plot.Axis) {
 	ax.Scale = plot.LogScale{}
 	ax.Tick.Marker = logTicks{}
+	ax.Label.Text = logLabel(ax.Label.Text)
+}
+
+// logLabel is an axis label that says its axis is logarithmic.
+func logLabel(l string) string {
+	switch {
+	case strings.Contains(l, "log"):
+		return l
+	case strings.HasSuffix(l, ")"):
+		return l[:len(l)-1] + ", log scale)"
+	}
+	return l + " (log scale)"
+}
+
+// setLogDurations makes ax, an axis of durations in the unit of sc,
+// logarithmic with each labelled tick in the unit that fits it ("100 ns",
+// "1 µs", "10 ms"): over decades no one unit fits every tick. The label
+// loses its unit: "achieved − requested (ms)" becomes "achieved −
+// requested (log scale)". Axes of other units get setLog.
+func setLogDurations(ax *plot.Axis, sc axisScale) {
+	if _, ok := durationUnits[strings.TrimSuffix(sc.unit, "/op")]; !ok {
+		setLog(ax)
+		return
+	}
+	op := strings.HasSuffix(sc.unit, "/op")
+	ax.Scale = plot.LogScale{}
+	ax.Tick.Marker = logTicks{format: func(v float64) string {
+		l := durationLabel(v * sc.div) // axis values times div are ns
+		if op {
+			l += "/op"
+		}
+		return l
+	}}
+	ax.Label.Text = logLabel(strings.TrimSuffix(ax.Label.Text, " ("+sc.unit+")"))
+}
+
+// durationUnits are the duration units of an axis scale.
+var durationUnits = map[string]bool{"ns": true, "µs": true, "ms": true, "s": true}
+
+// durationLabel formats ns in the unit that fits it with up to three
+// significant digits ("100 ns", "2 µs", "1.5 ms").
+func durationLabel(ns float64) string {
+	a := math.Abs(ns)
+	div, u := 1.0, "ns"
+	switch {
+	case a >= 1e9*(1-1e-9):
+		div, u = 1e9, "s"
+	case a >= 1e6*(1-1e-9):
+		div, u = 1e6, "ms"
+	case a >= 1e3*(1-1e-9):
+		div, u = 1e3, "µs"
+	}
+	return strconv.FormatFloat(float64(ns/div), 'g', 3, 64) + " " + u
 }
 
 // logTicks marks 1, 2, 5 times each power of ten (labelled when they are
-// few), and the powers alone over wide ranges.
-type logTicks struct{}
+// few), and the powers alone over wide ranges; format labels a tick
+// (tickLabel when nil).
+type logTicks struct{ format func(float64) string }
 
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > lo) {
 		return nil
+	}
+	format := t.format
+	if format == nil {
+		format = tickLabel
 	}
 	var ts []plot.Tick
 	decades := math.Log10(hi / lo)
@@ -284,7 +523,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if m == 1 || (decades < 2.5 && (m == 2 || m == 5)) {
-				t.Label = tickLabel(v)
+				t.Label = format(v)
 			}
 			ts = append(ts, t)
 		}
@@ -313,7 +552,6 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if t.integer {
 		step = math.Max(1, math.Round(step))
 	}
-	dec := max(0, int(-math.Floor(float64(math.Log10(step))+1e-9)))
 	var ts []plot.Tick
 	first := math.Ceil(lo / step)
 	for i := 0.0; i <= 12; i++ {
@@ -321,11 +559,7 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		if x > hi+float64(step*1e-9) {
 			break
 		}
-		label := strconv.FormatFloat(x, 'f', dec, 64)
-		if a := math.Abs(x); a >= 1e6 || (a != 0 && a < 1e-4) {
-			label = strconv.FormatFloat(x, 'g', 3, 64)
-		}
-		ts = append(ts, plot.Tick{Value: x, Label: label})
+		ts = append(ts, plot.Tick{Value: x, Label: fixedLabel(x, step, math.Max(math.Abs(lo), math.Abs(hi)))})
 		// A minor tick half way.
 		if m := x + float64(step/2); m < hi {
 			ts = append(ts, plot.Tick{Value: m})
@@ -334,13 +568,38 @@ func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// tickLabel formats a tick value compactly ("0.001", "20", "1e+06").
+// tickLabel formats a tick value compactly, never in scientific notation
+// ("0.001", "20", "10k", "1M").
 func tickLabel(v float64) string {
 	a := math.Abs(v)
-	if a != 0 && (a >= 1e6 || a < 1e-3) {
-		return strconv.FormatFloat(v, 'g', 3, 64)
+	for _, s := range suffixes {
+		if a >= s.at*(1-1e-9) {
+			return strconv.FormatFloat(v/s.div, 'f', -1, 64) + s.suffix
+		}
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// suffixes abbreviate large tick values (from at, dividing by div), the
+// largest first.
+var suffixes = []struct {
+	at, div float64
+	suffix  string
+}{{1e12, 1e12, "T"}, {1e9, 1e9, "G"}, {1e6, 1e6, "M"}, {1e4, 1e3, "k"}}
+
+// fixedLabel formats x, a tick of a linear axis of step step whose
+// values reach top (abs), with the decimals the step needs; an axis that
+// reaches a million abbreviates every tick alike ("1.5M").
+func fixedLabel(x, step, top float64) string {
+	div, suffix := 1.0, ""
+	for _, s := range suffixes[:3] {
+		if top >= s.at {
+			div, suffix = s.div, s.suffix
+			break
+		}
+	}
+	dec := max(0, int(-math.Floor(float64(math.Log10(step/div))+1e-9)))
+	return strconv.FormatFloat(x/div, 'f', dec, 64) + suffix
 }
 
 // ---- Distributions: bins and densities of many values, in bounded work.
@@ -491,8 +750,8 @@ func (v *violin) Plot(c draw.Canvas, p *plot.Plot) {
 		for _, y := range r.dens.Y {
 			top = math.Max(top, y)
 		}
-		y0 := ty(float64(i))
-		half := (ty(float64(i)+0.42) - y0)
+		y0 := ty(rowY(i, len(v.rows)))
+		half := (ty(rowY(i, len(v.rows))+0.42) - y0)
 		if top > 0 {
 			var pts []vg.Point
 			for k, x := range r.dens.X {
@@ -555,23 +814,30 @@ type vlines struct {
 
 func (v *vlines) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, _ := p.Transforms(&c)
-	for _, x := range v.x {
-		if x < p.X.Min || x > p.X.Max {
-			continue
+	inPhase(c, "ref", func() {
+		for _, x := range v.x {
+			if x < p.X.Min || x > p.X.Max {
+				continue
+			}
+			c.StrokeLine2(v.style, tx(x), c.Min.Y, tx(x), c.Max.Y)
 		}
-		c.StrokeLine2(v.style, tx(x), c.Min.Y, tx(x), c.Max.Y)
-	}
+	})
 }
 
-// nominalY labels the rows 0..n-1 of the y axis with names.
-func nominalY(p *plot.Plot, names []string) {
+// nominalY labels the rows of the y axis with names, the first on top.
+func nominalY(p *chart, names []string) {
+	p.nominal = true
 	ts := make([]plot.Tick, len(names))
 	for i, n := range names {
-		ts[i] = plot.Tick{Value: float64(i), Label: shorten(n, 28)}
+		ts[i] = plot.Tick{Value: rowY(i, len(names)), Label: shorten(n, 28)}
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ts)
 	p.Y.Min, p.Y.Max = -0.5, float64(len(names))-0.5
 }
+
+// rowY is the y of row i of n on a nominal axis: the first on top, as in
+// the tables.
+func rowY(i, n int) float64 { return float64(n - 1 - i) }
 
 // shorten cuts s to at most n runes with an ellipsis.
 func shorten(s string, n int) string {

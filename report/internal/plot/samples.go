@@ -84,7 +84,7 @@ func samplePlots(ps *set, d *result.Document, o view.Options, prefix string) err
 			return err
 		}
 	}
-	if len(sets) > 1 {
+	if len(sets) > 1 && comparable(sets) {
 		if err := ps.add(prefix+"-violin", func(name string) (*Plot, error) {
 			return violinPlot(sets, name, metric+" of every measurement", smallW*1.5, o)
 		}); err != nil {
@@ -103,6 +103,19 @@ func samplePlots(ps *set, d *result.Document, o view.Options, prefix string) err
 	return otherMetricPlots(ps, d, sets, prefix, o)
 }
 
+// comparable reports whether the medians of sets lie within a factor of
+// 10 of each other, so that their distributions side by side on one axis
+// show their shapes (Go benchmarks of unrelated functions do not: each
+// would be a sliver on a log axis; their own distribution plots show
+// them).
+func comparable(sets []sampleSet) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, ss := range sets {
+		lo, hi = math.Min(lo, ss.s.Summary.Median), math.Max(hi, ss.s.Summary.Median)
+	}
+	return lo > 0 && hi <= 10*lo || lo == hi
+}
+
 // distributionPlot draws one measurement's histogram (as a density) with
 // its kernel density estimate and a line at the median.
 func distributionPlot(ss sampleSet, name string, o view.Options) (*Plot, error) {
@@ -114,7 +127,7 @@ func distributionPlot(ss sampleSet, name string, o view.Options) (*Plot, error) 
 	p.Y.Tick.Label.Font.Size = 0 // a density's values say nothing by themselves
 	p.Y.Tick.Marker = plot.ConstantTicks{}
 	if logX {
-		setLog(&p.X)
+		setLogDurations(&p.X, sc)
 	}
 	var hbins []plotter.HistogramBin
 	caption := plural.Count(s.N(), "sample")
@@ -160,7 +173,7 @@ func distributionPlot(ss sampleSet, name string, o view.Options) (*Plot, error) 
 			if err == nil {
 				l.Color, l.Width = colorOf(ss.color), vg.Points(1.5)
 				p.Add(l)
-				p.Legend.Add("kernel density", l)
+				p.key("kernel density", l)
 			}
 			caption += "; kernel density: Gaussian, Silverman's bandwidth"
 		}
@@ -196,7 +209,7 @@ func violinPlot(sets []sampleSet, name, title string, w vg.Length, o view.Option
 	logX := view.LogWorthy(lo, hi)
 	p := newPlot(sc.label(sets[0].metric.Name), "")
 	if logX {
-		setLog(&p.X)
+		setLogDurations(&p.X, sc)
 	}
 	v := &violin{}
 	var names []string
@@ -214,7 +227,7 @@ func violinPlot(sets []sampleSet, name, title string, w vg.Length, o view.Option
 		v.rows = append(v.rows, r)
 		names = append(names, ss.name)
 		f := func(x float64, qq float64) string { return view.Figure(x, s.Unit, s.AtQuantile(qq), o.Unit) }
-		pts = append(pts, hoverPoint{X: r.q50, Y: float64(i), Text: fmt.Sprintf("%s: median %s; p25 %s, p75 %s; p1 %s, p99 %s (%s)",
+		pts = append(pts, hoverPoint{X: r.q50, Y: rowY(i, len(sets)), Text: fmt.Sprintf("%s: median %s; p25 %s, p75 %s; p1 %s, p99 %s (%s)",
 			ss.name, f(s.Summary.Median, 0.5), f(s.Quantile(0.25), 0.25), f(s.Quantile(0.75), 0.75), f(s.Quantile(0.01), 0.01), f(s.Quantile(0.99), 0.99), plural.Count(s.N(), "sample"))})
 	}
 	p.Add(v)
@@ -273,7 +286,7 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 		lo = math.Min(lo, ss.s.Summary.Min)
 	}
 	if view.LogWorthy(lo, hi) {
-		setLog(&p.Y) // measurements that differ by decades
+		setLogDurations(&p.Y, sc) // measurements that differ by decades
 	}
 	var pts []hoverPoint
 	var notes []string
@@ -299,7 +312,7 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 			l.Color, l.Width = faded(c, 90), vg.Points(0.6)
 			s.Color, s.Radius, s.Shape = c, vg.Points(1.6), draw.CircleGlyph{}
 			p.Add(l, s)
-			p.Legend.Add(shorten(ss.name, 30), s)
+			p.key(shorten(ss.name, 30), s)
 		} else {
 			enveloped = true
 			cols := min(sequenceColumns, len(xs))
@@ -330,7 +343,7 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 			}
 			l.Color, l.Width = c, vg.Points(1)
 			p.Add(b, l)
-			p.Legend.Add(shorten(ss.name, 30), l)
+			p.key(shorten(ss.name, 30), l)
 		}
 		// Far outliers, circled (at most maxHover of them).
 		var out plotter.XYs
@@ -364,7 +377,7 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 			s, _ := plotter.NewScatter(warm)
 			s.Color, s.Radius, s.Shape = color.Gray{Y: 130}, vg.Points(2), draw.CrossGlyph{}
 			p.Add(s)
-			p.Legend.Add("warm-up (discarded)", s)
+			p.key("warm-up (discarded)", s)
 			notes = append(notes, "crosses before 0: the discarded warm-up samples of "+raw[0].name)
 		}
 		if pl := fd.Placement; pl != nil && len(pl.BlockSizes) > 1 {
@@ -415,6 +428,13 @@ func comparisonPlot(d *result.Document, sets []sampleSet, name string, o view.Op
 	var ref string
 	caption := ""
 	large := false
+	if d.Kind == result.KindFunction && (d.Run.Function == nil || d.Run.Function.Compare == nil) {
+		// The benchmarks of one function document are different
+		// functions (Go's benchmark text, chrono bench without
+		// --compare): a ratio compares one benchmark's runs, old and new
+		// (the comparison of documents), never two benchmarks.
+		return nil, nil
+	}
 	if c := d.Run.Function; c != nil && c.Compare != nil && len(c.Compare.Cases) > 1 {
 		rounds := map[string]compare.Rounds{}
 		for _, ss := range sets {
@@ -506,7 +526,7 @@ func ratioPlot(rows []ratioRow, name, title, caption, xlabel string) (*Plot, err
 		} else if r.significant {
 			c = color.RGBA{0x2a, 0x8a, 0x3a, 0xff}
 		}
-		y := float64(i)
+		y := rowY(i, len(rows))
 		xy := plotter.XYs{{X: r.ratio, Y: y}}
 		s, _ := plotter.NewScatter(xy)
 		s.Color, s.Radius, s.Shape = c, vg.Points(3.5), draw.CircleGlyph{}
@@ -591,11 +611,9 @@ func skipMetric(name, un string) bool {
 // maxOtherMetrics bounds the plots of other metrics per document.
 const maxOtherMetrics = 12
 
-// otherMetricPlots draws every other metric (rusage, counters, CPU time,
-// allocations) of the measurements side by side, one small plot each;
-// metrics whose values are all equal are listed in the caption of none
-// (the tables show them).
-func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix string, o view.Options) error {
+// otherMetrics lists the metrics of sets' measurements other than their
+// primary one and bookkeeping, in order.
+func otherMetrics(sets []sampleSet) []string {
 	primary := sets[0].metric.Name
 	var names []string
 	seen := map[string]bool{}
@@ -608,25 +626,163 @@ func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix stri
 			names = append(names, met.Name)
 		}
 	}
+	return names
+}
+
+// otherMetricPlots draws every other metric (rusage, counters, CPU time,
+// allocations) of the measurements side by side, one small plot each:
+// integer counts as dots, other figures as violins. Metrics whose values
+// are all equal have no plot: Unvaried says them in a line.
+func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix string, o view.Options) error {
 	plotted := 0
-	for _, n := range names {
+	for _, n := range otherMetrics(sets) {
 		if plotted == maxOtherMetrics {
 			break
 		}
 		rows := sampleSets(d, n)
-		var varied []sampleSet
-		for _, r := range rows {
-			if r.s.Summary.Max > r.s.Summary.Min {
-				varied = append(varied, r)
-			}
-		}
-		if len(varied) == 0 {
+		if !varies(rows) {
 			continue
 		}
 		plotted++
-		if err := ps.add(prefix+"-metric-"+slug(n), func(name string) (*Plot, error) { return violinPlot(rows, name, n, smallW, o) }); err != nil {
+		if err := ps.add(prefix+"-metric-"+slug(n), func(name string) (*Plot, error) {
+			if integral(rows) {
+				return dotPlot(rows, name, n, smallW, o)
+			}
+			return violinPlot(rows, name, n, smallW, o)
+		}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// varies reports whether some row's values differ from another's or
+// among themselves.
+func varies(rows []sampleSet) bool {
+	for _, r := range rows {
+		if r.s.Summary.Max > r.s.Summary.Min || r.s.Summary.Min != rows[0].s.Summary.Min {
+			return true
+		}
+	}
+	return false
+}
+
+// Unvaried lists, one line each, the other metrics of document d (see
+// Plots) whose values are one number in every sample of every
+// measurement ("major_faults: 0 in all 40 samples"), which have no plot.
+func Unvaried(d *result.Document) []string {
+	switch d.Kind {
+	case result.KindEnv, result.KindSleep, result.KindLatency, result.KindClocks, result.KindHistory:
+		return nil
+	}
+	sets := sampleSets(d, "")
+	if len(sets) == 0 {
+		return nil
+	}
+	var out []string
+	for _, n := range otherMetrics(sets) {
+		rows := sampleSets(d, n)
+		if len(rows) == 0 || varies(rows) {
+			continue
+		}
+		total := 0
+		for _, r := range rows {
+			total += r.s.N()
+		}
+		s := rows[0].s
+		out = append(out, fmt.Sprintf("%s: %s in all %s (%s): no variation, no plot", n, view.Figure(s.Summary.Min, s.Unit, s.Observed(), autoUnit),
+			plural.Count(total, "sample"), plural.Count(len(rows), "measurement")))
+	}
+	return out
+}
+
+// maxDots bounds the distinct values of an integer metric drawn as dots.
+const maxDots = 40
+
+// integral reports whether rows hold counts (not durations or sizes) of
+// whole numbers with at most maxDots distinct values, which a density
+// would smear into a shape that is not there.
+func integral(rows []sampleSet) bool {
+	distinct := map[float64]bool{}
+	for _, r := range rows {
+		if u := r.s.Unit; u != result.UnitCount && u != result.UnitCountPerOp && u != result.UnitOne && u != "" {
+			return false
+		}
+		if r.s.Binned() {
+			return false
+		}
+		for _, v := range r.s.Sorted {
+			if v != math.Trunc(v) {
+				return false
+			}
+			distinct[v] = true
+			if len(distinct) > maxDots {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// dotPlot draws integer counts: one row per measurement, a dot at each
+// value that occurred, its area the share of the samples with it, and a
+// ring at the median.
+func dotPlot(rows []sampleSet, name, title string, w vg.Length, o view.Options) (*Plot, error) {
+	p := newPlot(scaleFor(rows[0].s.Unit, 0).label(title), "")
+	p.X.Tick.Marker = niceTicks{integer: true}
+	d := &dots{}
+	var names []string
+	var pts []hoverPoint
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, r := range rows {
+		y := rowY(i, len(rows))
+		xs := r.s.Sorted
+		n := len(xs)
+		for j := 0; j < n; {
+			k := j
+			for k < n && xs[k] == xs[j] {
+				k++
+			}
+			d.pts = append(d.pts, dot{x: xs[j], y: y, share: float64(k-j) / float64(n), color: colorOf(r.color)})
+			pts = append(pts, hoverPoint{X: xs[j], Y: y, Text: fmt.Sprintf("%s: %s in %d of %s", r.name, strconv.FormatFloat(xs[j], 'f', -1, 64), k-j, plural.Count(n, "sample"))})
+			j = k
+		}
+		d.medians = append(d.medians, plotter.XY{X: r.s.Summary.Median, Y: y})
+		lo, hi = math.Min(lo, xs[0]), math.Max(hi, xs[n-1])
+		names = append(names, r.name)
+	}
+	p.Add(d)
+	nominalY(p, names)
+	p.X.Min, p.X.Max = lo-0.5, hi+0.5
+	h := vg.Length(vg.Length(len(rows))*0.45*vg.Inch) + 0.9*vg.Inch
+	return render(p, w, h, name, title, "whole numbers: a dot at each value that occurred, its area the share of the samples with it; ring: the median", "", "", pts)
+}
+
+// dots draws the dots of dotPlot.
+type dots struct {
+	pts     []dot
+	medians plotter.XYs
+}
+
+type dot struct {
+	x, y, share float64
+	color       color.RGBA
+}
+
+func (d *dots) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for _, q := range d.pts {
+		c.DrawGlyph(draw.GlyphStyle{Color: faded(q.color, 200), Radius: vg.Points(1.5 + 6*math.Sqrt(q.share)), Shape: draw.CircleGlyph{}}, vg.Point{X: tx(q.x), Y: ty(q.y)})
+	}
+	for _, m := range d.medians {
+		c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 20}, Radius: vg.Points(9), Shape: draw.RingGlyph{}}, vg.Point{X: tx(m.X), Y: ty(m.Y)})
+	}
+}
+
+func (d *dots) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, q := range d.pts {
+		xmin, xmax = math.Min(xmin, q.x), math.Max(xmax, q.x)
+	}
+	return xmin, xmax, ymin, ymax
 }

@@ -137,8 +137,8 @@ func sleepPlot(cells []plotSleepCell, mechs []string, metric, name, title, ylabe
 	xs := scaleFor(result.UnitNs, xhi)
 	floor := lo / 2 // where values <= 0 are drawn on the log axis
 	p := newPlot(xs.label("requested duration"), sc.label(ylabel))
-	setLog(&p.X)
-	setLog(&p.Y)
+	setLogDurations(&p.X, xs)
+	setLogDurations(&p.Y, sc)
 	for i, mech := range mechs {
 		qs := per[mech]
 		if len(qs) == 0 {
@@ -167,7 +167,7 @@ func sleepPlot(cells []plotSleepCell, mechs []string, metric, name, title, ylabe
 		l.Color, l.Width = c, vg.Points(1.2)
 		s.Color, s.Radius, s.Shape = c, vg.Points(2.8), shapeOf(i)
 		p.Add(l, s)
-		p.Legend.Add(shorten(mech, 36), l, s)
+		p.key(shorten(mech, 36), l, s)
 	}
 	for i := range hover {
 		hover[i].X /= xs.div
@@ -175,7 +175,6 @@ func sleepPlot(cells []plotSleepCell, mechs []string, metric, name, title, ylabe
 	}
 	p.X.Min, p.X.Max = xlo/xs.div/1.5, xhi/xs.div*1.5
 	p.Y.Min = math.Min(p.Y.Min, floor/sc.div)
-	p.Legend.Top, p.Legend.Left = true, true
 	if nonPositive > 0 {
 		caption += "; " + plural.Count(nonPositive, "median") + " at or below 0 " + plural.Is(nonPositive) + " drawn at the bottom"
 	}
@@ -199,7 +198,7 @@ func (h *hline) Plot(c draw.Canvas, p *plot.Plot) {
 	if h.y < p.Y.Min || h.y > p.Y.Max {
 		return
 	}
-	c.StrokeLine2(h.style, c.Min.X, ty(h.y), c.Max.X, ty(h.y))
+	inPhase(c, "ref", func() { c.StrokeLine2(h.style, c.Min.X, ty(h.y), c.Max.X, ty(h.y)) })
 }
 
 var refLine = draw.LineStyle{Color: color.Gray{Y: 60}, Width: vg.Points(1)}

@@ -320,11 +320,15 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	sortComparisons(walls, cs, st.sort)
 	v := &View{}
 	for _, c := range cs {
-		lines := commandLines(d, c, st.unit, st.percentiles)
+		figures := commandLines(d, c, st.unit, st.percentiles)
+		lines := figures
 		if st.style != "hyperfine" { // hyperfine's layout, line for line
-			lines = append(lines, ChartLines(c.m.Metric("wall"), "  ", o)...)
+			lines = append(slices.Clip(figures), ChartLines(c.m.Metric("wall"), "  ", o)...)
 		}
-		v.Blocks = append(v.Blocks, Block{Heading: fmt.Sprintf("Command %d: %s", c.idx, c.m.Name), Lines: lines, In: InText})
+		heading := fmt.Sprintf("Command %d: %s", c.idx, c.m.Name)
+		// The page has the figures without the terminal's charts (its
+		// plots show them).
+		v.Blocks = append(v.Blocks, Block{Heading: heading, Lines: figures, In: InHTML}, Block{Heading: heading, Lines: lines, In: InText})
 	}
 	if lines := overheadLines(d, st.unit); len(lines) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: lines, In: InText})
@@ -334,14 +338,14 @@ func commandView(d *result.Document, o Options) (*View, error) {
 		if st.reference != "" {
 			how = "the reference"
 		}
-		v.Blocks = append(v.Blocks, Block{In: InText,
+		v.Blocks = append(v.Blocks, Block{In: InText | InHTML,
 			Heading: fmt.Sprintf("Comparison with %s, %q (ratio of medians with %s bootstrap CI; two-sided Mann-Whitney U p-value):", how, ref.m.Name, unit.Percent(stats.Confidence)),
 			Table:   comparisonTable(walls, false)})
 		if st.style == "hyperfine" {
 			v.Blocks = append(v.Blocks, hyperfineSummary(cs, ref, st))
 		}
 		if len(cnts) > 0 {
-			v.Blocks = append(v.Blocks, Block{In: InText,
+			v.Blocks = append(v.Blocks, Block{In: InText | InHTML,
 				Heading: fmt.Sprintf("Counters compared with %q (ratio of medians with %s bootstrap CI; two-sided Mann-Whitney U p-value):", ref.m.Name, unit.Percent(stats.Confidence)),
 				Table:   comparisonTable(cnts, true)})
 		}
@@ -767,7 +771,7 @@ func markdownBlock(d *result.Document, cs []*cmdInfo, ref *cmdInfo, walls []comp
 		}
 		notes = append(notes, note)
 	}
-	return Block{Table: t, In: InMarkdown, Notes: notes}
+	return Block{Table: t, In: InMarkdown | InHTML, Notes: notes}
 }
 
 // csvBlock is hyperfine's CSV table with chrono's columns after it.

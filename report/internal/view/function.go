@@ -61,7 +61,7 @@ func functionView(d *result.Document, o Options) (*View, error) {
 		lines := f.lines(modes[f.fd.Benchmark], o)
 		charts := ChartLines(f.m.Metric("wall"), "  ", o)
 		v.Blocks = append(v.Blocks, Block{Heading: f.m.Name + ":", Lines: append(charts, lines...), In: InText},
-			Block{Heading: f.m.Name + ":", Lines: lines, In: InMarkdown})
+			Block{Heading: f.m.Name + ":", Lines: lines, In: InMarkdown | InHTML})
 		delete(modes, f.fd.Benchmark)
 	}
 	// Modes of benchmarks without batch samples (not written by bench,

@@ -357,3 +357,49 @@ func argMax(xs []float64) int {
 	}
 	return k
 }
+
+// PageBlocks are what a series' plot on the HTML page needs beside it:
+// the table of its changes (commits, the segments' medians, the ratio
+// with its interval, p, the verdict) and the runs around each change
+// (every run when they are few), dated and with their commits.
+func (s *HistorySeries) PageBlocks(run *result.HistoryRun, o Options) []Block {
+	var bs []Block
+	if len(s.Det.Changes) > 0 {
+		b := s.checkBlock(run, o)
+		b.Heading = "change points of " + s.M.Name + ", " + s.Det.Metric + " (" + detectorText(run.Detector) + ")"
+		bs = append(bs, b)
+	}
+	const around, few = 3, 20
+	show := make([]bool, len(s.Det.Runs))
+	for i := range show {
+		show[i] = len(show) <= few
+	}
+	for _, c := range s.Det.Changes {
+		for i := max(0, c.Index-around); i < min(len(show), c.Index+around); i++ {
+			show[i] = true
+		}
+	}
+	at := map[int]result.HistoryChange{}
+	for _, c := range s.Det.Changes {
+		at[c.Index] = c
+	}
+	t := &Table{Columns: []Column{{Name: "run", Numeric: true}, {Name: "time"}, {Name: "commit"}, {Name: "median", Numeric: true}, {Name: "n", Numeric: true}, {Name: ""}}}
+	for i, r := range s.Det.Runs {
+		if !show[i] {
+			if i > 0 && show[i-1] {
+				t.Rows = append(t.Rows, []Cell{TextCell("…")})
+			}
+			continue
+		}
+		note := ""
+		if c, ok := at[i]; ok {
+			note = fmt.Sprintf("▶ change: %s× (p = %s)", unit.Ratio(c.Ratio, c.Lo, c.Hi), unit.PValue(c.P))
+		}
+		t.Rows = append(t.Rows, []Cell{TextCell(strconv.Itoa(i + 1)), timeCell(r.Time), TextCell(commitText(r)), s.median(i, o), TextCell(strconv.Itoa(r.N)), TextCell(note)})
+	}
+	heading := "runs of " + s.M.Name + ", " + s.Det.Metric
+	if len(show) > few {
+		heading += " around each change"
+	}
+	return append(bs, Block{Heading: heading, Table: t})
+}

@@ -56,10 +56,12 @@ const (
 	InMarkdown
 	// InCSV makes a block's Table the CSV rendering (one per view).
 	InCSV
+	// InHTML shows a block on the HTML page.
+	InHTML
 
 	// AllFormats shows a block everywhere it fits (its table in CSV only
 	// when InCSV is set explicitly).
-	AllFormats = InText | InMarkdown
+	AllFormats = InText | InMarkdown | InHTML
 )
 
 // Block is a part of a View: an optional heading, lines of prose, and an

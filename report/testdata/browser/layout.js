@@ -1,0 +1,116 @@
+// layout.js: the layout rules of a report page (TestHTMLInBrowser), run
+// in headless Chromium on the loaded page. It returns the list of broken
+// rules, each naming the plot (its figure's id) or the page element and
+// the offending mark or text; [] when the page keeps every rule.
+(function () {
+  const out = [];
+  const tol = 1.5; // CSS px
+  document.querySelectorAll("details").forEach((d) => { d.open = true; });
+  const inter = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > tol && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > tol;
+  const union = (rs) => rs.reduce((u, r) => ({ left: Math.min(u.left, r.left), top: Math.min(u.top, r.top), right: Math.max(u.right, r.right), bottom: Math.max(u.bottom, r.bottom) }),
+    { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity });
+  const desc = (el) => el.tagName === "text" ? "text \"" + el.textContent + "\"" : "<" + el.tagName + " d=\"" + (el.getAttribute("d") || "").slice(0, 40) + "…\">";
+  const empty = (el) => { const b = el.getBBox(); return b.width === 0 && b.height === 0; };
+  // hits reports whether element el paints a point of screen rectangle r
+  // (sampled every 1.5 px).
+  function hits(el, r) {
+    const m = el.getScreenCTM().inverse(), svg = el.ownerSVGElement, p = svg.createSVGPoint();
+    const st = getComputedStyle(el), fill = st.fill !== "none", stroke = st.stroke !== "none";
+    for (let x = r.left; x <= r.right; x += 1.5) for (let y = r.top; y <= r.bottom; y += 1.5) {
+      p.x = x; p.y = y;
+      const q = p.matrixTransform(m);
+      if ((fill && el.isPointInFill(q)) || (stroke && el.isPointInStroke(q))) return true;
+    }
+    return false;
+  }
+  function kind(label) {
+    if (/\de[+-]?\d/i.test(label)) return "scientific";
+    if (/^-?[\d.]+ ?(ns|µs|ms|s)(\/op)?$/.test(label)) return "duration";
+    if (/%$/.test(label)) return "percent";
+    if (/^[-−]?[\d.,]+[kMG]?×?$/.test(label)) return "plain";
+    return "name";
+  }
+  document.querySelectorAll("figure.plot").forEach((fig) => {
+    const name = fig.id, svg = fig.querySelector("svg"), H = JSON.parse(fig.getAttribute("data-hover"));
+    const m = svg.getScreenCTM(), at = (x, y) => { const p = svg.createSVGPoint(); p.x = x; p.y = y; return p.matrixTransform(m); };
+    const a0 = at(H.f[0], H.f[1]), a1 = at(H.f[2], H.f[3]);
+    const area = { left: a0.x, top: a0.y, right: a1.x, bottom: a1.y };
+    const data = [...svg.querySelectorAll(".p-data")].filter((el) => !empty(el));
+    // Legend entries: apart from each other and from every data mark.
+    const keys = new Map();
+    svg.querySelectorAll(".p-legend").forEach((el) => {
+      const k = el.getAttribute("data-key");
+      if (!keys.has(k)) keys.set(k, { els: [], text: "" });
+      keys.get(k).els.push(el);
+      if (el.tagName === "text") keys.get(k).text = el.textContent;
+    });
+    const entries = [...keys.values()].map((e) => ({ text: e.text, r: union(e.els.map((el) => el.getBoundingClientRect())) }));
+    entries.forEach((e, i) => {
+      entries.slice(i + 1).forEach((f) => { if (inter(e.r, f.r)) out.push(name + ": the legend entries \"" + e.text + "\" and \"" + f.text + "\" overlap"); });
+      for (const el of data) {
+        const b = el.getBoundingClientRect();
+        if (!inter(e.r, b)) continue;
+        const r = { left: Math.max(e.r.left, b.left), top: Math.max(e.r.top, b.top), right: Math.min(e.r.right, b.right), bottom: Math.min(e.r.bottom, b.bottom) };
+        if (hits(el, r)) { out.push(name + ": the legend entry \"" + e.text + "\" covers a data mark " + desc(el)); break; }
+      }
+    });
+    // Data marks inside the axes, filling at least half of each axis.
+    const slack = 6; // a glyph's radius
+    let outside = 0;
+    for (const el of data) {
+      const b = el.getBoundingClientRect();
+      if (b.left < area.left - slack || b.right > area.right + slack || b.top < area.top - slack || b.bottom > area.bottom + slack) {
+        if (outside++ < 3) out.push(name + ": a data mark lies outside its axes: " + desc(el) + " at " + [b.left, b.top, b.right, b.bottom].map(Math.round).join(","));
+      }
+    }
+    if (data.length > 0) {
+      const u = union(data.map((el) => el.getBoundingClientRect()));
+      const w = Math.min(u.right, area.right) - Math.max(u.left, area.left), h = Math.min(u.bottom, area.bottom) - Math.max(u.top, area.top);
+      const say = (i) => /\blog\b/.test(H.l[i]);
+      if (w < (area.right - area.left) / 2 && !(H.f[8] && say(0))) out.push(name + ": the data fill " + Math.round(100 * w / (area.right - area.left)) + "% of the x axis (\"" + H.l[0] + "\")");
+      if (!H.n && h < (area.bottom - area.top) / 2 && !(H.f[9] && say(1))) out.push(name + ": the data fill " + Math.round(100 * h / (area.bottom - area.top)) + "% of the y axis (\"" + H.l[1] + "\")");
+    }
+    for (const i of [0, 1]) if (H.f[8 + i] && !/\blog\b/.test(H.l[i])) out.push(name + ": the " + "xy"[i] + " axis is logarithmic and its label (\"" + H.l[i] + "\") does not say so");
+    // One notation per axis; a linear axis of durations in a unit that fits.
+    const texts = [...svg.querySelectorAll("text.p-axes")].filter((t) => t.textContent !== H.l[0] && t.textContent !== H.l[1] && t.textContent !== "");
+    const axes = [[], []];
+    for (const t of texts) {
+      const b = t.getBoundingClientRect();
+      if (b.top >= area.bottom - tol) axes[0].push(t.textContent);
+      else if (b.right <= area.left + tol) axes[1].push(t.textContent);
+    }
+    axes.forEach((ls, i) => {
+      const kinds = [...new Set(ls.map(kind))];
+      if (kinds.length > 1) out.push(name + ": the " + "xy"[i] + " axis mixes tick-label notations: " + kinds.map((k) => k + " (" + ls.find((l) => kind(l) === k) + ")").join(", "));
+      const u = /\((ns|µs|ms|s)(\/op)?\)$/.exec(H.l[i]);
+      if (u && !H.f[8 + i] && kinds.length === 1 && kinds[0] === "plain") {
+        const top = Math.max(...ls.map((l) => Math.abs(parseFloat(l))));
+        if (!(top >= 1 && top < 1000)) out.push(name + ": the " + "xy"[i] + " axis is in " + u[1] + " but its largest tick label is " + top + ": choose the unit that fits");
+      }
+    });
+    // No text cut off: every text of the plot inside its SVG.
+    const sr = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll("text")) {
+      const b = t.getBoundingClientRect();
+      if (b.left < sr.left - tol || b.right > sr.right + tol || b.top < sr.top - tol || b.bottom > sr.bottom + tol) out.push(name + ": the text \"" + t.textContent + "\" reaches past the plot's edge");
+    }
+    // Headings name what the plot covers: the nearest heading before the
+    // plot is its document's (h2) or one its title contains.
+    const title = (fig.querySelector("figcaption b") || {}).textContent || "";
+    const hs = [...document.querySelectorAll("h2, h3")].filter((h) => h.compareDocumentPosition(fig) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const h = hs[hs.length - 1];
+    if (h && h.tagName === "H3" && !title.includes(h.textContent.trim())) out.push(name + " (\"" + title + "\") sits under the heading \"" + h.textContent.trim() + "\", which is not what it covers");
+  });
+  // No text of the page cut off: boxes that scroll hide their text.
+  const heading = (el) => { const hs = [...document.querySelectorAll("h2, h3")].filter((h) => h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING); return hs.length ? hs[hs.length - 1].textContent.trim() : "the page"; };
+  document.querySelectorAll("div, td, th, p, li, pre, code").forEach((el) => {
+    const st = getComputedStyle(el);
+    if (st.overflowX !== "visible" && el.scrollWidth > el.clientWidth + 1) out.push("text cut off: a " + el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " under \"" + heading(el) + "\" is " + (el.scrollWidth - el.clientWidth) + " px wider than its box");
+  });
+  const W = document.documentElement.clientWidth;
+  document.querySelectorAll("td, th, p, li, h1, h2, h3, figcaption, summary").forEach((el) => {
+    const r = el.getBoundingClientRect();
+    if (r.right > W + 1) out.push("text cut off: a " + el.tagName.toLowerCase() + " under \"" + heading(el) + "\" reaches past the page's edge: " + el.textContent.slice(0, 60));
+  });
+  return out;
+})()
