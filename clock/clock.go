@@ -99,11 +99,14 @@ type batchReader interface {
 var ErrUnavailable = errors.New("clock: not available on this platform")
 
 // Sources returns every clock source this package knows, available or not,
-// in a fixed order: Go's clocks, the POSIX clocks, the counters.
+// in a fixed order: Go's clocks, the POSIX clocks, the platform's own
+// (Windows's: QueryPerformanceCounter, the interrupt times, the system
+// times, the thread and process times), the counters.
 func Sources() []Source {
 	var s []Source
 	s = append(s, goMonotonic{}, goNow{})
 	s = append(s, posixSources()...)
+	s = append(s, platformSources()...)
 	s = append(s, counterSources()...)
 	return s
 }
@@ -117,7 +120,7 @@ func (goMonotonic) Props() Props {
 	return Props{
 		Name:        "go-monotonic",
 		Description: "time.Since(base): Go's monotonic clock",
-		Kind:        Elapsed, Unit: "ns",
+		Kind:        Elapsed, Unit: "ns", Coarse: goCoarse,
 		Path: goMonoPath, PathBasis: goMonoBasis,
 	}
 }
@@ -138,7 +141,7 @@ func (goNow) Props() Props {
 	return Props{
 		Name:        "go-now",
 		Description: "time.Now(): wall and monotonic reading (UnixNano shown)",
-		Kind:        Wall, Unit: "ns",
+		Kind:        Wall, Unit: "ns", Coarse: goCoarse,
 		Path: goMonoPath, PathBasis: goNowBasis,
 	}
 }

@@ -6,5 +6,6 @@ package clock
 // a timed region and treat a difference as a migration. On linux/amd64 it
 // calls the vDSO's getcpu (RDPID or the per-CPU segment limit: a few ns);
 // elsewhere on Linux, or without a vDSO, the getcpu(2) system call
-// (0.1-1 µs).
+// (0.1-1 µs); on Windows GetCurrentProcessorNumber (the processor within
+// the thread's processor group).
 func CPU() int { return currentCPU() }

@@ -3,7 +3,6 @@ package clock_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/chronograph/chronograph/clock"
 )
@@ -41,19 +40,6 @@ func ExamplePOSIX_Read() {
 	work()
 	end, _ := clock.MonotonicRaw.Read()
 	fmt.Println(clock.MonotonicRaw, "measured", end-start)
-}
-
-// Sources lists every clock this package knows, available here or not,
-// in a fixed order: these are the ones that measure elapsed time.
-func ExampleSources() {
-	var elapsed []string
-	for _, s := range clock.Sources() {
-		if s.Props().Kind == clock.Elapsed {
-			elapsed = append(elapsed, s.Name())
-		}
-	}
-	fmt.Println(strings.Join(elapsed, " "))
-	// Output: go-monotonic CLOCK_MONOTONIC CLOCK_MONOTONIC_COARSE CLOCK_MONOTONIC_RAW CLOCK_BOOTTIME
 }
 
 // The timestamp counter is read in ticks; TSCInfo gives its frequency

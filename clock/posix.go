@@ -77,16 +77,22 @@ func (c posixClock) resolution() (time.Duration, error) {
 }
 
 // ThreadCPU returns the CPU time consumed by the calling thread
-// (CLOCK_THREAD_CPUTIME_ID; a system call on Linux, ~400 ns). A goroutine
-// can move between threads: call runtime.LockOSThread before the first
-// read and keep it locked until the last.
+// (CLOCK_THREAD_CPUTIME_ID; a system call on Linux, ~400 ns, 1 ns
+// resolution). On Windows it is GetThreadTimes, kernel plus user time:
+// 100 ns units, but charged at clock interrupts, so that it advances in
+// steps of the timer period (15.6 ms by default) and a region shorter
+// than that reads as zero or one step (ThreadCycles is the precise
+// count, in cycles). A goroutine can move between threads: call
+// runtime.LockOSThread before the first read and keep it locked until
+// the last.
 func ThreadCPU() (time.Duration, error) {
 	ns, err := threadCPU()
 	return time.Duration(ns), err
 }
 
 // ProcessCPU returns the CPU time consumed by all threads of the process
-// (CLOCK_PROCESS_CPUTIME_ID; a system call on Linux).
+// (CLOCK_PROCESS_CPUTIME_ID; a system call on Linux; GetProcessTimes,
+// charged at clock interrupts, on Windows).
 func ProcessCPU() (time.Duration, error) {
 	ns, err := processCPU()
 	return time.Duration(ns), err

@@ -1,4 +1,4 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !windows
 
 package clock
 
@@ -18,11 +18,6 @@ const (
 	goNowBasis  = goMonoBasis
 )
 
-// id is -1: there is no clock_gettime here.
-func (POSIX) id() int32 { return -1 }
-
-var errNoPOSIX = fmt.Errorf("clock: no POSIX clock_gettime on %s: %w", runtime.GOOS, ErrUnavailable)
-
 func posixSources() []Source {
 	names := []struct {
 		name string
@@ -39,12 +34,8 @@ func posixSources() []Source {
 	return s
 }
 
-func clockGettime(int32) (int64, error) { return 0, errNoPOSIX }
-func clockCall(int32) (int64, int32)    { return 0, -1 }
-func clockGettimeN(int32, int) int64    { return 0 }
-func clockGetres(int32) (int64, error)  { return 0, errNoPOSIX }
-func threadCPU() (int64, error)         { return 0, errThreadCPU }
-func processCPU() (int64, error)        { return 0, errProcessCPU }
+func threadCPU() (int64, error)  { return 0, errThreadCPU }
+func processCPU() (int64, error) { return 0, errProcessCPU }
 
 // The errors of ThreadCPU and ProcessCPU, made once: bench reads the
 // thread's CPU time inside the window in which it counts a sample's
@@ -59,5 +50,3 @@ var (
 const refName = "go-monotonic"
 
 func refNanos() (int64, error) { return int64(time.Since(base)), nil }
-
-func errnoError(int32) error { return errNoPOSIX }

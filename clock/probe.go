@@ -66,7 +66,7 @@ var probeSink atomic.Int64
 // tick, the cross-thread checks and the TSC calibration.
 func Probe(opts ProbeOptions) Survey {
 	opts.defaults()
-	start := Mono()
+	start := timingNow()
 	s := Survey{Host: Host{Reads: opts.Reads, Calibrate: opts.Calibrate}}
 
 	var info Info
@@ -107,8 +107,9 @@ func Probe(opts ProbeOptions) Survey {
 		}
 		s.Clocks = append(s.Clocks, m)
 	}
+	platformHost(&s.Host)
 	s.Assess()
-	s.Elapsed = Mono() - start
+	s.Elapsed = timingNow() - start
 	return s
 }
 
@@ -175,16 +176,28 @@ func probeSource(src Source, info *Info, opts ProbeOptions) Measured {
 	case counter:
 		m.NominalNs, m.NominalFrom = 1e9/float64(info.Hz), "1/frequency"
 	case goMonotonic, goNow:
-		// Go's clocks count in whole nanoseconds.
-		m.NominalNs, m.NominalFrom = 1, "unit (time.Duration)"
+		m.NominalNs, m.NominalFrom = goNominalNs, goNominalFrom
+	case nominaler:
+		m.NominalNs, m.NominalFrom = c.nominal()
 	}
 	m.Steps = &Steps{}
-	probeTick(src, m.Steps, ns, opts, Mono)
+	probeTick(src, m.Steps, ns, readingUnit(p, m.NominalNs), opts, timingNow)
 	probeCost(src, &m, opts)
 	if p.Kind != Wall {
 		m.Cross = probeCross(src, p, ns, opts.CrossThread)
 	}
 	return m
+}
+
+// readingUnit is one unit of a clock's own in its readings: 1 for
+// counters and for clocks counting in ns, the nominal resolution of a
+// clock read in ns but counting in coarser whole units (100 ns for
+// Windows's FILETIME, interrupt times and QPC at 10 MHz).
+func readingUnit(p Props, nominalNs float64) int64 {
+	if p.Unit == "ns" && nominalNs > 1 && nominalNs == math.Trunc(nominalNs) && nominalNs < 1e9 {
+		return int64(nominalNs)
+	}
+	return 1
 }
 
 // MinTickChanges is how many changes of a clock's value the probe reads
@@ -228,8 +241,9 @@ const MinReads = MinTickChanges + 1
 // counter reads overlap in the pipeline and can be a tick apart); when
 // every read changed by more, the clock ticks faster than it can be read
 // and the smallest step, about one read, only bounds its tick from
-// above.
-func probeTick(src Source, r *Steps, ns func(float64) float64, opts ProbeOptions, now func() time.Duration) {
+// above. unit is one unit of the clock's own in its readings
+// (readingUnit).
+func probeTick(src Source, r *Steps, ns func(float64) float64, unit int64, opts ProbeOptions, now func() time.Duration) {
 	// "On one thread" literally: an unlocked goroutine may move to another
 	// OS thread between reads, and a per-thread clock would then appear to
 	// step back.
@@ -288,7 +302,7 @@ func probeTick(src Source, r *Steps, ns func(float64) float64, opts ProbeOptions
 	switch {
 	case r.TickChanges < MinTickChanges:
 		r.TickBasis = TickUncertain
-	case held || minStep == 1:
+	case held || minStep == unit:
 		r.TickBasis, r.TickNs = TickObserved, ns(float64(minStep))
 	default:
 		r.TickBasis, r.TickNs = TickUpperBound, ns(float64(minStep))
@@ -299,9 +313,11 @@ func probeTick(src Source, r *Steps, ns func(float64) float64, opts ProbeOptions
 // impossible (the timing clock costs as much as the read), so reads are
 // timed in batches: each batch makes BatchReads reads back to back in a
 // tight loop (a direct call, no interface dispatch) and is timed with two
-// Mono reads; the per-read cost is the batch time over BatchReads. The two
-// Mono reads (~25 ns) are spread over a batch of ~20 µs, so the measuring
-// overhead is ~0.1 % and not subtracted. The loop's own increment and
+// reads of timingNow (Mono; QueryPerformanceCounter on Windows, where
+// Mono advances in timer ticks); the per-read cost is the batch time over
+// BatchReads. The two reads (~25 ns for Mono on Linux) are spread over a
+// batch of ~20 µs, so the measuring overhead is ~0.1 % and not
+// subtracted. The loop's own increment and
 // compare (< 1 ns) are included: that is what a caller pays. The spread of
 // the batches (median vs p99) shows interference: interrupts, preemption,
 // frequency changes.
@@ -313,9 +329,9 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	// Pilot: size a batch to about BatchTime.
 	k := 16
 	for {
-		t0 := Mono()
+		t0 := timingNow()
 		probeSink.Store(br.readN(k))
-		dt := Mono() - t0
+		dt := timingNow() - t0
 		if dt >= opts.BatchTime/4 || k >= 1<<22 {
 			per := float64(dt) / float64(k)
 			if per > 0 {
@@ -329,15 +345,15 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 	br.readN(k) // warm-up
 	dts := make([]time.Duration, 0, opts.Batches)
 	for range opts.Batches {
-		t0 := Mono()
+		t0 := timingNow()
 		v := br.readN(k)
-		dt := Mono() - t0
+		dt := timingNow() - t0
 		probeSink.Store(v)
 		dts = append(dts, dt)
 	}
 	if why := unresolved(dts); why != "" {
-		r.CostUnavailable = fmt.Sprintf("clock: read cost not measurable on %s: Go's monotonic clock, which times the batches of %d reads, %s: its tick is too coarse for them",
-			runtime.GOOS, k, why)
+		r.CostUnavailable = fmt.Sprintf("clock: read cost not measurable on %s: %s, which times the batches of %d reads, %s: its tick is too coarse for them",
+			runtime.GOOS, timingName, k, why)
 		return
 	}
 	r.CostNs = make([]float64, 0, opts.Batches)
@@ -352,14 +368,15 @@ func probeCost(src Source, r *Measured, opts ProbeOptions) {
 }
 
 // unresolved says how the batch times dts show that the clock timing
-// them (Mono) is too coarse for them, or "" when it is not. Mono's step
+// them (timingNow) is too coarse for them, or "" when it is not. Its step
 // shows in the batch times (on Linux and darwin Go's monotonic clock
-// resolves nanoseconds, and the step seen is tens of ns; on windows it is
-// the interrupt time, which advances every 0.5 to 15.6 ms): a step of
-// coarseStep or more between two batches' times, or in a batch's time
-// next to a batch that took none (Mono did not advance over it), or in
-// equal times of every batch. With such a step, times of fewer than 100
-// steps (the median) are counts of Mono's ticks, not durations.
+// resolves nanoseconds, and the step seen is tens of ns; on windows
+// QueryPerformanceCounter steps by 1/frequency, 100 ns at 10 MHz): a
+// step of coarseStep or more between two batches' times, or in a batch's
+// time next to a batch that took none (the clock did not advance over
+// it), or in equal times of every batch. With such a step, times of
+// fewer than 100 steps (the median) are counts of its ticks, not
+// durations.
 func unresolved(dts []time.Duration) string {
 	sorted := slices.Clone(dts)
 	slices.Sort(sorted)
@@ -384,7 +401,7 @@ func unresolved(dts []time.Duration) string {
 	return ""
 }
 
-// coarseStep is the step from which Mono is too coarse to time batches
+// coarseStep is the step from which timingNow is too coarse to time batches
 // that last less than 100 of them.
 const coarseStep = time.Microsecond
 
@@ -427,10 +444,10 @@ func probeCross(src Source, p Props, ns func(float64) float64, d time.Duration) 
 
 func crossMigrating(src Source, c *Cross, ns func(float64) float64, d time.Duration) {
 	thread.Run(func() { // a thread of its own: its affinity changes
-		deadline := Mono() + d
+		deadline := timingNow() + d
 		prev := src.Now()
 		pinned := true
-		for i := 0; Mono() < deadline; i++ {
+		for i := 0; timingNow() < deadline; i++ {
 			if err := pinThread(c.CPUs[i%len(c.CPUs)]); err != nil {
 				pinned = false
 				c.PinError = err.Error()
@@ -471,11 +488,11 @@ func crossShared(src Source, c *Cross, ns func(float64) float64, d time.Duration
 			for ready.Load() < int32(c.Threads) {
 				runtime.Gosched()
 			}
-			deadline := Mono() + d
+			deadline := timingNow() + d
 			var comps, back int
 			var maxBack float64
 			for i := 0; ; i++ {
-				if i%64 == 0 && Mono() >= deadline {
+				if i%64 == 0 && timingNow() >= deadline {
 					break
 				}
 				// Load the latest published reading, then read the clock:

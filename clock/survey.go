@@ -51,6 +51,9 @@ type Host struct {
 	// (ClocksourceUnavailable says why).
 	Clocksource            *Clocksource `json:"clocksource,omitempty"`
 	ClocksourceUnavailable string       `json:"clocksource_unavailable,omitempty"`
+	// Windows holds what Windows says of its timers and of
+	// QueryPerformanceCounter; nil on other systems.
+	Windows *Windows `json:"windows,omitempty"`
 	// PathCheck says how the vDSO read paths were checked: "counted" (the
 	// system calls of 1000 reads were counted), "inferred" (from the cost
 	// of a read against the system call's) or "none".

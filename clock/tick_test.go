@@ -45,6 +45,7 @@ func TestProbeTick(t *testing.T) {
 		clk   fakeTicking
 		reads int
 		wait  time.Duration
+		unit  int64 // the clock's own unit in its readings (readingUnit); 0 is 1
 		// want: Steps fields
 		tick        float64
 		basis       string
@@ -90,12 +91,20 @@ func TestProbeTick(t *testing.T) {
 			reads: 1000, wait: 250 * time.Millisecond, tick: 30, basis: TickObserved, changes: 666, tickChanges: 666, wantReads: 1000},
 		{name: "counter stepping by its unit", clk: fakeTicking{t: 1 * ms, tick: 1, unitNs: 1, readNs: 1},
 			reads: 1000, wait: 250 * time.Millisecond, tick: 1, basis: TickObserved, changes: 1000, tickChanges: 1000, wantReads: 1000},
+		// QueryPerformanceCounter at 10 MHz, read in ns at 119 ns a read (Wine's
+		// cost): every read changes, by 100 or 200 ns; a step of 100 ns is one
+		// unit of its own, so its tick; not knowing the unit, only a bound.
+		{name: "100 ns clock stepping by its unit", clk: fakeTicking{t: 1 * ms, tick: 100, unitNs: 1, readNs: 119},
+			reads: 1000, unit: 100, wait: 250 * time.Millisecond, tick: 100, basis: TickObserved, changes: 1000, tickChanges: 1000, wantReads: 1000},
+		{name: "100 ns clock, unit unknown", clk: fakeTicking{t: 1 * ms, tick: 100, unitNs: 1, readNs: 119},
+			reads: 1000, wait: 250 * time.Millisecond, tick: 100, basis: TickUpperBound, changes: 1000, tickChanges: 1000, wantReads: 1000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clk := tt.clk
 			var r Steps
-			probeTick(&clk, &r, func(d float64) float64 { return d }, ProbeOptions{Reads: tt.reads, CoarseWait: tt.wait}, clk.now)
+			unit := max(tt.unit, 1)
+			probeTick(&clk, &r, func(d float64) float64 { return d }, unit, ProbeOptions{Reads: tt.reads, CoarseWait: tt.wait}, clk.now)
 			if r.TickNs != tt.tick || r.TickBasis != tt.basis || r.Changes != tt.changes || r.TickChanges != tt.tickChanges || r.Reads != tt.wantReads {
 				t.Errorf("tick %v ns (%s), %d changes, %d counted, %d reads; want %v ns (%s), %d, %d, %d",
 					r.TickNs, r.TickBasis, r.Changes, r.TickChanges, r.Reads, tt.tick, tt.basis, tt.changes, tt.tickChanges, tt.wantReads)
@@ -104,5 +113,22 @@ func TestProbeTick(t *testing.T) {
 				t.Errorf("%d backward steps", r.BackwardSteps)
 			}
 		})
+	}
+}
+
+// TestReadingUnit: one unit of a clock's own in its readings.
+func TestReadingUnit(t *testing.T) {
+	tests := []struct {
+		unit    string
+		nominal float64
+		want    int64
+	}{
+		{"ns", 1, 1}, {"ns", 100, 100}, {"ns", 1e6, 1e6}, {"ns", 0, 1},
+		{"ns", 0.4, 1}, {"ns", 69.84, 1}, {"ticks", 100, 1}, {"ns", 4e9, 1},
+	}
+	for _, tt := range tests {
+		if got := readingUnit(Props{Unit: tt.unit}, tt.nominal); got != tt.want {
+			t.Errorf("readingUnit(%s, %v) = %d, want %d", tt.unit, tt.nominal, got, tt.want)
+		}
 	}
 }
