@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/internal/plural"
@@ -78,20 +79,30 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 			check = "system calls could not be counted, so the path was inferred from the costs"
 		}
 	}
-	v.Blocks = append(v.Blocks, Block{Table: t, In: AllFormats | InCSV, Notes: []string{
+	notes := []string{
 		"tick: smallest step between changes of back-to-back reads: the clock's tick where it held its value",
 		"between reads or stepped by its unit; ≤: it changed at every read, so its tick is finer than a read",
 		"and the step (about one read) only bounds it; uncertain: too few changes seen free of preemption",
 		"cost: per read, median and p99 (linear) over timed batches of back-to-back reads",
 		"back: backward steps on one thread; path: vdso = a user-space read through the kernel's vDSO,",
 		"syscall = a system call per read, instruction = a CPU instruction",
-		"vDSO reads were checked for a fallback to the system call: " + check,
-	}})
+	}
+	if run != nil && run.Windows != nil {
+		notes = append(notes,
+			"api = a Windows API call (kernel32, kernelbase), shared-data = a user-space read of KUSER_SHARED_DATA,",
+			"which the kernel updates at each clock interrupt; batches timed with QueryPerformanceCounter")
+	} else {
+		notes = append(notes, "vDSO reads were checked for a fallback to the system call: "+check)
+	}
+	v.Blocks = append(v.Blocks, Block{Table: t, In: AllFormats | InCSV, Notes: notes})
 	if len(unavailable.Rows) > 0 {
 		v.Blocks = append(v.Blocks, Block{Heading: "Unavailable", Table: unavailable})
 	}
 	if run != nil {
 		v.Blocks = append(v.Blocks, tscBlock(run))
+		if w := run.Windows; w != nil {
+			v.Blocks = append(v.Blocks, windowsBlock(w))
+		}
 		sys := &Table{Headless: true, Columns: []Column{{Name: "field"}, {Name: "value"}}}
 		cs := "unknown: " + run.ClocksourceUnavailable
 		if c := run.Clocksource; c != nil {
@@ -101,11 +112,12 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 		if d.Environment != nil && d.Environment.Counters != nil {
 			ctr = d.Environment.Counters.Summary
 		}
-		sys.Rows = [][]Cell{
-			{TextCell("clocksource"), TextCell(cs)},
-			{TextCell("performance counters"), TextCell(ctr)},
-			{TextCell("probe took"), TextCell(unit.Duration(float64(run.Elapsed), unit.Precision{Resolution: 1e6}))},
+		if run.Windows == nil { // Windows has no clocksource to select
+			sys.Rows = append(sys.Rows, []Cell{TextCell("clocksource"), TextCell(cs)})
 		}
+		sys.Rows = append(sys.Rows,
+			[]Cell{TextCell("performance counters"), TextCell(ctr)},
+			[]Cell{TextCell("probe took"), TextCell(unit.Duration(float64(run.Elapsed), unit.Precision{Resolution: 1e6}))})
 		v.Blocks = append(v.Blocks, Block{Table: sys})
 		rec := run.Recommendation
 		b := Block{Heading: "No recommendation", Lines: []string{"  " + rec.Reason}}
@@ -183,6 +195,53 @@ func tscBlock(run *clock.Host) Block {
 		}
 	}
 	row("invariant", inv)
+	b.Table = tab
+	return b
+}
+
+// windowsBlock lays out what Windows says of its timers: the QPC
+// frequency and its relation to the TSC, the timer resolution and the
+// system time adjustment, each figure or why it is unavailable (under
+// Wine, with what Wine answered).
+func windowsBlock(w *clock.Windows) Block {
+	b := Block{Heading: "Windows timers"}
+	tab := &Table{Headless: true, Columns: []Column{{Name: "field"}, {Name: "value"}}}
+	row := func(k, v string) { tab.Rows = append(tab.Rows, []Cell{TextCell(k), TextCell(v)}) }
+	if w.Wine != "" {
+		row("Wine", w.Wine+": these are Wine's figures, not Windows's")
+	}
+	// ms shows a period stated exactly in 100 ns units, every digit.
+	ms := func(d time.Duration) string { return unit.Duration(float64(d), unit.Exactly(float64(d), 100)) }
+	if w.QPCHz > 0 {
+		row("QPC frequency", fmt.Sprintf("%d Hz (QueryPerformanceFrequency; a tick is %s)", w.QPCHz,
+			unit.Duration(1e9/float64(w.QPCHz), unit.Precision{Resolution: 1e9 / float64(w.QPCHz)})))
+	} else {
+		row("QPC frequency", "unavailable: "+w.QPCUnavailable)
+	}
+	if q := w.QPCvsTSC; q != nil {
+		p := unit.Precision{Resolution: 1e-6} // the ratio of exact frequencies
+		if q.ErrorPPM > 0 {
+			p = unit.Precision{Uncertainty: q.Ratio * q.ErrorPPM * 1e-6}
+		}
+		row("QPC vs TSC", fmt.Sprintf("%s TSC ticks per QPC tick (TSC %s, %s, error ≤ %s ppm): %s",
+			unit.Plain(q.Ratio, p), mhz(q.TSCHz), q.TSCSource, bound(q.ErrorPPM), q.Reading))
+	} else {
+		row("QPC vs TSC", "unavailable: "+w.QPCvsTSCUnavailable)
+	}
+	if r := w.Timer; r != nil {
+		row("timer resolution", fmt.Sprintf("current %s, finest %s, coarsest %s (NtQueryTimerResolution)", ms(r.Current), ms(r.Finest), ms(r.Coarsest)))
+	} else {
+		row("timer resolution", "unavailable: "+w.TimerUnavailable)
+	}
+	if a := w.Adjustment; a != nil {
+		state := "enabled"
+		if a.Disabled {
+			state = "disabled"
+		}
+		row("time adjustment", fmt.Sprintf("increment %s per clock interrupt, adjustment %s, %s (GetSystemTimeAdjustment)", ms(a.Increment), ms(a.Adjustment), state))
+	} else {
+		row("time adjustment", "unavailable: "+w.AdjustmentUnavailable)
+	}
 	b.Table = tab
 	return b
 }
