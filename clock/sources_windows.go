@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/chronograph/chronograph/internal/wine"
+	"github.com/chronograph/chronograph/internal/wintimer"
 )
 
 // The Windows functions this package calls. golang.org/x/sys/windows
@@ -19,7 +20,6 @@ import (
 var (
 	kernel32   = windows.NewLazySystemDLL("kernel32.dll")
 	kernelbase = windows.NewLazySystemDLL("kernelbase.dll")
-	ntdll      = windows.NewLazySystemDLL("ntdll.dll")
 
 	procQueryPerformanceCounter        = kernel32.NewProc("QueryPerformanceCounter")
 	procQueryPerformanceFrequency      = kernel32.NewProc("QueryPerformanceFrequency")
@@ -35,7 +35,6 @@ var (
 	// The interrupt-time functions of Windows 10 (realtimeapiset.h).
 	procQueryInterruptTimePrecise = kernelbase.NewProc("QueryInterruptTimePrecise")
 	procQueryInterruptTime        = kernelbase.NewProc("QueryInterruptTime")
-	procNtQueryTimerResolution    = ntdll.NewProc("NtQueryTimerResolution")
 )
 
 // qpcHz is QueryPerformanceFrequency, read once; qpcErr says why QPC
@@ -304,16 +303,11 @@ func platformHost(h *Host) {
 // not a Windows kernel's (Wine waits on the Linux host's timers), so it
 // is given as unavailable, with what Wine answered.
 func timerResolution(wineVersion string) (TimerResolution, error) {
-	if err := procNtQueryTimerResolution.Find(); err != nil {
-		return TimerResolution{}, missing("NtQueryTimerResolution", "every Windows NT", err)
+	r, err := wintimer.Query()
+	if err != nil {
+		return TimerResolution{}, fmt.Errorf("clock: %w: %w", err, ErrUnavailable)
 	}
-	var coarsest, finest, current uint32
-	st, _, _ := syscall.SyscallN(procNtQueryTimerResolution.Addr(),
-		uintptr(unsafe.Pointer(&coarsest)), uintptr(unsafe.Pointer(&finest)), uintptr(unsafe.Pointer(&current)))
-	if st != 0 {
-		return TimerResolution{}, fmt.Errorf("clock: NtQueryTimerResolution: %w", windows.NTStatus(st))
-	}
-	t := TimerResolution{Coarsest: time.Duration(coarsest) * 100, Finest: time.Duration(finest) * 100, Current: time.Duration(current) * 100}
+	t := TimerResolution{Coarsest: r.Coarsest, Finest: r.Finest, Current: r.Current}
 	if wineVersion != "" {
 		return TimerResolution{}, fmt.Errorf("clock: under Wine %s NtQueryTimerResolution answers coarsest %v, finest %v, current %v: "+
 			"Wine's figures, not a Windows clock interrupt's (Wine waits on the Linux host's timers): measure on Windows: %w",
