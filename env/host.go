@@ -23,6 +23,10 @@ type Host struct {
 	// measured at capture (at most 50 ms; see CPUSpeed).
 	CPUSpeed *CPUSpeed `json:"cpu_speed,omitempty"`
 
+	// Windows holds what env reads of Windows (and of Wine); nil on
+	// other systems.
+	Windows *Windows `json:"windows,omitempty"`
+
 	// Counters says whether hardware and software performance counters
 	// can be read here. env does not open perf events itself (it stands
 	// alone); callers that can probe them (package counters) fill it in.
@@ -217,6 +221,32 @@ type Cgroup struct {
 	CPUQuotaUs  int64   `json:"cpu_quota_us,omitempty"`
 	CPUPeriodUs int64   `json:"cpu_period_us,omitempty"`
 	LimitCPUs   float64 `json:"limit_cpus,omitempty"`
+}
+
+// Windows describes a Windows host. A field that could not be read is
+// empty, with the reason in Host.Unknown ("windows.power_plan", ...).
+type Windows struct {
+	// Wine is Wine's version ("8.0") when the program runs under Wine,
+	// the Windows compatibility layer: then every figure measured is
+	// Wine's, on a Linux host, not Windows's.
+	Wine string `json:"wine,omitempty"`
+	// Version is RtlGetVersion's major.minor.build ("10.0.19045"; Wine
+	// reports the Windows version it emulates), and ServicePack its CSD
+	// string.
+	Version     string `json:"version,omitempty"`
+	ServicePack string `json:"service_pack,omitempty"`
+	// PowerPlan is the active power scheme's GUID (PowerGetActiveScheme)
+	// and PowerPlanName the name of a scheme Windows ships ("Balanced",
+	// "High performance", ...), empty for one of the user's own.
+	PowerPlan     string `json:"power_plan,omitempty"`
+	PowerPlanName string `json:"power_plan_name,omitempty"`
+	// TimerResolutionNs is the current period of the clock interrupt
+	// (NtQueryTimerResolution): the finest any process holds through
+	// timeBeginPeriod or NtSetTimerResolution, Sleep's granularity; and
+	// TimerFinestNs, TimerCoarsestNs the periods the system allows.
+	TimerResolutionNs int64 `json:"timer_resolution_ns,omitempty"`
+	TimerFinestNs     int64 `json:"timer_finest_ns,omitempty"`
+	TimerCoarsestNs   int64 `json:"timer_coarsest_ns,omitempty"`
 }
 
 // setUnknown records that the field at path could not be read, and why.

@@ -1,7 +1,6 @@
 package env
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"path"
@@ -167,12 +166,7 @@ func hypervisorNames(f fsys, p probes, hv *bool) (names []hypervisorName, logWhy
 		names = append(names, hypervisorName{t, "/sys/hypervisor/type"})
 	}
 	if p.cpuid != nil && hv != nil && *hv {
-		_, b, c2, d := p.cpuid(0x40000000, 0)
-		var sig [12]byte
-		binary.LittleEndian.PutUint32(sig[0:], b)
-		binary.LittleEndian.PutUint32(sig[4:], c2)
-		binary.LittleEndian.PutUint32(sig[8:], d)
-		if name := hypervisorFromSignature(string(sig[:])); name != "" {
+		if name := cpuidHypervisor(p.cpuid); name != "" {
 			names = append(names, hypervisorName{name, "cpuid 0x40000000"})
 		}
 	}

@@ -47,6 +47,16 @@ func warnings(h *Host) []warn.Warning {
 		add(warn.Warn, "hypervisor", "running under a hypervisor%s: expect noise from other guests and no hardware counters >> measure on bare metal for figures that hold there", name)
 	}
 
+	// Windows.
+	if w := h.Windows; w != nil {
+		if w.Wine != "" {
+			add(warn.Warn, "wine", "running under Wine %s, not Windows: every figure is Wine's on a Linux host (its timer resolution, thread priority, thread cycle times and a child's CPU times are not real), not Windows's >> measure on a Windows host for Windows figures", w.Wine)
+		}
+		if w.PowerPlanName == "Balanced" || w.PowerPlanName == "Power saver" {
+			add(warn.Warn, "power-plan", "the Windows power plan is %s: the CPU slows down when idle and wakes up late >> select High performance for stable results, e.g. `powercfg /setactive SCHEME_MIN`", w.PowerPlanName)
+		}
+	}
+
 	// Build.
 	if h.Go.Race {
 		add(warn.Warn, "race", "built with the race detector: timings are not representative >> rebuild without -race")

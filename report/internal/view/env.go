@@ -9,6 +9,7 @@ import (
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
+	"github.com/chronograph/chronograph/unit"
 )
 
 func init() { register(result.KindEnv, envView) }
@@ -141,6 +142,22 @@ func envGroups(h *env.Host) []envGroup {
 	}
 	t.row("clocksource", cs, "system.clocksource", "system")
 	t.row("power", powerText(s.Power), "system.power", "system")
+
+	if w := h.Windows; w != nil {
+		t.group("Windows", "windows")
+		if w.Wine != "" {
+			t.row("Wine", w.Wine+": the figures are Wine's, on a Linux host, not Windows's", "", "")
+		}
+		t.row("version", join(" ", w.Version, w.ServicePack)+" (RtlGetVersion)", "windows.version", "windows")
+		t.row("power plan", join(" ", w.PowerPlanName, w.PowerPlan), "windows.power_plan", "windows")
+		tr := ""
+		if w.TimerResolutionNs > 0 {
+			ms := func(ns int64) string { return unit.Duration(float64(ns), unit.Exactly(float64(ns), 100)) }
+			tr = fmt.Sprintf("%s (the finest any process holds; finest allowed %s, coarsest %s)",
+				ms(w.TimerResolutionNs), ms(w.TimerFinestNs), ms(w.TimerCoarsestNs))
+		}
+		t.row("timer resolution", tr, "windows.timer_resolution_ns", "windows")
+	}
 
 	t.group("Scheduler and timers", "scheduler")
 	sc := h.Scheduler
