@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // TestCPUTimeNetOfReads: with a CPU clock whose reads cost 1.5 µs (a
@@ -325,5 +328,62 @@ func TestMakePlan(t *testing.T) {
 	}
 	if pl := makePlan(3, 4, -1, nil, 1).placement(ss); pl.BlockCPUs != nil {
 		t.Errorf("unpinned placement %+v, want no block CPUs", pl)
+	}
+}
+
+// TestCPUClockCoarse: a thread CPU clock charged at clock interrupts
+// (GetThreadTimes on Windows) raises the cpu-time-coarse note naming it,
+// and its unit sets the cpu_time metric's resolution; a fine clock, or
+// none, raises nothing.
+func TestCPUClockCoarse(t *testing.T) {
+	windows := clock.CPUClock{Name: "GetThreadTimes", UnitNs: 100, Coarse: true}
+	linux := clock.CPUClock{Name: "CLOCK_THREAD_CPUTIME_ID", UnitNs: 1}
+	for _, tt := range []struct {
+		name      string
+		cpu       clock.CPUClock
+		noCPUTime bool
+		wantNote  bool
+	}{
+		{"windows", windows, false, true},
+		{"linux", linux, false, false},
+		{"windows, no CPU time", windows, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fc := &fakeClock{tick: 1, read: 20, noCPUTime: tt.noCPUTime}
+			o := fc.opts(Options{Target: 100 * time.Microsecond, Samples: 4, WarmupSamples: 1})
+			o.cpuClock = &tt.cpu
+			r, err := Run("x", func(b *B) {
+				for b.Loop() {
+					fc.advance(100)
+				}
+			}, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var note *warn.Warning
+			for i := range r.Warnings {
+				if r.Warnings[i].Code == warnCPUTimeCoarse {
+					note = &r.Warnings[i]
+				}
+			}
+			if (note != nil) != tt.wantNote {
+				t.Fatalf("cpu-time-coarse note %v, want %v", note, tt.wantNote)
+			}
+			if note != nil && (!strings.Contains(note.Message, "GetThreadTimes: 100 ns units") || note.Severity != warn.Note) {
+				t.Errorf("note %+v", note)
+			}
+			if tt.noCPUTime {
+				return
+			}
+			fewest := uint64(math.MaxUint64)
+			for _, s := range r.Samples {
+				fewest = min(fewest, s.Iterations)
+			}
+			for _, m := range perOpMetrics(r.Samples, 1, r.CPUClock.UnitNs) {
+				if m.Name == "cpu_time" && m.Resolution != tt.cpu.UnitNs*(1/float64(fewest)) {
+					t.Errorf("cpu_time resolution %v, want %v / %d iterations", m.Resolution, tt.cpu.UnitNs, fewest)
+				}
+			}
+		})
 	}
 }

@@ -85,8 +85,9 @@ func all(ss []Sample, f func(Sample) bool) bool {
 // perOpMetrics returns the per-iteration metrics that every mode's
 // samples have: wall time (unit ns/op, resolution tick over the fewest
 // iterations of a sample), thread CPU time when it was read in every
-// sample, allocations and bytes.
-func perOpMetrics(ss []Sample, tickNs float64) []result.Metric {
+// sample (resolution one unit of the CPU clock, cpuUnitNs, over the
+// fewest iterations; 0 is taken as 1 ns), allocations and bytes.
+func perOpMetrics(ss []Sample, tickNs, cpuUnitNs float64) []result.Metric {
 	fewest := uint64(math.MaxUint64)
 	for _, s := range ss {
 		fewest = min(fewest, max(s.Iterations, 1))
@@ -94,7 +95,9 @@ func perOpMetrics(ss []Sample, tickNs float64) []result.Metric {
 	perOp := 1 / float64(fewest) // one count in the shortest sample
 	ms := []result.Metric{metric("wall", result.UnitNsPerOp, tickNs*perOp, column(ss, Sample.NsPerOp))}
 	if all(ss, func(s Sample) bool { return s.CPUNs >= 0 }) {
-		ms = append(ms, metric("cpu_time", result.UnitNsPerOp, perOp, column(ss, Sample.cpuNsPerOp)))
+		// One unit of the thread CPU clock in the shortest sample (100 ns
+		// on Windows, where GetThreadTimes counts in 100 ns units).
+		ms = append(ms, metric("cpu_time", result.UnitNsPerOp, max(cpuUnitNs, 1)*perOp, column(ss, Sample.cpuNsPerOp)))
 	}
 	return append(ms,
 		metric("allocs", result.UnitCountPerOp, perOp, column(ss, Sample.allocsPerOp)),
@@ -112,7 +115,7 @@ func (r *Benchmark) measurements() []result.Measurement {
 	if len(r.Cold) > 0 {
 		ms = append(ms, result.Measurement{
 			Name: r.Name + "/" + result.FunctionCold, Parameters: r.Params, Primary: "wall",
-			Metrics: perOpMetrics(r.Cold, r.Probe.TickNs),
+			Metrics: perOpMetrics(r.Cold, r.Probe.TickNs, r.CPUClock.UnitNs),
 			Detail:  result.KindDetail{Function: &result.FunctionDetail{Mode: result.FunctionCold, Benchmark: r.Name, Clock: clk}},
 		})
 	}
@@ -128,7 +131,7 @@ func (r *Benchmark) batchMeasurement(clk result.FunctionClock) result.Measuremen
 	ss := r.Samples
 	m := result.Measurement{Name: r.Name, Parameters: r.Params, Primary: "wall", Incomplete: r.Incomplete,
 		Warnings: r.Warnings}
-	m.Metrics = perOpMetrics(ss, r.Probe.TickNs)
+	m.Metrics = perOpMetrics(ss, r.Probe.TickNs, r.CPUClock.UnitNs)
 	count := func(name string, f func(Sample) float64) result.Metric {
 		return metric(name, result.UnitCount, 1, column(ss, f))
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/counters"
 )
 
@@ -89,10 +90,12 @@ type Options struct {
 	// testing.B sees its benchmark run that long).
 	MinDuration time.Duration
 
-	// clock, when set, replaces the clock (tests use a fake one), and
-	// plat the operating system's threads and CPUs.
-	clock *clockSource
-	plat  *platform
+	// clock, when set, replaces the clock (tests use a fake one), plat
+	// the operating system's threads and CPUs, and cpuClock the
+	// description of the thread CPU clock (clock.ThreadCPUClock).
+	clock    *clockSource
+	plat     *platform
+	cpuClock *clock.CPUClock
 }
 
 // Defaults.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -27,6 +28,10 @@ type Benchmark struct {
 	// tick and read cost.
 	Clock string
 	Probe clockProbe
+	// CPUClock describes the clock of the thread CPU times
+	// (clock.ThreadCPUClock: CLOCK_THREAD_CPUTIME_ID, or GetThreadTimes
+	// on Windows).
+	CPUClock clock.CPUClock
 	// Target is the sample duration asked for (Options.Target); GoalNs the
 	// one aimed at (the larger of Target and 1000 times the clock's tick
 	// and read cost); Iterations is the calibrated count per sample before
@@ -214,9 +219,11 @@ type setup struct {
 	opts  Options
 	clk   *clockSource
 	probe clockProbe
-	goal  float64 // ns
-	notes []warn.Warning
-	rng   *rand.Rand
+	// cpuClock describes the thread CPU clock.
+	cpuClock clock.CPUClock
+	goal     float64 // ns
+	notes    []warn.Warning
+	rng      *rand.Rand
 }
 
 func newSetup(o *Options) (*setup, error) {
@@ -233,6 +240,10 @@ func newSetup(o *Options) (*setup, error) {
 		if note != nil {
 			s.notes = append(s.notes, *note)
 		}
+	}
+	s.cpuClock = clock.ThreadCPUClock()
+	if opts.cpuClock != nil {
+		s.cpuClock = *opts.cpuClock
 	}
 	s.probe = probeFor(s.clk)
 	s.goal = max(float64(opts.Target), 1000*s.probe.TickNs, 1000*s.probe.ReadNs)
@@ -426,7 +437,7 @@ blocks:
 
 // newResult returns the result of case c before any measurement.
 func (s *setup) newResult(c Case) *Benchmark {
-	r := &Benchmark{Name: c.Name, Params: c.Params, Start: time.Now(), Clock: s.clk.name, Probe: s.probe,
+	r := &Benchmark{Name: c.Name, Params: c.Params, Start: time.Now(), Clock: s.clk.name, Probe: s.probe, CPUClock: s.cpuClock,
 		Target: s.opts.Target, GoalNs: s.goal}
 	r.Warnings = append(r.Warnings, s.notes...)
 	return r
@@ -563,6 +574,7 @@ const (
 	warnStopTimer        = "stop-timer"           // StopTimer/StartTimer's cost inside the timed region
 	warnBudget           = "budget-exhausted"     // fewer samples than asked
 	warnTSCUnavailable   = "tsc-unavailable"      // ClockTSC asked, monotonic used
+	warnCPUTimeCoarse    = "cpu-time-coarse"      // thread CPU time charged at clock interrupts (Windows)
 	warnLatencyBelowRead = "latency-below-read"   // single operations dominated by the clock read
 	warnLatencyFewOps    = "latency-few-ops"      // too few operations for p99.9
 )
@@ -654,6 +666,12 @@ func (r *Benchmark) analyze(s *setup) {
 			fmt.Sprintf("the thread CPU time is mostly the cost of reading the CPU clock: %s per timed segment (±%s), %s of the CPU time read, was subtracted, so the CPU figures are only as good as that correction",
 				unit.Duration(*r.Overhead.CPUReadNs, unit.Precision{Resolution: 1}), unit.Duration(*r.Overhead.CPUReadMADNs, unit.Precision{Resolution: 1}), pct(cpuSub/(cpu+cpuSub))),
 			"prefer Options.Setup/Teardown to StopTimer/StartTimer"))
+	}
+	if c := s.cpuClock; cpuOK && c.Coarse {
+		r.Warnings = append(r.Warnings, warn.NewNote(warnCPUTimeCoarse,
+			fmt.Sprintf("the thread CPU time is %s: %s units, but charged at clock interrupts, so a sample's CPU time is a count of timer periods (15.6 ms by default), not a measure of it",
+				c.Name, unit.Duration(c.UnitNs, unit.Precision{Resolution: c.UnitNs})),
+			"read the wall time, or make samples last many timer periods (Options.Target)"))
 	}
 	if r.CPUPerWall >= 0 && r.CPUPerWall < 0.9 {
 		r.Warnings = append(r.Warnings, warn.New(warnPreempted,

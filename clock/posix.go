@@ -107,3 +107,19 @@ func clockRead(id int32) (int64, error) {
 	}
 	return ns, nil
 }
+
+// CPUClock describes the clock ThreadCPU reads: its name, the unit of
+// its readings in ns, and whether it is charged at clock interrupts, so
+// that it advances in steps of the timer period rather than its unit.
+type CPUClock struct {
+	Name   string
+	UnitNs float64
+	Coarse bool
+}
+
+// ThreadCPUClock describes the clock ThreadCPU reads here:
+// CLOCK_THREAD_CPUTIME_ID (1 ns) on Linux and darwin, GetThreadTimes
+// (100 ns units, charged at clock interrupts) on Windows.
+func ThreadCPUClock() CPUClock {
+	return CPUClock{Name: threadCPUName, UnitNs: threadCPUUnitNs, Coarse: threadCPUCoarse}
+}

@@ -22,6 +22,13 @@ const (
 	goCoarse      = true
 )
 
+// The clock of ThreadCPU (ThreadCPUClock).
+const (
+	threadCPUName   = "GetThreadTimes"
+	threadCPUUnitNs = 100
+	threadCPUCoarse = true
+)
+
 // posixSources: Windows has no POSIX clocks (its own are
 // platformSources).
 func posixSources() []Source { return nil }

@@ -23,6 +23,13 @@ const (
 	goCoarse      = false
 )
 
+// The clock of ThreadCPU (ThreadCPUClock).
+const (
+	threadCPUName   = "CLOCK_THREAD_CPUTIME_ID"
+	threadCPUUnitNs = 1
+	threadCPUCoarse = false
+)
+
 // platformSources are the clocks of this platform besides Go's, the POSIX
 // clocks and the counters: none.
 func platformSources() []Source { return nil }
