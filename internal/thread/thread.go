@@ -2,7 +2,9 @@
 // measurements change: a goroutine locked to a fresh thread, pinning it to
 // CPUs, real-time priority and timer slack, and the CPUs the process may
 // use. It is shared by clock, env, bench, run and delay; users of the
-// module do not import it.
+// module do not import it. On windows, pinning is SetThreadAffinityMask
+// and the priority THREAD_PRIORITY_TIME_CRITICAL (SetTimeCritical);
+// SCHED_FIFO and timer slack are Linux's.
 //
 // Settings are per thread, and restoring them is done by discarding the
 // thread: Go runs f locked to a thread of its own and never unlocks it, so
@@ -11,7 +13,11 @@
 // changed on a thread that other goroutines will run on later.
 package thread
 
-import "runtime"
+import (
+	"runtime"
+	"strconv"
+	"strings"
+)
 
 // Go runs f on a new goroutine locked to an OS thread that is neither the
 // caller's nor the process's main thread, and never unlocks it: the thread
@@ -50,4 +56,13 @@ func Run(f func()) {
 		f()
 	})
 	<-done
+}
+
+// List formats CPU numbers for messages: "0,2,3".
+func List(cpus []int) string {
+	s := make([]string, len(cpus))
+	for i, c := range cpus {
+		s[i] = strconv.Itoa(c)
+	}
+	return strings.Join(s, ",")
 }

@@ -4,8 +4,6 @@ package thread
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -87,13 +85,4 @@ func TimerSlack() (int64, error) {
 		return 0, fmt.Errorf("thread: prctl(PR_GET_TIMERSLACK): %w", err)
 	}
 	return int64(v), nil
-}
-
-// List formats CPU numbers for messages: "0,2,3".
-func List(cpus []int) string {
-	s := make([]string, len(cpus))
-	for i, c := range cpus {
-		s[i] = strconv.Itoa(c)
-	}
-	return strings.Join(s, ",")
 }

@@ -1,12 +1,10 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package thread
 
 import (
 	"errors"
 	"runtime"
-	"strconv"
-	"strings"
 )
 
 // errUnsupported says why thread settings are unavailable here.
@@ -32,12 +30,3 @@ func SetTimerSlack(ns int64) error { return errUnsupported }
 
 // TimerSlack is unavailable off Linux.
 func TimerSlack() (int64, error) { return 0, errUnsupported }
-
-// List formats CPU numbers for messages: "0,2,3".
-func List(cpus []int) string {
-	s := make([]string, len(cpus))
-	for i, c := range cpus {
-		s[i] = strconv.Itoa(c)
-	}
-	return strings.Join(s, ",")
-}
