@@ -121,7 +121,7 @@ func Acquire(c Conditions) (*Held, error) {
 	}
 	if c.Settings.Priority > 0 {
 		if err := (ThreadSettings{Priority: c.Settings.Priority}).check(); err != nil {
-			if err := drop(fmt.Sprintf("SCHED_FIFO priority %d", c.Settings.Priority), err); err != nil {
+			if err := drop(priorityWords(c.Settings.Priority), err); err != nil {
 				return nil, err
 			}
 			h.Settings.Priority = 0

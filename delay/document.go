@@ -76,6 +76,10 @@ func (c *Cell) measurement(tick float64) result.Measurement {
 		v := c.TimerSlack
 		det.TimerSlackNs = &v
 	}
+	if c.TimerResolution > 0 {
+		v := c.TimerResolution
+		det.TimerResolutionNs = &v
+	}
 	m := result.Measurement{Name: cellName(c.Mechanism, c.Requested), Metrics: []result.Metric{},
 		Detail: result.KindDetail{Sleep: det}, Incomplete: c.Incomplete}
 	if c.Unavailable != nil {

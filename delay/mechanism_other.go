@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package delay
 
@@ -6,5 +6,3 @@ func mechanisms() []mechanism {
 	rt, rest := goMechanisms()
 	return append(rt, rest...)
 }
-
-func setThreadSlack(ns int64) error { return ErrUnsupported }

@@ -52,18 +52,6 @@ func (s ThreadSettings) apply() error {
 	return nil
 }
 
-// check tries s on a throwaway thread (which exits afterwards, taking the
-// settings with it) and returns the refusal, if any: a preflight before a
-// measurement that must not start without them.
-func (s ThreadSettings) check() error {
-	if err := s.validate(); err != nil {
-		return err
-	}
-	errc := make(chan error, 1)
-	thread.Go(func() { errc <- s.apply() }) // the thread exits with its settings
-	return <-errc
-}
-
 // lockMemory locks the process's current and future memory (mlockall), so
 // page faults do not add to wake-up latency. The returned function unlocks.
 func lockMemory() (unlock func(), err error) {
@@ -171,3 +159,7 @@ func threadTimerSlack(tid int) (int64, error) {
 	}
 	return strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
 }
+
+// timerResolution: Linux has no system timer resolution (hrtimers; the
+// thread's timer slack is what a wait gets instead).
+func timerResolution() int64 { return -1 }

@@ -74,6 +74,11 @@ type Cell struct {
 	// variants of the Go runtime's waits; -1 when unknown or left as it
 	// was on the Go runtime's threads.
 	TimerSlack int64
+	// TimerResolution is the system timer resolution in force while the
+	// waits ran (ns; windows, NtQueryTimerResolution's current value, read
+	// after the mechanism's setup: the resolution it holds, or the finest
+	// that any process asked for); -1 where the system has none (Linux).
+	TimerResolution int64
 	// Achieved holds every raw achieved duration (ns), in order.
 	Achieved []float64
 	// CPU holds the CPU time of each wait (ns), measured on CPUClock
@@ -358,7 +363,7 @@ var studySleeper = NewSleeper(Options{})
 // can be interrupted, and otherwise leaves it to end in the background,
 // its result dropped.
 func measureCell(ctx context.Context, m mechanism, d, budget time.Duration, maxN int, set ThreadSettings) (*Cell, error) {
-	sink := &cellSink{c: &Cell{Mechanism: m.name, Requested: d, OwnThread: m.locked, TimerSlack: -1}}
+	sink := &cellSink{c: &Cell{Mechanism: m.name, Requested: d, OwnThread: m.locked, TimerSlack: -1, TimerResolution: -1}}
 	stop := newStopFlag()
 	var current atomic.Pointer[waiter]
 	var slack restorer
@@ -498,6 +503,11 @@ func (s *cellSink) sample(m mechanism, d, budget time.Duration, maxN int, stop *
 	}
 	current.Store(w)
 	defer w.cleanup()
+	if res := timerResolution(); res > 0 {
+		if !s.do(func(c *Cell) { c.TimerResolution = res }) {
+			return
+		}
+	}
 	cpu := clock.ProcessCPU
 	cpuClock := "process"
 	if m.locked {

@@ -56,6 +56,12 @@ type SleepDetail struct {
 	// scheduler.timer_slack_ns). The kernel applies no slack to SCHED_FIFO
 	// threads, and timerfd timers ignore it.
 	TimerSlackNs *int64 `json:"timer_slack_ns,omitempty"`
+	// TimerResolutionNs is the system timer resolution in force while
+	// the waits ran, in ns (windows: NtQueryTimerResolution's current
+	// value after the mechanism's setup, so the resolution that
+	// timeBeginPeriod(1) or NtSetTimerResolution held for it, or the
+	// finest any process asked for); absent where there is none (Linux).
+	TimerResolutionNs *int64 `json:"timer_resolution_ns,omitempty"`
 	// CPUClock names the clock of the "cpu" metric: "thread" (the own
 	// thread's CPU time) or "process" (the whole process's, for waits on
 	// ordinary goroutines); CPUReadCostNs is the cost of the two clock
