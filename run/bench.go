@@ -257,6 +257,10 @@ type Benchmark struct {
 	// -1 elsewhere): a child's max RSS at or below it may be chrono's
 	// memory counted for the child (see selfPeakRSS).
 	ParentPeakRSSBytes int64
+	// CPUUnavailable, when not empty, says why the runs' user and system
+	// times are not real here (under Wine): the document then holds no
+	// user and sys metrics.
+	CPUUnavailable string
 	// OwnCPU is chrono's own CPU time (user + system of all its threads,
 	// getrusage RUSAGE_SELF) from just before the first process was
 	// started to just after the last was reaped: starting and reaping the
@@ -668,6 +672,9 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 	b.pinTo = func(cpu int) error { return pinThread([]int{cpu}) }
 	b.look = remembered(lookFor(opts))
 	b.rep = &Benchmark{Order: opts.Order, Seed: opts.Seed, Options: opts, Start: time.Now(), Notes: notes}
+	if !opts.Simulate {
+		b.rep.CPUUnavailable = childCPUUnavailable()
+	}
 	if len(opts.Counters) > 0 {
 		b.counters = newCounterState(b.rep, opts.Counters, opts.CounterOptions)
 	}

@@ -57,6 +57,9 @@ func (r *Benchmark) DocumentContext(ctx context.Context, m result.Meta) (*result
 	if w, ok := r.countersWarning(); ok {
 		d.Warnings = append(d.Warnings, w)
 	}
+	if r.CPUUnavailable != "" {
+		d.Warnings = append(d.Warnings, warn.NewNote("cpu-unavailable", r.CPUUnavailable, "measure on Windows itself for the user and system times"))
+	}
 	if usageUnavailable != "" {
 		d.Warnings = append(d.Warnings, warn.NewNote("rusage-unavailable", usageUnavailable, "measure on Linux or macOS for per-run memory and context switches"))
 	}
@@ -107,10 +110,11 @@ func (r *Benchmark) kindRun() *result.CommandRun {
 	if ov := r.Overhead; ov != nil {
 		o := &result.CommandOverhead{Kind: ov.Kind, Command: ov.Line, Subtracted: ov.Subtracted, Unavailable: ov.Unavailable}
 		if len(ov.Samples) > 0 {
-			o.Metrics = []result.Metric{
-				metric("wall", result.UnitNs, 1, series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) })),
-				metric("user", result.UnitNs, float64(cpuTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.User) })),
-				metric("sys", result.UnitNs, float64(cpuTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.Sys) })),
+			o.Metrics = []result.Metric{metric("wall", result.UnitNs, 1, series(ov.Samples, func(s Sample) float64 { return float64(s.Wall) }))}
+			if r.CPUUnavailable == "" {
+				o.Metrics = append(o.Metrics,
+					metric("user", result.UnitNs, float64(cpuTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.User) })),
+					metric("sys", result.UnitNs, float64(cpuTimeResolution), series(ov.Samples, func(s Sample) float64 { return float64(s.Sys) })))
 			}
 			for _, name := range r.extraNames() {
 				xs := make([]float64, 0, len(ov.Samples))
@@ -143,6 +147,11 @@ func (r *Benchmark) kindRun() *result.CommandRun {
 			run.Unavailable = append(run.Unavailable, u)
 		}
 	}
+	if r.CPUUnavailable != "" {
+		for _, n := range []string{"user", "sys"} {
+			run.Unavailable = append(run.Unavailable, result.Unavailable{Name: n, Reason: r.CPUUnavailable})
+		}
+	}
 	if usageUnavailable != "" {
 		for _, n := range []string{"max_rss", "minor_faults", "major_faults", "vol_cs", "invol_cs"} {
 			run.Unavailable = append(run.Unavailable, result.Unavailable{Name: n, Reason: usageUnavailable})
@@ -172,14 +181,15 @@ func (r *Benchmark) measurement(a *analysis) result.Measurement {
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
 		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
 	cpuRes := float64(cpuTimeResolution)
-	m.Metrics = append(m.Metrics, metric("wall", result.UnitNs, 1, a.Wall),
-		metric("user", result.UnitNs, cpuRes, a.User),
-		metric("sys", result.UnitNs, cpuRes, a.Sys))
+	m.Metrics = append(m.Metrics, metric("wall", result.UnitNs, 1, a.Wall))
+	if r.CPUUnavailable == "" {
+		m.Metrics = append(m.Metrics, metric("user", result.UnitNs, cpuRes, a.User), metric("sys", result.UnitNs, cpuRes, a.Sys))
+	}
 	if a.whole.sub {
-		m.Metrics = append(m.Metrics,
-			metric("wall_raw", result.UnitNs, 1, a.RawWall),
-			metric("user_raw", result.UnitNs, cpuRes, a.RawUser),
-			metric("sys_raw", result.UnitNs, cpuRes, a.RawSys))
+		m.Metrics = append(m.Metrics, metric("wall_raw", result.UnitNs, 1, a.RawWall))
+		if r.CPUUnavailable == "" {
+			m.Metrics = append(m.Metrics, metric("user_raw", result.UnitNs, cpuRes, a.RawUser), metric("sys_raw", result.UnitNs, cpuRes, a.RawSys))
+		}
 	}
 	if len(res.Samples) > 0 && res.Samples[0].MaxRSSBytes >= 0 {
 		m.Metrics = append(m.Metrics,

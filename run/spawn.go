@@ -247,6 +247,16 @@ func (sp *spawner) run(spec *execSpec) (Sample, []byte, error) {
 	}
 	s.Pid = p.Pid
 	sp.started++
+	if err := attachGroup(p); err != nil {
+		p.Kill()
+		p.Wait()
+		if probe != nil {
+			s.Pid = 0 // as for a child that could not start: release only
+			probe.Stop(&s)
+		}
+		return s, nil, err
+	}
+	defer releaseGroup(p)
 	sp.mu.Lock()
 	sp.cur = p
 	if sp.canceled {

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package run
 
@@ -39,3 +39,12 @@ const defaultShell = "cmd.exe"
 
 // selfCPU: not measured on this platform.
 func selfCPU() (time.Duration, bool) { return 0, false }
+
+// attachGroup: nothing to attach a process to here.
+func attachGroup(p *os.Process) error { return nil }
+
+// releaseGroup: nothing was attached.
+func releaseGroup(p *os.Process) {}
+
+// childCPUUnavailable: the platform's child CPU times are taken as given.
+func childCPUUnavailable() string { return "" }

@@ -62,3 +62,12 @@ func selfCPU() (time.Duration, bool) {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
+
+// attachGroup: the process group was made at the fork (sysProcAttr).
+func attachGroup(p *os.Process) error { return nil }
+
+// releaseGroup: a process group needs no releasing.
+func releaseGroup(p *os.Process) {}
+
+// childCPUUnavailable is empty: a child's rusage holds its own CPU times.
+func childCPUUnavailable() string { return "" }

@@ -1,0 +1,95 @@
+package run
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
+	"github.com/chronograph/chronograph/internal/wine"
+	"golang.org/x/sys/windows"
+)
+
+// TestJobKillsDescendants: a command that starts a long-lived process and
+// exits with 3 gives exit code 3, and the process it started does not
+// outlive the run (its job object was terminated).
+func TestJobKillsDescendants(t *testing.T) {
+	switch os.Getenv("CHRONO_RUN_TEST_JOB") {
+	case "grandchild":
+		time.Sleep(60 * time.Second)
+		return
+	case "child":
+		gc := exec.Command(os.Args[0], "-test.run=^TestJobKillsDescendants$")
+		gc.Env = append(os.Environ(), "CHRONO_RUN_TEST_JOB=grandchild")
+		if err := gc.Start(); err != nil {
+			os.Exit(10)
+		}
+		if err := os.WriteFile(os.Getenv("CHRONO_RUN_TEST_PIDFILE"), []byte(strconv.Itoa(gc.Process.Pid)), 0o644); err != nil {
+			os.Exit(11)
+		}
+		os.Exit(3)
+	}
+	pidFile := filepath.Join(crosstest.TempDir(t), "pid")
+	env := append(os.Environ(), "CHRONO_RUN_TEST_JOB=child", "CHRONO_RUN_TEST_PIDFILE="+pidFile)
+	ps := newProcSpawner(context.Background())
+	defer ps.Close()
+	s, err := ps.Run(proc{Argv: crosstest.Argv(os.Args[0], "-test.run=^TestJobKillsDescendants$"), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ExitCode != 3 {
+		t.Fatalf("exit code %d, want 3", s.ExitCode)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(pid))
+	if err != nil {
+		return // no such process any more
+	}
+	defer windows.CloseHandle(h)
+	// Termination is asynchronous; the bound is a liveness bound (the
+	// grandchild would live 60 s), not a timing claim.
+	if ev, err := windows.WaitForSingleObject(h, 20000); ev != windows.WAIT_OBJECT_0 {
+		windows.TerminateProcess(h, 1)
+		t.Errorf("the command's child (pid %d) outlived the run: wait %#x, %v", pid, ev, err)
+	}
+	if _, ok := groups.Load(s.Pid); ok {
+		t.Error("the run's job is still held")
+	}
+}
+
+// TestChildCPUUnavailable: under Wine a child's CPU times are marked
+// unavailable with the reason, and the document holds no user or sys
+// metric then; on Windows they are the job's.
+func TestChildCPUUnavailable(t *testing.T) {
+	reason := childCPUUnavailable()
+	if _, ok := wine.Version(); ok != (reason != "") {
+		t.Fatalf("childCPUUnavailable() = %q under Wine: %v", reason, ok)
+	}
+	rep := fixedReport()
+	rep.CPUUnavailable = "test reason"
+	d := docOf(rep)
+	for _, m := range d.Measurements {
+		for _, x := range m.Metrics {
+			if x.Name == "user" || x.Name == "sys" || x.Name == "user_raw" || x.Name == "sys_raw" {
+				t.Errorf("%s: metric %s with the CPU times unavailable", m.Name, x.Name)
+			}
+		}
+	}
+	n := 0
+	for _, u := range d.Run.Command.Unavailable {
+		if (u.Name == "user" || u.Name == "sys") && u.Reason == "test reason" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("user and sys not listed unavailable: %+v", d.Run.Command.Unavailable)
+	}
+}
