@@ -18,7 +18,7 @@ func scan(t testing.TB, n int) []Command {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds, err := Commands([]string{"sleep 0.00{x}"}, nil, []Param{p}, Options{NoShell: true})
+	cmds, err := Commands([]string{"sleep 0.00{x}"}, nil, []Param{p}, Options{NoShell: true, Simulate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
