@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/wine"
@@ -23,6 +24,11 @@ func TestJobKillsDescendants(t *testing.T) {
 		time.Sleep(60 * time.Second)
 		return
 	case "child":
+		// A process the child starts before chrono has put it in its job
+		// escapes the job (os.StartProcess cannot start it suspended; see
+		// attachGroup): the test's child waits until it is in one, so that
+		// what is tested is the job's kill, not that race.
+		waitInJob()
 		gc := exec.Command(os.Args[0], "-test.run=^TestJobKillsDescendants$")
 		gc.Env = append(os.Environ(), "CHRONO_RUN_TEST_JOB=grandchild")
 		if err := gc.Start(); err != nil {
@@ -91,5 +97,18 @@ func TestChildCPUUnavailable(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("user and sys not listed unavailable: %+v", d.Run.Command.Unavailable)
+	}
+}
+
+// waitInJob returns once this process is in a job object (IsProcessInJob),
+// or after about 10 s of asking.
+func waitInJob() {
+	isInJob := windows.NewLazySystemDLL("kernel32.dll").NewProc("IsProcessInJob")
+	for range 10000 {
+		var in int32
+		if r, _, _ := isInJob.Call(uintptr(windows.CurrentProcess()), 0, uintptr(unsafe.Pointer(&in))); r != 0 && in != 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
