@@ -368,6 +368,28 @@ func (r *Result) Longest() time.Duration {
 	return l
 }
 
+// Repeats returns each repeat of the counts as a Result of its own (one
+// region per count, in the order of Iterations), so that its PerOp is the
+// count per iteration that repeat measured: with Options.Repeats, the
+// samples of which r's own PerOp (of the fewest instructions per count) is
+// the best.
+func (r *Result) Repeats() []*Result {
+	c := len(r.Iterations)
+	if c == 0 {
+		return nil
+	}
+	var out []*Result
+	for j := 0; (j+1)*c <= len(r.Dumps); j++ {
+		dumps := r.Dumps[j*c : (j+1)*c]
+		rr := &Result{Name: r.Name, Iterations: r.Iterations, Dumps: dumps}
+		for _, d := range dumps {
+			rr.Regions = append(rr.Regions, d.Reading)
+		}
+		out = append(out, rr)
+	}
+	return out
+}
+
 // PerOp is one event's count per iteration of a region.
 type PerOp struct {
 	// Event is the event's name ("instructions", "D1mr", ...).

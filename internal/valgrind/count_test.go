@@ -166,6 +166,21 @@ func TestSessionRepeats(t *testing.T) {
 	if len(r.Dumps) != 4 || r.Repeatable() || r.Longest() != 1248*time.Microsecond {
 		t.Errorf("dumps %d, repeatable %v, longest %v", len(r.Dumps), r.Repeatable(), r.Longest())
 	}
+	// Each repeat on its own: the first measured 148 and 1248 (its 20
+	// preempted), the second 1148 and 248 (its 10 preempted).
+	reps := r.Repeats()
+	want := []PerOp{{Event: "instructions", PerOp: 110, Fixed: -952, Exact: true}, {Event: "instructions", PerOp: -90, Fixed: 2048, Exact: true}}
+	if len(reps) != len(want) {
+		t.Fatalf("%d repeats, want %d", len(reps), len(want))
+	}
+	for j, rr := range reps {
+		if p, err := rr.Instructions(); err != nil || p != want[j] {
+			t.Errorf("repeat %d: %+v, %v, want %+v", j, p, err, want[j])
+		}
+		if len(rr.Dumps) != 2 || rr.Dumps[0].Iterations != 10 || !rr.Repeatable() {
+			t.Errorf("repeat %d: dumps %+v", j, rr.Dumps)
+		}
+	}
 }
 
 // result builds a Result from raw totals per region, named by events.

@@ -33,14 +33,16 @@
 //
 // with EnvRegion set to the Request. Early in main (or TestMain) it calls
 // Requested and, when there is a request, Request.Measure with a function
-// that runs the region's loop n times, and exits. Measure runs the loop
+// that runs the region's loop n times (or drives the regions from its own
+// loop with Request.Begin and Regions, as package bench's B.Loop does),
+// and exits. Measure runs the loop
 // for the warm-up with collection off, then for each count yields to the
 // scheduler, toggles collection on, runs the loop, toggles it off and
 // dumps callgrind's counts with a tag; the parent reads one dump per count
 // (per repeat) and checks that nothing was collected outside them.
 // Result.PerOp takes the difference of two counts over the difference of
 // their iterations, which cancels the region's fixed cost (the toggles,
-// the loop's entry and exit: 32 to 49 instructions for the regions of
+// the loop's entry and exit: 41 to 58 instructions for the regions of
 // this package's tests and demo on amd64 with Go 1.26) exactly, and says
 // whether the counts are exactly linear.
 //

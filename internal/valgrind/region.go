@@ -121,55 +121,131 @@ func parseTrigger(s string) (k, n int, d time.Duration, ok bool) {
 const PreemptAfter = 10 * time.Millisecond
 
 // Measure runs the requested region under callgrind. loop(n) must run the
-// work n times; its instructions, and only its, are counted: Measure
-//   - locks the goroutine to its OS thread, because callgrind's collection
-//     state belongs to the thread (other threads, such as the runtime's
-//     sysmon and idle threads, keep collection off and are not counted,
-//     and neither are signal handlers, which start with collection off
-//     too);
-//   - sets GOMAXPROCS to 1 and turns the garbage collector off (after one
-//     collection), so no GC work or other goroutine runs on this thread
-//     during the regions; it restores both when it returns;
-//   - turns callgrind's instrumentation on (the parent starts the program
-//     with it off, so the runtime's start-up runs at full speed), runs
-//     loop(Warmup) with collection off, then Repeats times, for each count
-//     n in Iterations: yields (runtime.Gosched, so that sysmon's
-//     PreemptAfter starts afresh), toggles collection on, runs loop(n),
-//     toggles it off and dumps the counts, tagged with the dump's index, n
-//     and the region's wall time.
+// work n times; its instructions, and only its, are counted. It is Begin,
+// loop(Warmup), then for every region Start, loop(n), Stop, and End: see
+// Begin for what is set up and why.
 //
 // The counts include loop's own loop and call overhead and a fixed cost
 // per region (the toggles, loop's entry and exit), which Result.PerOp
 // cancels by taking differences. Measure fails when the program does not
 // run under valgrind.
 func (r *Request) Measure(loop func(n int)) error {
-	if err := r.check(); err != nil {
+	g, err := r.Begin()
+	if err != nil {
 		return err
 	}
-	if Running() == 0 {
-		return fmt.Errorf("valgrind: region %s was requested (%s is set) but the program does not run under valgrind", excerpt.Quote(r.Name), EnvRegion)
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	runtime.GC()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	StartInstrumentation()
+	defer g.End()
 	if r.Warmup > 0 {
 		loop(r.Warmup)
 	}
-	ZeroStats()
-	k := 0
-	for range r.repeats() {
-		for _, n := range r.Iterations {
-			runtime.Gosched()
-			start := time.Now()
-			ToggleCollect()
-			loop(n)
-			ToggleCollect()
-			DumpStatsAt(trigger(k, n, time.Since(start)))
-			k++
-		}
+	for n, ok := g.Next(); ok; n, ok = g.Next() {
+		g.Start()
+		loop(n)
+		g.Stop()
 	}
 	return nil
+}
+
+// Regions measures the requested regions from a loop the caller drives
+// itself, for a harness whose loop is not a function of n (package
+// bench's B.Loop): Begin prepares the calling thread, Next gives each
+// region's iteration count, Start and Stop bound the region, End restores
+// the runtime's settings. All of them must be called on the goroutine
+// that called Begin.
+type Regions struct {
+	req     *Request
+	k       int // the index of the next region (dump)
+	started bool
+	start   time.Time
+	procs   int
+	gc      int
+}
+
+// Begin prepares the calling goroutine to measure the requested regions:
+//   - it locks the goroutine to its OS thread, because callgrind's
+//     collection state belongs to the thread (other threads, such as the
+//     runtime's sysmon and idle threads, keep collection off and are not
+//     counted, and neither are signal handlers, which start with
+//     collection off too);
+//   - it sets GOMAXPROCS to 1 and turns the garbage collector off (after
+//     one collection), so no GC work or other goroutine runs on this
+//     thread during the regions;
+//   - it turns callgrind's instrumentation on (the parent starts the
+//     program with it off, so the runtime's start-up runs at full
+//     speed).
+//
+// Then run the warm-up (Request.Warmup iterations, with collection off)
+// and, for each count n that Next returns: Start, n iterations, Stop.
+// Start yields (runtime.Gosched, so that sysmon's PreemptAfter starts
+// afresh) and toggles collection on; Stop toggles it off and dumps the
+// counts, tagged with the region's index, n and its wall time. End
+// restores GOMAXPROCS, the GC and the thread. Begin fails when the
+// program does not run under valgrind.
+func (r *Request) Begin() (*Regions, error) {
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	if Running() == 0 {
+		return nil, fmt.Errorf("valgrind: region %s was requested (%s is set) but the program does not run under valgrind", excerpt.Quote(r.Name), EnvRegion)
+	}
+	runtime.LockOSThread()
+	g := &Regions{req: r, procs: runtime.GOMAXPROCS(1)}
+	runtime.GC()
+	g.gc = debug.SetGCPercent(-1)
+	StartInstrumentation()
+	return g, nil
+}
+
+// Next returns the iteration count of the next region, and false when
+// every region (every count, Repeats times) has been measured.
+func (g *Regions) Next() (n int, ok bool) {
+	its := g.req.Iterations
+	if g.k >= len(its)*g.req.repeats() {
+		return 0, false
+	}
+	return its[g.k%len(its)], true
+}
+
+// Start starts the next region: the first time, it zeroes callgrind's
+// counts (the warm-up's: none were collected); then it yields and
+// toggles collection on. Run the region's iterations right after it.
+func (g *Regions) Start() {
+	if g.k == 0 {
+		ZeroStats()
+	}
+	g.started = true
+	runtime.Gosched()
+	g.start = time.Now()
+	ToggleCollect()
+}
+
+// Stop ends the region Start started: it toggles collection off and
+// dumps the region's counts. Without a started region it does nothing.
+//
+// It is nosplit and issues the toggle itself, so that no stack check (a
+// point where a goroutine that sysmon asked to yield does so, and the
+// scheduler's work is counted) comes between the region's last iteration
+// and the end of collection: a call to a function that checks its stack
+// there added 1,140 instructions to every region that ran longer than
+// PreemptAfter.
+//
+//go:nosplit
+func (g *Regions) Stop() {
+	if !g.started {
+		return
+	}
+	request(0, reqToggleCollect, 0, 0, 0, 0, 0)
+	d := time.Since(g.start)
+	n, _ := g.Next()
+	DumpStatsAt(trigger(g.k, n, d))
+	g.k++
+	g.started = false
+}
+
+// End restores what Begin changed: GOMAXPROCS, the GC and the thread's
+// lock.
+func (g *Regions) End() {
+	debug.SetGCPercent(g.gc)
+	runtime.GOMAXPROCS(g.procs)
+	runtime.UnlockOSThread()
 }
