@@ -4,8 +4,9 @@
 // an event (no PMU in a virtual machine, perf_event_paranoid too high, an
 // event the CPU lacks) it says so, with the reason and the fix, and never
 // reports 0 for something that was not counted. Without a PMU, instruction
-// counts of a command can be simulated with valgrind's cachegrind
-// (Cachegrind), labelled SourceCachegrind; its instruction count is named
+// counts of a command can be simulated with valgrind's cachegrind (chrono
+// stat --valgrind, package run), whose output ParseCachegrind reads as a
+// Reading labelled SourceCachegrind; its instruction count is named
 // "instructions", as perf names it.
 //
 // # Events and groups

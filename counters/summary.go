@@ -107,7 +107,7 @@ func summarize(readings []Reading) []eventSummary {
 }
 
 // runsSummary summarizes several runs of a command (CommandRun, counted
-// with a child-scope Group or simulated with Cachegrind).
+// with a child-scope Group or simulated by cachegrind).
 type runsSummary struct {
 	// Runs is the number of runs; Source is where the counts come from.
 	Runs   int

@@ -26,7 +26,8 @@ package result
 type CountersRun struct {
 	// Source says where the counts come from: perf_event_open (the
 	// command and its descendants, from execve to exit) or valgrind's
-	// cachegrind (a simulated CPU, the top process only).
+	// cachegrind (a simulated CPU with fixed caches, the command and the
+	// processes it starts).
 	Source string `json:"source"`
 	// Events are the events asked for, in order; Runs the number of runs
 	// asked for (the metrics hold the runs made).

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/valgrind"
 )
 
 // CountOptions say how Count runs a command and what it counts.
@@ -22,7 +23,8 @@ type CountOptions struct {
 	Runs int
 	// Valgrind counts valgrind cachegrind's simulated events instead
 	// (counters.CachegrindEvents): deterministic counts of a simulated
-	// CPU, for the top process only, and much slower.
+	// CPU with fixed caches, of the command and every process it starts
+	// (valgrind --trace-children=yes), and much slower.
 	Valgrind bool
 	// Stdin is the command's standard input: nil, or a terminal, gives it
 	// the null device (the command runs in a process group of its own,
@@ -67,9 +69,9 @@ func Count(ctx context.Context, argv []string, opts CountOptions) (*counters.Sta
 	for _, e := range events {
 		st.Events = append(st.Events, e.Name)
 	}
-	var cg *counters.Cachegrind
+	var cg *valgrind.Command
 	if opts.Valgrind {
-		if cg, err = counters.NewCachegrind(argv); err != nil {
+		if cg, err = valgrind.NewCommand(argv); err != nil {
 			return nil, nil, err
 		}
 		defer cg.Close()
@@ -93,9 +95,11 @@ func Count(ctx context.Context, argv []string, opts CountOptions) (*counters.Sta
 		}
 		cr := counters.CommandRun{Wall: s.Wall, User: s.User, Sys: s.Sys, ExitCode: s.ExitCode}
 		if cg != nil {
-			if cr.Reading, err = cg.Read(s.ExitCode); err != nil {
+			cc, err := cg.Read(s.ExitCode)
+			if err != nil {
 				return nil, nil, err
 			}
+			cr.Reading = cc.Reading
 		} else {
 			cr.Reading = probe.reading
 		}

@@ -45,8 +45,9 @@ machines usually expose no PMU, so only software events (task-clock,
 context-switches, page-faults, ...) work there.
 
 --valgrind counts instructions and simulated cache misses with valgrind's
-cachegrind instead: deterministic counts of a simulated CPU (useful on noisy CI
-machines without a PMU), for the top process only, and much slower.
+cachegrind instead: deterministic counts of a simulated CPU with fixed caches
+(32 KiB 8-way L1s, an 8 MiB 16-way last level; useful on noisy CI machines
+without a PMU), of the command and every process it starts, and much slower.
 
 --json prints the result document instead of the text;
 --export-json/--export-csv/--export-markdown FILE write it too (- = standard

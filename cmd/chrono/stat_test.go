@@ -280,6 +280,38 @@ func TestStatValgrind(t *testing.T) {
 	}
 }
 
+// TestStatValgrindChildren: --valgrind counts the processes the command
+// starts too (valgrind --trace-children): a shell that runs /bin/true
+// twice counts at least twice /bin/true's instructions more than a shell
+// that runs only its builtin ':'.
+func TestStatValgrindChildren(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skipf("valgrind is not installed (%v)", err)
+	}
+	count := func(argv ...string) float64 {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "vg.json")
+		out, errs, code := runChrono(t, "", append([]string{"stat", "--valgrind", "--export-json", path, "--"}, argv...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s%s", argv, code, out, errs)
+		}
+		d, err := result.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ir := d.Measurements[0].Metric("instructions")
+		if ir == nil || len(ir.Values) != 1 {
+			t.Fatalf("%v: instructions %+v", argv, ir)
+		}
+		return ir.Values[0]
+	}
+	shell, alone, twice := count("sh", "-c", ":"), count("/bin/true"), count("sh", "-c", "/bin/true; /bin/true")
+	t.Logf("sh -c ':' %.0f, /bin/true %.0f, sh -c '/bin/true; /bin/true' %.0f instructions", shell, alone, twice)
+	if twice-shell < 2*alone*0.9 {
+		t.Errorf("the shell's children were not counted: %.0f − %.0f < 2 × %.0f", twice, shell, alone)
+	}
+}
+
 // The command's own output never mixes with the results on stdout.
 func TestStatCommandOutputKeptOffStdout(t *testing.T) {
 	out, errs, code := runChrono(t, "", "stat", "-e", "task-clock", "--", "printf", "%s%s", "MARKER", "-OUTPUT")

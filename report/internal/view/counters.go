@@ -218,7 +218,7 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 	}
 	switch {
 	case run.Source == counterSourceCachegrind:
-		lines = append(lines, "Counts are simulated by valgrind cachegrind: deterministic, of a simulated CPU and caches, for the top process only.")
+		lines = append(lines, "Counts are simulated by valgrind cachegrind: deterministic, of a simulated CPU and caches, for the command and every process it starts.")
 	case run.ReadCostNs > 0:
 		rd := "not available (" + run.UserReadReason + ")"
 		if run.UserRead {
