@@ -3,8 +3,11 @@ package valgrind
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
@@ -135,3 +138,13 @@ func (c *Command) Close() error {
 	}
 	return nil
 }
+
+// Version returns what `valgrind --version` prints ("valgrind-3.19.0"),
+// or "" when valgrind cannot be run.
+var Version = sync.OnceValue(func() string {
+	out, err := exec.Command("valgrind", "--version").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})

@@ -265,3 +265,27 @@ func TestEstimatedCycles(t *testing.T) {
 		t.Errorf("estimate from instructions alone: %v, %v", ok, err)
 	}
 }
+
+func TestFigures(t *testing.T) {
+	events := func(kv map[string]float64) func(string) (float64, bool) {
+		return func(e string) (float64, bool) { v, ok := kv[e]; return v, ok }
+	}
+	for _, tt := range []struct {
+		name   string
+		counts map[string]float64
+		want   []Figure
+	}{
+		{"no count", map[string]float64{}, nil},
+		{"instructions alone", map[string]float64{"instructions": 4115}, []Figure{{FigureInstructions, 4115}}},
+		// Gungraun's example (see cycles.go): 2359 L1 hits, 3 misses to memory.
+		{"cache simulation", map[string]float64{"instructions": 1734, "Dr": 270, "Dw": 358, "I1mr": 3, "D1mr": 0, "D1mw": 0, "ILmr": 3, "DLmr": 0, "DLmw": 0},
+			[]Figure{{FigureInstructions, 1734}, {FigureL1Misses, 3}, {FigureLLMisses, 3}, {FigureEstimatedCycles, 2464}}},
+		{"misses of every kind", map[string]float64{"instructions": 100, "Dr": 20, "Dw": 10, "I1mr": 1, "D1mr": 2, "D1mw": 3, "ILmr": 0, "DLmr": 1, "DLmw": 1},
+			[]Figure{{FigureInstructions, 100}, {FigureL1Misses, 6}, {FigureLLMisses, 2}, {FigureEstimatedCycles, 124 + 5*4 + 35*2}}},
+		{"a cache event missing", map[string]float64{"instructions": 100, "Dr": 20}, []Figure{{FigureInstructions, 100}}},
+	} {
+		if got := Figures(events(tt.counts)); fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -73,3 +73,55 @@ func (r *Result) EstimatedCycles() (p PerOp, ok bool, err error) {
 	fixed, _ := estimateCycles(get(func(p PerOp) float64 { return p.Fixed }))
 	return PerOp{Event: EstimatedCycles, PerOp: per, Fixed: fixed, Exact: exact}, true, nil
 }
+
+// CycleModel describes the model of the cycle estimate, for documents
+// and reports.
+const CycleModel = "estimated cycles = L1 hits + 5 × last-level hits + 35 × memory accesses (iai-callgrind's model, over instruction fetches and data reads and writes); it ranks cache behaviour, it is not this machine's timing"
+
+// Caches describes the simulated caches (cacheGeometry), for documents
+// and reports.
+const Caches = "I1 and D1 32 KiB 8-way, LL 8 MiB 16-way, 64-byte lines (fixed, not this machine's)"
+
+// The names of the figures that chronograph's documents give a simulated
+// count (Figures).
+const (
+	FigureInstructions    = "instructions"
+	FigureL1Misses        = "l1_misses"
+	FigureLLMisses        = "ll_misses"
+	FigureEstimatedCycles = "estimated_cycles"
+)
+
+// Figure is one figure of a simulated count.
+type Figure struct {
+	Name  string
+	Value float64
+}
+
+// Figures returns the figures that documents report of a simulated count,
+// from its events as counters.ParseCachegrind names them (value returns
+// an event's count, per iteration or in all): the instructions and, when
+// the caches were simulated (all nine events present), the first-level
+// misses (I1mr + D1mr + D1mw), the last-level misses (ILmr + DLmr + DLmw)
+// and the estimated cycles (CycleModel). It returns nil without an
+// instruction count.
+func Figures(value func(event string) (float64, bool)) []Figure {
+	ir, ok := value("instructions")
+	if !ok {
+		return nil
+	}
+	out := []Figure{{FigureInstructions, ir}}
+	cycles, ok := estimateCycles(value)
+	if !ok {
+		return out
+	}
+	sum := func(names ...string) float64 {
+		var s float64
+		for _, n := range names {
+			v, _ := value(n)
+			s += v
+		}
+		return s
+	}
+	return append(out, Figure{FigureL1Misses, sum("I1mr", "D1mr", "D1mw")},
+		Figure{FigureLLMisses, sum("ILmr", "DLmr", "DLmw")}, Figure{FigureEstimatedCycles, cycles})
+}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/objdump"
 )
 
 // count measures a region of the test binary under callgrind.
@@ -86,18 +85,21 @@ func TestInstructionsRepeatable(t *testing.T) {
 func TestInstructionsHandCount(t *testing.T) {
 	needValgrind(t)
 	bin := builtChild(t)
-	fn := func(name string) listing { return disassemble(t, bin, name) }
+	fn := func(name string) objdump.Listing { return disassemble(t, bin, name) }
 	sum, loopS, loopC := fn("sumUint64"), fn("loopSum"), fn("loopCalls")
+	must := counted(t)
+	body := func(l objdump.Listing) int { return must(l.Body()) }
+	executed := func(l objdump.Listing, trips int) int { return must(l.Executed(trips)) }
 	for _, tt := range []struct {
 		region  string
 		o       Options
 		want    int
 		explain string
 	}{
-		{"sum1024", Options{}, sum.executed(t, 1024) + loopS.body(t),
-			fmt.Sprintf("sumUint64: %d per element, %d for 1024 elements; loopSum: %d per iteration", sum.body(t), sum.executed(t, 1024), loopS.body(t))},
-		{"calls", Options{Iterations: []int{100, 200, 300}, Repeats: 3}, loopC.body(t) + fn("nonLeaf").executed(t, 0) + 2*fn("leaf").executed(t, 0),
-			fmt.Sprintf("loopCalls: %d per iteration, nonLeaf %d, leaf %d", loopC.body(t), fn("nonLeaf").executed(t, 0), fn("leaf").executed(t, 0))},
+		{"sum1024", Options{}, executed(sum, 1024) + body(loopS),
+			fmt.Sprintf("sumUint64: %d per element, %d for 1024 elements; loopSum: %d per iteration", body(sum), executed(sum, 1024), body(loopS))},
+		{"calls", Options{Iterations: []int{100, 200, 300}, Repeats: 3}, body(loopC) + executed(fn("nonLeaf"), 0) + 2*executed(fn("leaf"), 0),
+			fmt.Sprintf("loopCalls: %d per iteration, nonLeaf %d, leaf %d", body(loopC), executed(fn("nonLeaf"), 0), executed(fn("leaf"), 0))},
 	} {
 		r := countIn(t, bin, tt.region, tt.o)
 		got, _ := instructions(t, r)
@@ -114,7 +116,7 @@ func TestInstructionsHandCount(t *testing.T) {
 func TestInstructionsPlantedChange(t *testing.T) {
 	needValgrind(t)
 	bin := builtChild(t)
-	body := disassemble(t, bin, "sumUint64").body(t)
+	body := counted(t)(disassemble(t, bin, "sumUint64").Body())
 	a, _ := instructions(t, countIn(t, bin, "sum1024", Options{}))
 	b, _ := instructions(t, countIn(t, bin, "sum1034", Options{}))
 	t.Logf("sum1024: %.0f, sum1034: %.0f instructions per iteration (body: %d instructions per element)", a.PerOp, b.PerOp, body)
@@ -178,160 +180,25 @@ func TestCountFailures(t *testing.T) {
 	}
 }
 
-// listing is a function's disassembly.
-type listing struct {
-	name  string
-	insns []insn
-}
-
-type insn struct {
-	addr uint64
-	text string // "ADDQ 0(AX)(CX*8), DX"
-}
-
 // disassemble returns the listing of the test package's function fn in
 // bin (go tool objdump).
-func disassemble(t *testing.T, bin, fn string) listing {
+func disassemble(t *testing.T, bin, fn string) objdump.Listing {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
+	l, err := objdump.Disassemble(bin, "github.com/chronograph/chronograph/internal/valgrind."+fn)
 	if err != nil {
-		t.Fatalf("the go command is needed to disassemble the test binary: %v", err)
-	}
-	sym := "github.com/chronograph/chronograph/internal/valgrind." + fn
-	cmd := exec.Command(goTool, "tool", "objdump", "-s", "^"+regexp.QuoteMeta(sym)+"$", bin)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go tool objdump %s: %v: %s", fn, err, stderr.String())
-	}
-	l := listing{name: fn}
-	for _, line := range strings.Split(string(out), "\n") {
-		var fields []string
-		for _, f := range strings.Split(line, "\t") {
-			if f = strings.TrimSpace(f); f != "" {
-				fields = append(fields, f)
-			}
-		}
-		if len(fields) < 4 || !strings.HasPrefix(fields[1], "0x") {
-			continue
-		}
-		a, err := strconv.ParseUint(fields[1], 0, 64)
-		if err != nil {
-			t.Fatalf("objdump line %q: %v", line, err)
-		}
-		l.insns = append(l.insns, insn{addr: a, text: fields[3]})
-	}
-	if len(l.insns) == 0 {
-		t.Fatalf("go tool objdump found no %s in %s:\n%s", sym, bin, out)
+		t.Fatal(err)
 	}
 	return l
 }
 
-func (l listing) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s:\n", l.name)
-	for _, in := range l.insns {
-		fmt.Fprintf(&b, "  %#x  %s\n", in.addr, in.text)
-	}
-	return b.String()
-}
-
-// branch classifies an instruction: a jump that is always taken, one that
-// is taken on a condition, or neither; target is its address.
-func (in insn) branch() (always, conditional bool, target uint64) {
-	op, arg, _ := strings.Cut(in.text, " ")
-	t, err := strconv.ParseUint(strings.TrimSpace(arg[strings.LastIndexByte(arg, ' ')+1:]), 0, 64)
-	hasTarget := err == nil
-	switch {
-	case op == "JMP" || op == "B":
-		return hasTarget, false, t
-	case strings.HasPrefix(op, "J"), // amd64: JG, JBE, ...
-		len(op) == 3 && op[0] == 'B' && strings.Contains("EQ NE CS HS CC LO MI PL VS VC HI LS GE LT GT LE", op[1:]), // arm64: BGT, ...
-		op == "CBZ" || op == "CBNZ" || op == "TBZ" || op == "TBNZ":
-		return false, hasTarget, t
-	}
-	return false, false, 0
-}
-
-// loop returns the indexes of the function's one loop: the target and the
-// conditional branch back to it; ok is false when it has no loop.
-func (l listing) loop(t *testing.T) (start, end int, ok bool) {
-	t.Helper()
-	start, end = -1, -1
-	for i, in := range l.insns {
-		if _, cond, target := in.branch(); cond && target <= in.addr {
-			if end >= 0 {
-				t.Fatalf("%s has more than one loop:\n%s", l.name, l)
-			}
-			start, end = l.index(t, target), i
+// counted returns a function that returns a count, failing the test on
+// its error.
+func counted(t *testing.T) func(n int, err error) int {
+	return func(n int, err error) int {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
 		}
+		return n
 	}
-	return start, end, end >= 0
-}
-
-func (l listing) index(t *testing.T, addr uint64) int {
-	t.Helper()
-	for i, in := range l.insns {
-		if in.addr == addr {
-			return i
-		}
-	}
-	t.Fatalf("%s jumps to %#x, outside itself:\n%s", l.name, addr, l)
-	return 0
-}
-
-// body returns the number of instructions of one trip around the loop.
-func (l listing) body(t *testing.T) int {
-	t.Helper()
-	start, end, ok := l.loop(t)
-	if !ok {
-		t.Fatalf("%s has no loop:\n%s", l.name, l)
-	}
-	return end - start + 1
-}
-
-// executed walks the function from its entry to its RET and returns the
-// number of instructions executed when its loop, if it has one, runs
-// trips times: the loop must be entered by a jump to its test at the
-// bottom (Go's layout for a counted loop), so that its backward branch is
-// taken once per trip; forward conditional branches (the stack-growth
-// check) are not taken; calls count as one instruction (their callees
-// are counted apart).
-func (l listing) executed(t *testing.T, trips int) int {
-	t.Helper()
-	start, end, _ := l.loop(t)
-	n, taken, entered := 0, 0, false
-	for i := 0; ; {
-		in := l.insns[i]
-		n++
-		if strings.HasPrefix(in.text, "RET") {
-			break
-		}
-		always, cond, target := in.branch()
-		switch {
-		case always:
-			j := l.index(t, target)
-			if i < start && j > start && j <= end {
-				entered = true // jumped to the loop's test
-			}
-			i = j
-		case cond && i == end:
-			if !entered {
-				t.Fatalf("%s's loop is not entered at its test; the hand count assumes it is:\n%s", l.name, l)
-			}
-			if taken < trips {
-				taken++
-				i = start
-			} else {
-				i++
-			}
-		default:
-			i++
-		}
-		if n > 10*len(l.insns)*(trips+1) {
-			t.Fatalf("%s: the walk does not end:\n%s", l.name, l)
-		}
-	}
-	return n
 }

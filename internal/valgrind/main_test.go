@@ -157,10 +157,7 @@ func builtChild(t *testing.T) string {
 			return
 		}
 		childPath = filepath.Join(childDir, "valgrind.test")
-		out, err := exec.Command("go", "test", "-c", "-o", childPath, ".").CombinedOutput()
-		if err != nil {
-			childErr = fmt.Errorf("go test -c: %v\n%s", err, out)
-		}
+		_, childErr = BuildTest(".", childPath)
 	})
 	if childErr != nil {
 		t.Fatal(childErr)
