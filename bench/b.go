@@ -8,6 +8,7 @@ import (
 	"runtime/metrics"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/valgrind"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -79,6 +80,14 @@ type B struct {
 	cBefore, cAfter counters.Reading
 	cDiff           counters.Reading
 	cBeforeOK       bool
+
+	// The instruction mode's child (see Instructions): the region
+	// requested, the regions being measured, the phase of regionStep and
+	// the error that ended it.
+	rq      *valgrind.Request
+	rg      *valgrind.Regions
+	rgPhase int
+	rgErr   error
 }
 
 // usage is the thread's rusage counters that bench reports.
@@ -190,6 +199,10 @@ func (b *B) Keep(v any) {
 // timed region. The calls nest: StopTimer with the timer stopped does
 // nothing.
 func (b *B) StopTimer() {
+	if b.rq != nil {
+		b.regionTimer(false)
+		return
+	}
 	if !b.timerOn || !b.running {
 		return
 	}
@@ -215,6 +228,10 @@ func (b *B) endSegment() {
 
 // StartTimer resumes timing after StopTimer (see StopTimer for its cost).
 func (b *B) StartTimer() {
+	if b.rq != nil {
+		b.regionTimer(true)
+		return
+	}
 	if b.timerOn || !b.running {
 		return
 	}
@@ -375,6 +392,9 @@ func (r *runner) finish() error {
 // loopSlow ends the current sample (if any), hands it to the harness and
 // starts the next one, or ends the loop.
 func (b *B) loopSlow() bool {
+	if b.rq != nil {
+		return b.regionStep()
+	}
 	b.looped = true
 	if b.finished {
 		return false

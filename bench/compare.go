@@ -73,6 +73,14 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 			return nil, fmt.Errorf("bench: %s: nil benchmark function", c.Name)
 		}
 	}
+	if req, err := childRequest(); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	} else if req != nil {
+		return nil, ErrSkipped
+	}
+	if opts != nil && opts.Instructions != nil {
+		return nil, errors.New("bench: Compare times interleaved rounds and does not count instructions: count each case with Run or RunCases and Options.Instructions, then compare the documents (chrono report --baseline)")
+	}
 	s, err := newSetup(opts)
 	if err != nil {
 		return nil, err

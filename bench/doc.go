@@ -50,6 +50,11 @@
 //     noise floor or optimized away.
 //   - Optional modes: per-operation latency (Options.Latency), cold first
 //     calls (Options.Cold), parallel workers (Options.Parallel).
+//   - The instruction mode (Options.Instructions) counts instead of
+//     timing: the program re-executes itself under valgrind's callgrind,
+//     which counts exactly the instructions of the loop body per
+//     iteration, the same on every run and under any load, for CI
+//     machines whose timings move by tens of percent (see Instructions).
 //
 // A trap no harness removes: code placement. The same loop can run at very
 // different speeds depending on where its instructions land in memory

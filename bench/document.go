@@ -108,6 +108,9 @@ func perOpMetrics(ss []Sample, tickNs, cpuUnitNs float64) []result.Metric {
 // samples, then its modes.
 func (r *Benchmark) measurements() []result.Measurement {
 	clk := result.FunctionClock{Name: r.Clock, TickNs: r.Probe.TickNs, ReadNs: r.Probe.ReadNs}
+	if r.Instructions != nil {
+		return []result.Measurement{r.instructionsMeasurement(clk)}
+	}
 	ms := []result.Measurement{r.batchMeasurement(clk)}
 	if l := r.Latency; l != nil {
 		ms = append(ms, r.latencyMeasurement(clk, l))

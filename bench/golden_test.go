@@ -38,9 +38,6 @@ func fixedResult(t *testing.T) *Benchmark {
 		}
 		ss = append(ss, s)
 	}
-	trial := func(n uint64, ns float64) Sample {
-		return Sample{Iterations: n, WallNs: ns, CPUNs: -1, CPU: -1, CPUEnd: -1}
-	}
 	h, err := stats.NewHistogram(1, 1e9, latencyDigits)
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +86,11 @@ func fixedResult(t *testing.T) *Benchmark {
 		CountersUnavailable: []result.FunctionCounterUnavailable{{Event: "ref-cycles", Reason: "not supported by this CPU"}},
 		Warnings:            []warn.Warning{warn.New("cpus-differ", "CPU 1 is 1.3 % slower than CPU 0", "pin the benchmark")},
 	}
+}
+
+// trial is a discarded sample of n iterations in ns.
+func trial(n uint64, ns float64) Sample {
+	return Sample{Iterations: n, WallNs: ns, CPUNs: -1, CPU: -1, CPUEnd: -1}
 }
 
 // fixedComparison is a comparison of two hand-built results: one pair

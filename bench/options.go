@@ -80,6 +80,12 @@ type Options struct {
 	// StopTimer. Only the batch samples are counted (not the latency,
 	// cold or parallel modes).
 	Counters []counters.Event
+	// Instructions, when set, counts the loop body's instructions per
+	// iteration exactly, by simulation under valgrind's callgrind, instead
+	// of timing it (see Instructions): the result has no wall-time
+	// samples. It does not combine with Latency, Cold, Parallel or
+	// Counters, and Compare refuses it (its rounds are timed).
+	Instructions *Instructions
 	// Seed seeds the iteration jitter and the interleaving order
 	// (default: 1; results are reproducible in their order of work).
 	Seed uint64
@@ -133,6 +139,13 @@ func (o *Options) withDefaults() (Options, error) {
 		return c, fmt.Errorf("bench: negative Cold or Parallel count: use 0 to turn the mode off")
 	case c.Pin && c.CPU < 0:
 		return c, fmt.Errorf("bench: negative CPU %d to pin to: use a CPU number from the process's affinity", c.CPU)
+	case c.Instructions != nil && (c.Latency || c.Cold > 0 || c.Parallel > 0 || len(c.Counters) > 0):
+		return c, fmt.Errorf("bench: Options.Instructions counts instructions instead of timing: it does not combine with Latency, Cold, Parallel or Counters; measure those in a run without it")
+	}
+	if c.Instructions != nil {
+		if err := c.Instructions.check(); err != nil {
+			return c, err
+		}
 	}
 	if c.Target == 0 {
 		c.Target = defaultTarget

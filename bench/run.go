@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -123,6 +124,14 @@ type Benchmark struct {
 	Counters            []Counter
 	IPC                 *stats.Summary
 	CountersUnavailable []result.FunctionCounterUnavailable
+	// Instructions describes how the instruction mode (Options.Instructions)
+	// counted, and Simulated holds its figures per iteration, one value per
+	// repeat: "instructions" and, with the cache simulation, "l1_misses",
+	// "ll_misses" and "estimated_cycles". Both are nil otherwise, and in
+	// the instruction mode Samples is empty (Calibration holds the native
+	// ramp that sized the regions).
+	Instructions *result.FunctionInstructionsMode
+	Simulated    []SimulatedFigure
 	// Warnings say what weakens the figures and what to do about it. The
 	// environment's warnings (frequency scaling, a hypervisor, the race
 	// detector) are not among them: they are in the document's
@@ -187,11 +196,16 @@ func Run(name string, f func(*B), opts *Options) (*Benchmark, error) {
 	return runCase(Case{Name: name, F: f}, opts)
 }
 
-// RunCases measures each case in turn, as Run does.
+// RunCases measures each case in turn, as Run does. In an
+// instruction-counting child (see Instructions) it skips the cases that
+// were not requested.
 func RunCases(cases []Case, opts *Options) ([]*Benchmark, error) {
 	var out []*Benchmark
 	for _, c := range cases {
 		r, err := runCase(c, opts)
+		if errors.Is(err, ErrSkipped) {
+			continue
+		}
 		if err != nil {
 			return out, err
 		}
@@ -300,9 +314,15 @@ func runCase(c Case, o *Options) (*Benchmark, error) {
 	if c.F == nil {
 		return nil, fmt.Errorf("bench: %s: nil benchmark function", c.Name)
 	}
+	if child, err := inChild(c, o); child {
+		return nil, err
+	}
 	s, err := newSetup(o)
 	if err != nil {
 		return nil, err
+	}
+	if s.opts.Instructions != nil {
+		return runInstructions(c, s)
 	}
 	res := s.newResult(c)
 	pl := s.plan(s.opts.Samples)

@@ -14,6 +14,10 @@ const (
 	// FunctionParallel: several invocations at once, each on its own
 	// thread.
 	FunctionParallel = "parallel"
+	// FunctionInstructions: the loop body's instructions per iteration,
+	// counted exactly by simulation (valgrind's callgrind) instead of
+	// timed (bench.Options.Instructions).
+	FunctionInstructions = "instructions"
 )
 
 // FunctionRun holds the details of a function document as a whole. It is
@@ -69,9 +73,23 @@ type FunctionCompare struct {
 //   - one metric per counted event, named as the event (count/op, or
 //     ns/op for task-clock and cpu-clock), net of an empty sample's
 //     counts; "ipc" (1) when instructions and cycles were both counted.
+//
+// The metrics of an instruction-mode measurement (one sample per repeat
+// of the counts, see FunctionInstructionsMode):
+//
+//   - "instructions" (count/op, primary): the instructions per iteration
+//     callgrind counted, Exact when they grew exactly linearly with the
+//     iterations and every repeat counted the same;
+//   - "iterations" (count): the iterations the count per iteration is
+//     taken over (the last region's less the first's);
+//   - with the cache simulation, "l1_misses" and "ll_misses" (count/op):
+//     the simulated first-level (instruction and data) and last-level
+//     misses per iteration, and "estimated_cycles" (count/op): the cycle
+//     estimate of FunctionInstructionsMode.CycleModel.
 type FunctionDetail struct {
-	// Mode is FunctionBatch, FunctionLatency, FunctionCold or
-	// FunctionParallel; Benchmark names the benchmark.
+	// Mode is FunctionBatch, FunctionLatency, FunctionCold,
+	// FunctionParallel or FunctionInstructions; Benchmark names the
+	// benchmark.
 	Mode      string `json:"mode"`
 	Benchmark string `json:"benchmark"`
 	// Clock is the clock that timed the samples.
@@ -109,6 +127,8 @@ type FunctionDetail struct {
 	// workers' iterations, "elapsed" (ns) that time, and "worker0",
 	// "worker1", ... (ns/op) each worker's own time per iteration.
 	Parallel *FunctionParallelMode `json:"parallel,omitempty"`
+	// Instructions mode: how the instructions were counted.
+	Instructions *FunctionInstructionsMode `json:"instructions,omitempty"`
 	// Cold mode has no details: per fresh invocation, "wall" (ns/op, of
 	// its one iteration), and "cpu_time", "allocs", "bytes" as in batch
 	// mode.
@@ -248,4 +268,75 @@ type FunctionLatencyMode struct {
 type FunctionParallelMode struct {
 	Workers    int    `json:"workers"`
 	Iterations uint64 `json:"iterations"`
+}
+
+// FunctionInstructionsMode describes an instruction-mode measurement: the
+// program re-executed itself under valgrind's callgrind, which counted
+// the instructions of the benchmark's loop on its thread only, in
+// regions of Iterations iterations (each measured Repeats times), with
+// collection toggled on and off around each region. The count per
+// iteration is the difference of the last and the first region's counts
+// over the difference of their iterations, which cancels the region's
+// fixed cost.
+type FunctionInstructionsMode struct {
+	// Source labels the counts ("simulated (valgrind callgrind)") and
+	// Valgrind names the valgrind that made them ("valgrind-3.19.0");
+	// absent when unknown.
+	Source   string `json:"source"`
+	Valgrind string `json:"valgrind,omitempty"`
+	// Iterations are the regions' loop counts, Warmup the iterations run
+	// before them with nothing counted, Repeats how many times each
+	// count was measured (the metrics hold one sample per repeat).
+	Iterations []int `json:"iterations"`
+	Warmup     int   `json:"warmup"`
+	Repeats    int   `json:"repeats"`
+	// Repeatable is set when every repeat of every count counted the
+	// same instructions; Linear when the regions' counts (of the repeat
+	// with the fewest instructions per count) are exactly a fixed cost
+	// plus a whole number of instructions per iteration. Both hold for
+	// code whose work does not depend on time, randomness or the
+	// allocator's slow paths, and the instructions metric is then Exact.
+	Repeatable bool `json:"repeatable"`
+	Linear     bool `json:"linear"`
+	// Events are callgrind's counts per iteration, event by event, from
+	// the repeat with the fewest instructions per count.
+	Events []FunctionSimulatedEvent `json:"events"`
+	// CacheSim is set when the caches were simulated; Caches describes
+	// them (fixed, not this machine's) and CycleModel the model of
+	// the "estimated_cycles" metric.
+	CacheSim   bool   `json:"cache_sim,omitempty"`
+	Caches     string `json:"caches,omitempty"`
+	CycleModel string `json:"cycle_model,omitempty"`
+	// NativeNsPerOp is the wall time per iteration of the loop run
+	// natively (the calibration that sized the regions); SimulatedNsPerOp
+	// the same under callgrind (the regions' wall times, differenced as
+	// the counts are), and Slowdown their ratio: how many times slower
+	// the loop ran under callgrind. Absent (0) when unknown.
+	NativeNsPerOp    float64 `json:"native_ns_per_op,omitempty"`
+	SimulatedNsPerOp float64 `json:"simulated_ns_per_op,omitempty"`
+	Slowdown         float64 `json:"slowdown,omitempty"`
+	// LongestRegionNs is the wall time of the longest region under
+	// callgrind: a region longer than 10 ms may have been asked to yield
+	// by the Go runtime's sysmon, whose scheduling work is then counted.
+	LongestRegionNs float64 `json:"longest_region_ns"`
+	// Runtime lists the Go runtime settings of the counted program
+	// ("GOMAXPROCS=1", "GOGC=off", "GODEBUG=asyncpreemptoff=1").
+	Runtime []string `json:"runtime"`
+	// Rebuilt says how the program counted was built when it is not the
+	// running one (a test binary built with -race or -cover is rebuilt
+	// without: their instrumentation would be counted); absent otherwise.
+	Rebuilt string `json:"rebuilt,omitempty"`
+}
+
+// FunctionSimulatedEvent is one of callgrind's events per iteration of a
+// benchmark's loop: Event is named as counters.ParseCachegrind names it
+// ("instructions", "Dr", "D1mr", ...), PerOp is the count per iteration,
+// Fixed the count of a region beyond its iterations' (the toggles, the
+// loop's entry and exit, cold misses), Exact whether every region's count
+// is exactly Fixed plus its iterations times a whole PerOp.
+type FunctionSimulatedEvent struct {
+	Event string  `json:"event"`
+	PerOp float64 `json:"per_op"`
+	Fixed float64 `json:"fixed"`
+	Exact bool    `json:"exact,omitempty"`
 }

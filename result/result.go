@@ -112,6 +112,12 @@ type Metric struct {
 	// Summary nil: the histogram carries the exact figures recorded with
 	// every sample, and Percentiles are the recorder's.
 	Histogram *Histogram `json:"histogram,omitempty"`
+	// Exact is set when the values are exact counts of deterministic work,
+	// the same on every run of the same code (an instruction count
+	// simulated by valgrind that grew exactly linearly and agreed in every
+	// repeat): comparisons of an exact metric need no test and use a plain
+	// threshold, exact to the unit.
+	Exact bool `json:"exact,omitempty"`
 	// Resolution is the step of one sample in Unit: the clock's observed
 	// tick, getrusage's microsecond, the quantum of input numbers, 1 for
 	// counts; 0 when unknown. Renderers print no digit finer than it

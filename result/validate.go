@@ -27,9 +27,11 @@ var metricUnits = map[string]map[string][]string{
 	KindCommand: withNames(map[string][]string{
 		UnitNs:    {"wall", "user", "sys", "wall_raw", "user_raw", "sys_raw", "task-clock", "cpu-clock", "task-clock_raw", "cpu-clock_raw"},
 		UnitBytes: {"max_rss"},
-		UnitCount: {"minor_faults", "major_faults", "vol_cs", "invol_cs"},
-		UnitOne:   {"exit_code", "signal"},
-		UnitCPU:   {"cpu"},
+		UnitCount: {"minor_faults", "major_faults", "vol_cs", "invol_cs",
+			"instructions", "l1_misses", "ll_misses", "estimated_cycles",
+			"instructions_raw", "l1_misses_raw", "ll_misses_raw", "estimated_cycles_raw"},
+		UnitOne: {"exit_code", "signal"},
+		UnitCPU: {"cpu"},
 	}),
 	KindCounters: withNames(map[string][]string{
 		UnitNs:  {"wall", "user", "sys", "task-clock", "cpu-clock"},
@@ -37,7 +39,7 @@ var metricUnits = map[string]map[string][]string{
 	}),
 	KindFunction: withNames(map[string][]string{
 		UnitNsPerOp:    {"wall", "cpu_time"},
-		UnitCountPerOp: {"allocs"},
+		UnitCountPerOp: {"allocs", "instructions", "l1_misses", "ll_misses", "estimated_cycles"},
 		UnitBytesPerOp: {"bytes"},
 		UnitNs:         {"latency", "elapsed", "cpu_read_subtracted"},
 		UnitCount: {"iterations", "ticks", "gc_cycles", "vol_ctx_switches", "invol_ctx_switches", "minor_faults",

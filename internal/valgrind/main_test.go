@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 )
 
 // The regions the test binary measures when it runs as a child of Count.
@@ -88,19 +90,8 @@ func TestMain(m *testing.M) {
 }
 
 // needValgrind skips the test when valgrind cannot count here, and fails
-// it in CI (CI=true), where .ci/run installs valgrind.
-func needValgrind(t *testing.T) {
-	t.Helper()
-	if runtime.GOOS != "linux" || !Supported {
-		t.Skipf("callgrind counts Go programs on linux/amd64 and linux/arm64, not %s/%s", runtime.GOOS, runtime.GOARCH)
-	}
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("valgrind is not installed (%v): in CI the instruction counts must be tested (.ci/run installs valgrind)", err)
-		}
-		t.Skipf("valgrind is not installed (%v); install it (apt-get install valgrind) to test instruction counting", err)
-	}
-}
+// it in CI.
+func needValgrind(t *testing.T) { valgrindtest.Need(t) }
 
 // starts skips the test when valgrind cannot start bin, a test binary of
 // this package: under an emulator (GOARCH=arm64 under qemu-user on an
