@@ -48,7 +48,16 @@ func loopSum1034(b *B) {
 	}
 }
 
-var instrCases = map[string]func(*B){"sum1024": loopSum1024, "sum1034": loopSum1034, "empty": emptyLoop}
+// loopStopped sums with the timer stopped: nothing of the sum is counted.
+func loopStopped(b *B) {
+	for b.Loop() {
+		b.StopTimer()
+		instrSink += instrSum(instrData1024)
+		b.StartTimer()
+	}
+}
+
+var instrCases = map[string]func(*B){"sum1024": loopSum1024, "sum1034": loopSum1034, "empty": emptyLoop, "stopped": loopStopped}
 
 // fakeCounts builds the valgrind result of regions of its iterations,
 // repeats times, whose events count fixed + n·perOp (Ir, and with the
@@ -322,6 +331,13 @@ func TestInstructionMode(t *testing.T) {
 				break
 			}
 		}
+	}
+	// Between StopTimer and StartTimer nothing is counted: what is, is
+	// the pair's own toggling and the loop, the same every iteration.
+	st := count("stopped")
+	t.Logf("stopped: %v instructions per iteration (exact %v)", st.Simulated[0].PerRepeat, st.Simulated[0].Exact)
+	if f := st.Simulated[0]; !f.Exact || f.PerRepeat[0] >= float64(must(sum.Executed(1024))) || f.PerRepeat[0] > 200 {
+		t.Errorf("with the timer stopped around the sum: %+v instructions per iteration, want a few dozen, exact", f)
 	}
 	if d := got["sum1034"] - got["sum1024"]; d != float64(10*must(sum.Body())) {
 		t.Errorf("1034 elements cost %v instructions more than 1024, want 10 × %d", d, must(sum.Body()))

@@ -3,6 +3,11 @@
 // reports through testing.B.ReportMetric, so that go test -bench output
 // stays valid Go benchmark format and benchstat keeps working.
 //
+// Its instruction mode (CHRONO_BENCH=instructions) counts each
+// benchmark's instructions per iteration exactly under valgrind instead,
+// for CI machines whose timings cannot be trusted; CHRONO_BENCH_JSON
+// writes the result document.
+//
 // It is a package of its own so that package bench does not import
 // testing: a program that measures with bench does not link the testing
 // package (and its flags).
@@ -67,9 +72,35 @@ var adapterCache sync.Map // *testing.B -> *bench.Benchmark
 // calibrates its own count). Warnings are logged with tb.Log (the
 // environment's once per process, on the first benchmark), and an error
 // fails the benchmark with tb.Fatal.
+//
+// The instruction mode (opts.Instructions, or CHRONO_BENCH=instructions
+// in the environment for every benchmark, instructions+cache with the
+// cache simulation: EnvMode) counts instead of timing: the test binary
+// re-executes itself under valgrind's callgrind to run this benchmark
+// alone (-test.run=^$ -test.bench=^NAME$ -test.benchtime=1x), where Run
+// counts the loop's regions and returns; a binary built with -race or
+// -cover is first rebuilt without them (their instrumentation would be
+// counted), once per process. It reports "instructions/op" (and
+// "l1-misses/op", "ll-misses/op", "estimated-cycles/op" with the cache
+// simulation) and as "ns/op" the native time per iteration of the short
+// calibration that sized the regions (none when the count is of a
+// rebuild); b.N is the iterations the counts are taken over. With the mode from the environment, the options'
+// latency, cold, parallel and counter modes are not run (it says so).
+//
+// With CHRONO_BENCH_JSON=FILE in the environment (EnvJSON), Run writes
+// the function document of every benchmark of the test binary so far to
+// FILE after each one, for chrono report, chrono report --baseline and
+// chrono history add.
 func Run(tb *testing.B, f func(*bench.B), opts *bench.Options) {
 	tb.Helper()
-	tb.ReportAllocs()
+	fromEnv, err := mode()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	counting := fromEnv != nil || (opts != nil && opts.Instructions != nil)
+	if !counting {
+		tb.ReportAllocs()
+	}
 	if tb.N > 1 {
 		if r, ok := adapterCache.Load(tb); ok {
 			// Leave tb.N as testing set it, so that its count grows
@@ -82,7 +113,11 @@ func Run(tb *testing.B, f func(*bench.B), opts *bench.Options) {
 	if opts != nil {
 		o = *opts
 	}
-	if d, ok := benchtime(); ok {
+	if counting {
+		if o, err = instructionOptions(tb, o, fromEnv); err != nil {
+			tb.Fatal(err)
+		}
+	} else if d, ok := benchtime(); ok {
 		o.MinDuration = d
 		if o.Target == 0 {
 			samples := o.Samples
@@ -93,12 +128,18 @@ func Run(tb *testing.B, f func(*bench.B), opts *bench.Options) {
 		}
 	}
 	r, err := bench.Run(tb.Name(), f, &o)
+	if counting && childDone(err) {
+		return // this is the instruction-counting child: its counts went to the parent
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
 	adapterCache.Store(tb, r)
 	report(tb, r, true)
 	logWarnings(tb, r, &envLogged)
+	if err := writeDocument(r); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // envLogged makes the adapter log the environment warnings once per
@@ -132,6 +173,10 @@ func logWarnings(tb interface{ Log(args ...any) }, r *bench.Benchmark, once *syn
 }
 
 func report(tb *testing.B, r *bench.Benchmark, setN bool) {
+	if r.Instructions != nil {
+		reportInstructions(tb, r, setN)
+		return
+	}
 	var iters, allocs, bytes uint64
 	for _, s := range r.Samples {
 		iters, allocs, bytes = iters+s.Iterations, allocs+s.Allocs, bytes+s.Bytes
