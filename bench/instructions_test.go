@@ -62,7 +62,7 @@ var instrCases = map[string]func(*B){"sum1024": loopSum1024, "sum1034": loopSum1
 // fakeCounts builds the valgrind result of regions of its iterations,
 // repeats times, whose events count fixed + n·perOp (Ir, and with the
 // cache simulation the eight cache events), plus extra[k] in dump k; a
-// region takes 50 µs + 60 ns per iteration under callgrind.
+// region takes 50 µs + 30 µs per iteration under callgrind.
 func fakeCounts(its []int, repeats int, cacheSim bool, extra map[int]uint64) *valgrind.Result {
 	events := []string{"instructions"}
 	perOp := []uint64{4121}
@@ -83,7 +83,7 @@ func fakeCounts(its []int, repeats int, cacheSim bool, extra map[int]uint64) *va
 			}
 			rd.Counts = append(rd.Counts, counters.Count{Event: counters.Event{Name: e, Kind: counters.Simulated, Unit: "count"}, State: counters.Counted, Raw: v, Value: float64(v)})
 		}
-		wall := 50*time.Microsecond + time.Duration(n)*60*time.Nanosecond
+		wall := 50*time.Microsecond + time.Duration(n)*30*time.Microsecond
 		r.Dumps = append(r.Dumps, valgrind.Dump{Iterations: n, Wall: wall, Reading: rd})
 	}
 	// Regions: per count, the repeat with the fewest instructions.
@@ -149,8 +149,8 @@ func TestSetInstructions(t *testing.T) {
 			if got := warningCodes(r.Warnings); !slices.Equal(got, tt.codes) {
 				t.Errorf("warnings %v, want %v: %v", got, tt.codes, r.Warnings)
 			}
-			// 60 ns per iteration under callgrind against 300 ns natively.
-			if mode.SimulatedNsPerOp != 60 || mode.NativeNsPerOp != 300 || mode.Slowdown != 0.2 {
+			// 30 µs per iteration under callgrind against 300 ns natively.
+			if mode.SimulatedNsPerOp != 30000 || mode.NativeNsPerOp != 300 || mode.Slowdown != 100 {
 				t.Errorf("simulated %v ns/op, native %v, slowdown %v", mode.SimulatedNsPerOp, mode.NativeNsPerOp, mode.Slowdown)
 			}
 			if mode.Repeats != 3 || mode.Warmup != 20 || mode.Events[0].PerOp != tt.perOp {

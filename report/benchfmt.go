@@ -25,7 +25,9 @@ import (
 // sample's iterations and its figures per operation: "ns/op" (wall),
 // "cpu-ns/op" (the thread's CPU time), "B/op", "allocs/op", and per
 // counted event "EVENT/op" ("EVENT-ns/op" for task-clock and cpu-clock)
-// and "IPC". A parallel sample's iterations are all its workers'; a cold
+// and "IPC"; an instruction-mode measurement's samples (its repeats) have
+// "instructions/op" and with the cache simulation "l1-misses/op",
+// "ll-misses/op" and "estimated-cycles/op". A parallel sample's iterations are all its workers'; a cold
 // one has one. The latency mode's durations are binned, not kept per
 // operation: it gets one line with their percentiles and maximum
 // ("p50-ns/op", ..., "max-ns/op"), over its operations. Values are exact
@@ -111,6 +113,11 @@ func writeBenchfmtSamples(b *strings.Builder, name string, m *result.Measurement
 			add(m.Metric(c.Event), u)
 		}
 		add(m.Metric("ipc"), "IPC")
+		if fd.Instructions != nil {
+			for _, u := range simulatedUnits {
+				add(m.Metric(u.metric), u.unit)
+			}
+		}
 	}
 	if len(cols) == 0 || n <= 0 {
 		return
@@ -152,4 +159,10 @@ func writeBenchfmtLatency(b *strings.Builder, name string, m *result.Measurement
 		fmt.Fprintf(b, "\t%s %s-ns/op", view.ExactNum(s.Quantile(q.q)), q.label)
 	}
 	fmt.Fprintf(b, "\t%s max-ns/op\n", view.ExactNum(s.Summary.Max))
+}
+
+// simulatedUnits are the Go benchmark format's units of an instruction
+// measurement's metrics (bench/benchtest reports the same).
+var simulatedUnits = []struct{ metric, unit string }{
+	{"instructions", "instructions/op"}, {"l1_misses", "l1-misses/op"}, {"ll_misses", "ll-misses/op"}, {"estimated_cycles", "estimated-cycles/op"},
 }

@@ -72,6 +72,12 @@ func functionView(d *result.Document, o Options) (*View, error) {
 			delete(modes, m.Detail.Function.Benchmark)
 			var lines []string
 			for _, mm := range ms {
+				if mm.Detail.Function.Mode == result.FunctionInstructions {
+					for _, l := range instructionLines(mm) {
+						lines = append(lines, "  "+l)
+					}
+					continue
+				}
 				lines = append(lines, "  "+modeLine(mm, o))
 			}
 			v.Blocks = append(v.Blocks, Block{Heading: m.Detail.Function.Benchmark + ":", Lines: lines})
