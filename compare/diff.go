@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -47,6 +48,11 @@ type Change struct {
 	// NoCI says why the ratio has no interval (TooFewForCI on one side);
 	// the change is then never called significant.
 	NoCI string
+	// Exact says why the metric is deterministic on both sides, when it
+	// is (Deterministic): then no test is made, the ratio is exact (its
+	// interval is the ratio itself, its p-value NaN), and it is
+	// significant whenever it is not 1.
+	Exact string
 
 	// Slowdown is the change as "how many times slower": New/Old, or
 	// Old/New for metrics where more is better (units per second), with
@@ -71,6 +77,18 @@ type Change struct {
 // significant change (p = 0.40)", "cannot tell: ...".
 func (c Change) Conclusion() string {
 	switch {
+	case c.Exact != "" && c.Ratio == 1:
+		return "no change: exactly the same (" + c.Exact + ")"
+	case c.Exact != "":
+		more := "higher"
+		if c.Ratio < 1 {
+			more = "lower"
+		}
+		pct := unit.Plain(100*(c.Ratio-1), unit.Precision{Resolution: 0.01})
+		if c.Ratio > 1 {
+			pct = "+" + pct
+		}
+		return fmt.Sprintf("%s than the baseline, exactly: %s against %s, %s%% (%s)", more, exactText(c.New), exactText(c.Old), pct, c.Exact)
 	case c.Err != nil:
 		return "cannot tell: " + c.Err.Error()
 	case c.NoCI != "":
@@ -152,6 +170,13 @@ func change(name string, omet, met *result.Metric) Change {
 		// Binned samples (latency histograms): the medians are read
 		// from the bins, but the test needs raw values.
 		c.Err = errors.New("the samples are binned: no test of binned samples yet, compare the medians and percentiles")
+	} else if why, ok := Deterministic(omet, met); ok {
+		// Nothing varies: the ratio is exact, and no test is needed.
+		c.Exact = why
+		c.Ratio = exactRatio(c.New, c.Old)
+		c.CI = stats.Interval{Lo: c.Ratio, Hi: c.Ratio, Confidence: 1, Method: "exact: " + why}
+		c.MannWhitney.P = math.NaN()
+		c.Significant = c.Ratio != 1
 	} else {
 		c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
 		if few, no := TooFewForCI(len(met.Values), len(omet.Values)); few {
@@ -206,4 +231,49 @@ func sortedValues(xs []float64) []float64 {
 func TooFewForCI(na, nb int) (bool, string) {
 	need := stats.MinSamplesForMedianCI(stats.Confidence)
 	return min(na, nb) < need, fmt.Sprintf("no CI: fewer than %d runs", need)
+}
+
+// Deterministic reports whether two metrics compare without a test, and
+// why: both are marked exact (result.Metric.Exact: exact counts of
+// deterministic work, such as instructions counted by valgrind), or every
+// sample of each is the same, with at least two samples a side (counts
+// that do not vary, such as 0 allocations per operation). A comparison of
+// deterministic metrics is the ratio of their values, exactly, to be held
+// against a plain threshold.
+func Deterministic(old, cur *result.Metric) (why string, ok bool) {
+	if len(old.Values) == 0 || len(cur.Values) == 0 {
+		return "", false
+	}
+	if old.Exact && cur.Exact {
+		return "exact counts: both metrics are marked exact", true
+	}
+	if len(old.Values) >= 2 && len(cur.Values) >= 2 && constant(old.Values) && constant(cur.Values) {
+		return fmt.Sprintf("every sample identical on both sides (%d and %d)", len(old.Values), len(cur.Values)), true
+	}
+	return "", false
+}
+
+// constant reports whether every value of xs is the same (NaNs never are).
+func constant(xs []float64) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// exactText is x with every digit it has.
+func exactText(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
+
+// exactRatio is cur/old, with 0/0 = 1 (nothing, unchanged) and x/0 =
+// +Inf.
+func exactRatio(cur, old float64) float64 {
+	if old == 0 {
+		if cur == 0 {
+			return 1
+		}
+		return math.Inf(1)
+	}
+	return cur / old
 }

@@ -71,6 +71,13 @@ func (e *EnvMismatchError) Error() string {
 //   - is undecided otherwise (too few samples, or an interval across a
 //     threshold), with an estimate of the runs that would decide it.
 //
+// A deterministic metric (Deterministic: marked exact on both sides, as
+// instruction counts are, or with every sample the same on both sides)
+// needs no test and is not counted in Holm's correction: it regressed
+// when its exact ratio exceeds 1+Threshold, improved when it is below
+// 1/(1+Threshold), and did not change otherwise; with a threshold of 0,
+// one instruction more is a regression. Change.Why says so.
+//
 // Metrics where more is better (units per second) count their inverse
 // ratio as the slowdown. GateDocuments refuses (EnvMismatchError)
 // documents whose environments differ in the CPU model, the kernel,
@@ -85,7 +92,7 @@ func GateDocuments(baseline, newer *result.Document, o GateOptions) (*Gate, erro
 	g.Diff = *Documents(baseline, newer, o.All)
 	var ps []float64
 	for _, c := range g.Changes {
-		if c.Err == nil {
+		if c.Err == nil && c.Exact == "" {
 			ps = append(ps, c.MannWhitney.P)
 		}
 	}
@@ -96,6 +103,19 @@ func GateDocuments(baseline, newer *result.Document, o GateOptions) (*Gate, erro
 		c := &g.Changes[i]
 		if c.Err != nil {
 			c.Verdict, c.Why = Undecided, "no test: "+c.Err.Error()
+			continue
+		}
+		if c.Exact != "" {
+			// Deterministic: the exact ratio against the threshold.
+			switch {
+			case c.Slowdown > up:
+				c.Verdict = Regression
+			case c.Slowdown < down:
+				c.Verdict = Improvement
+			default:
+				c.Verdict = NoChange
+			}
+			c.Why = "no test needed: " + c.Exact + "; the exact ratio against the threshold"
 			continue
 		}
 		c.PHolm = adj[k]

@@ -176,3 +176,115 @@ func TestGateEnvironments(t *testing.T) {
 		t.Errorf("no new environment: %v", diffs)
 	}
 }
+
+// exactDoc is a function document with one instruction-mode measurement
+// per name: its values, marked exact or not.
+func exactDoc(values map[string][]float64, exact bool) *result.Document {
+	d := document("CPU A", nil, nil)
+	d.Kind = result.KindFunction
+	for _, n := range []string{"sum", "alloc", "single"} {
+		if values[n] == nil {
+			continue
+		}
+		d.Measurements = append(d.Measurements, result.Measurement{Name: n, Primary: "instructions",
+			Metrics: []result.Metric{{Name: "instructions", Unit: result.UnitCountPerOp, Resolution: 1, Values: values[n], Exact: exact}}})
+	}
+	return d
+}
+
+// TestGateExact: a deterministic metric gets no test and no Holm
+// correction: its exact ratio against the threshold decides, to the
+// instruction (a threshold of 0 calls one instruction more a
+// regression), and the gate says so.
+func TestGateExact(t *testing.T) {
+	three := func(v float64) []float64 { return []float64{v, v, v} }
+	for _, tt := range []struct {
+		name      string
+		old, cur  []float64
+		exact     bool
+		threshold float64
+		want      Verdict
+		tested    bool // a U test was made (not deterministic)
+	}{
+		{"1 % more, threshold 0.5 %", three(4117), three(4157), true, 0.005, Regression, false},
+		{"1 % more, threshold 5 %", three(4117), three(4157), true, 0.05, NoChange, false},
+		{"one instruction more, threshold 0", three(4117), three(4118), true, 0, Regression, false},
+		{"the same, threshold 0", three(4117), three(4117), true, 0, NoChange, false},
+		{"1 % fewer", three(4157), three(4117), true, 0.005, Improvement, false},
+		{"identical samples, not marked", three(0), three(0), false, 0, NoChange, false},
+		{"identical samples, not marked, more", three(10), three(11), false, 0.05, Regression, false},
+		// One sample a side, not marked: nothing shows it would not vary.
+		{"one sample each, not marked", []float64{4117}, []float64{4157}, false, 0.005, Undecided, true},
+		// Marked exact on one side only: the samples decide (they vary).
+		{"varying samples", []float64{4117, 4120, 4117}, three(4157), false, 0.005, Undecided, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			old := exactDoc(map[string][]float64{"sum": tt.old}, tt.exact)
+			cur := exactDoc(map[string][]float64{"sum": tt.cur}, tt.exact)
+			g, err := GateDocuments(old, cur, GateOptions{Threshold: tt.threshold})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := g.Changes[0]
+			if c.Verdict != tt.want {
+				t.Errorf("verdict %s, want %s (%+v)", c.Verdict, tt.want, c)
+			}
+			if tested := c.Exact == ""; tested != tt.tested {
+				t.Errorf("tested %v (exact %q), want %v", tested, c.Exact, tt.tested)
+			}
+			if !tt.tested {
+				if want := tt.cur[0] / tt.old[0]; tt.old[0] != 0 && (c.Ratio != want || c.CI.Lo != want || c.CI.Hi != want) {
+					t.Errorf("ratio %v [%v, %v], want exactly %v", c.Ratio, c.CI.Lo, c.CI.Hi, want)
+				}
+				if !math.IsNaN(c.PHolm) || !math.IsNaN(c.MannWhitney.P) || !strings.Contains(c.Why, "no test needed") {
+					t.Errorf("p %v, p (Holm) %v, why %q: want no test, and the gate saying so", c.MannWhitney.P, c.PHolm, c.Why)
+				}
+			}
+		})
+	}
+}
+
+// TestGateExactNotInHolm: exact comparisons do not count in Holm's
+// correction of the tested ones.
+func TestGateExactNotInHolm(t *testing.T) {
+	o, c := gateDocs()
+	old, cur := document("CPU A", o, gateNames), document("CPU A", c, gateNames[:5])
+	g0, err := GateDocuments(old, cur, GateOptions{Threshold: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"e1", "e2", "e3"} {
+		for _, d := range []*result.Document{old, cur} {
+			d.Measurements = append(d.Measurements, result.Measurement{Name: n, Primary: "instructions",
+				Metrics: []result.Metric{{Name: "instructions", Unit: result.UnitCountPerOp, Values: []float64{100, 100, 100}, Exact: true}}})
+		}
+	}
+	g1, err := GateDocuments(old, cur, GateOptions{Threshold: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range g0.Changes {
+		if a, b := g0.Changes[i].PHolm, g1.Changes[i].PHolm; a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+			t.Errorf("%s: p (Holm) %v without the exact metrics, %v with them", g0.Changes[i].Measurement, a, b)
+		}
+	}
+	if n := len(g1.Changes); n != len(g0.Changes)+3 || g1.Changes[n-1].Verdict != NoChange {
+		t.Errorf("changes %d (want %d), last %+v", n, len(g0.Changes)+3, g1.Changes[n-1])
+	}
+}
+
+func TestConclusionExact(t *testing.T) {
+	for _, tt := range []struct {
+		old, cur float64
+		want     string
+	}{
+		{4117, 4117, "no change: exactly the same"},
+		{4117, 4157, "higher than the baseline, exactly: 4157 against 4117, +0.97%"},
+		{4157, 4117, "lower than the baseline, exactly: 4117 against 4157, -0.96%"},
+	} {
+		c := change("sum", &result.Metric{Values: []float64{tt.old, tt.old}, Exact: true}, &result.Metric{Values: []float64{tt.cur, tt.cur}, Exact: true})
+		if got := c.Conclusion(); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("%v → %v: %q, want %q", tt.old, tt.cur, got, tt.want)
+		}
+	}
+}

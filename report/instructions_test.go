@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/result"
 )
 
@@ -65,5 +66,25 @@ func TestInstructionView(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGateViewExact: the gate's view of an exact metric says that it was
+// compared without a test, and how.
+func TestGateViewExact(t *testing.T) {
+	old, cur := instructionDoc(true, false), instructionDoc(true, false)
+	cur.Measurements[0].Metrics[0].Values = []float64{4157, 4157, 4157}
+	g, err := compare.GateDocuments(old, cur, compare.GateOptions{Threshold: 0.005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, Subject{Gate: g}, Text, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 regression,", "over 0 tests; 1 exact, compared without a test)", "+0.972%  exact    no test", "exact: deterministic metrics"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the gate's text lacks %q:\n%s", want, b.String())
+		}
 	}
 }

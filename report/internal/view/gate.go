@@ -33,6 +33,9 @@ func GateView(g *compare.Gate, o Options) *View {
 		plural.Count(count[compare.Regression], "regression"), plural.Count(count[compare.Improvement], "improvement"),
 		fmt.Sprintf("%d unchanged", count[compare.NoChange]), fmt.Sprintf("%d undecided", count[compare.Undecided]),
 		len(g.Changes), thr, strconv.FormatFloat(stats.Alpha, 'g', -1, 64), plural.Count(testsOf(g), "test"), mark)
+	if n := len(g.Changes) - testsOf(g) - untested(g); n > 0 {
+		head = strings.TrimSuffix(head, ")"+mark) + fmt.Sprintf("; %d exact, compared without a test)", n) + mark
+	}
 	lines := []string{head, fmt.Sprintf("baseline: %s document of %s; new: %s document of %s%s", baseline.Kind, stamp(baseline), newer.Kind, stamp(newer), mark)}
 	if len(g.EnvDiffs) > 0 {
 		lines = append(lines, "the environments differ, compared anyway (--allow-env-mismatch): "+strings.Join(g.EnvDiffs, "; ")+mark)
@@ -52,7 +55,10 @@ func GateView(g *compare.Gate, o Options) *View {
 				continue
 			}
 			ch, ci, p := Missing, Missing, Missing
-			if c.Err == nil {
+			switch {
+			case c.Exact != "":
+				ch, ci, p = TextCell(pctChange(c.Ratio, c.Ratio*(1-1e-4), c.Ratio*(1+1e-4))), TextCell("exact"), TextCell("no test")
+			case c.Err == nil:
 				ch = TextCell(pctChange(c.Ratio, c.CI.Lo, c.CI.Hi))
 				ci = TextCell("[" + pctChange(c.CI.Lo, c.CI.Lo, c.CI.Hi) + ", " + pctChange(c.CI.Hi, c.CI.Lo, c.CI.Hi) + "]")
 				p = TextCell(unit.PValue(c.PHolm))
@@ -109,6 +115,12 @@ func GateView(g *compare.Gate, o Options) *View {
 		notes = append(notes, "not recorded in either environment, so not checked: "+strings.Join(g.EnvUnchecked, ", ")+mark)
 	}
 	notes = append(notes, "change: ratio of medians new/baseline − 1, with its "+unit.Percent(stats.Confidence)+" bootstrap interval, recomputed from the samples"+mark)
+	for _, c := range g.Changes {
+		if c.Exact != "" {
+			notes = append(notes, "exact: deterministic metrics (marked exact, as instruction counts are, or with every sample identical on both sides) need no test: their exact ratio is held against the threshold, to the unit (--threshold 0% fails on one instruction more)"+mark)
+			break
+		}
+	}
 	v.Blocks = append(v.Blocks, Block{Notes: notes})
 	return v
 }
@@ -117,7 +129,18 @@ func GateView(g *compare.Gate, o Options) *View {
 func testsOf(g *compare.Gate) int {
 	n := 0
 	for _, c := range g.Changes {
-		if c.Err == nil {
+		if c.Err == nil && c.Exact == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// untested is the number of changes the gate could not test.
+func untested(g *compare.Gate) int {
+	n := 0
+	for _, c := range g.Changes {
+		if c.Err != nil {
 			n++
 		}
 	}
