@@ -46,6 +46,11 @@ type ChangePoint struct {
 	// when the ratio is beyond the threshold but its interval reaches 1
 	// (as the gate calls it); else compare.NoChange.
 	Verdict compare.Verdict
+	// Exact is set for a change of a deterministic series (every run's
+	// samples identical, as exact instruction counts are): it is found
+	// without a test, at the run where the value changed, and its ratio is
+	// exact (Lo = Hi = Ratio; P and Q are 0).
+	Exact bool
 }
 
 // Changes finds the change points of a series (stats.EDivisive over the
@@ -61,6 +66,9 @@ func Changes(points []Point, o CheckOptions) ([]ChangePoint, error) {
 	meds := make([]float64, len(points))
 	for i, p := range points {
 		meds[i] = p.Median
+	}
+	if deterministic(points) {
+		return exactChanges(points, o.Threshold), nil
 	}
 	cps, err := stats.EDivisive(meds, o.Detector)
 	if err != nil {
@@ -81,14 +89,19 @@ func Changes(points []Point, o CheckOptions) ([]ChangePoint, error) {
 		c.Ratio = c.MedianAfter / c.MedianBefore
 		ci := stats.BootstrapMedianRatioCI(after, before, o.Confidence, 0, o.Detector.Seed+uint64(k))
 		c.Lo, c.Hi = ci.Lo, ci.Hi
-		worse, lo95, hi95 := c.Ratio, c.Lo, c.Hi
-		if compare.HigherIsBetter(points[0].Unit) {
-			worse, lo95, hi95 = 1/c.Ratio, 1/c.Hi, 1/c.Lo
-		}
-		c.Verdict = verdict(worse, lo95, hi95, o.Threshold)
+		c.Verdict = pointVerdict(c, points[0].Unit, o.Threshold)
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// pointVerdict is change point c's verdict, in a series of unit u.
+func pointVerdict(c ChangePoint, u string, threshold float64) compare.Verdict {
+	worse, lo95, hi95 := c.Ratio, c.Lo, c.Hi
+	if compare.HigherIsBetter(u) {
+		worse, lo95, hi95 = 1/c.Ratio, 1/c.Hi, 1/c.Lo
+	}
+	return verdict(worse, lo95, hi95, threshold)
 }
 
 // verdict is a change point's verdict from its ratio of medians worse
@@ -107,4 +120,50 @@ func verdict(worse, lo, hi, threshold float64) compare.Verdict {
 		return compare.Undecided
 	}
 	return compare.NoChange
+}
+
+// deterministic reports whether every run of the series has at least two
+// samples, all the same: then nothing varies but the code, and every
+// change of value is a change.
+func deterministic(points []Point) bool {
+	for _, p := range points {
+		if len(p.Values) < 2 {
+			return false
+		}
+		for _, v := range p.Values {
+			if v != p.Values[0] {
+				return false
+			}
+		}
+	}
+	return len(points) >= 2
+}
+
+// exactChanges are the changes of a deterministic series: one at every
+// run whose value differs from the run's before, each between the
+// constant stretches on either side, with its exact ratio.
+func exactChanges(points []Point, threshold float64) []ChangePoint {
+	var at []int
+	for i := 1; i < len(points); i++ {
+		if points[i].Median != points[i-1].Median {
+			at = append(at, i)
+		}
+	}
+	var out []ChangePoint
+	for k, i := range at {
+		lo, hi := 0, len(points)
+		if k > 0 {
+			lo = at[k-1]
+		}
+		if k+1 < len(at) {
+			hi = at[k+1]
+		}
+		c := ChangePoint{Index: i, Before: points[i-1], After: points[i], Exact: true,
+			MedianBefore: points[i-1].Median, MedianAfter: points[i].Median, NBefore: i - lo, NAfter: hi - i}
+		c.Ratio = c.MedianAfter / c.MedianBefore
+		c.Lo, c.Hi = c.Ratio, c.Ratio
+		c.Verdict = pointVerdict(c, points[0].Unit, threshold)
+		out = append(out, c)
+	}
+	return out
 }

@@ -73,3 +73,58 @@ func TestChanges(t *testing.T) {
 		t.Error("negative threshold accepted")
 	}
 }
+
+// exactSeries is a series of runs of three identical samples each, of
+// the given values in order.
+func exactSeries(values ...float64) []Point {
+	pts := make([]Point, len(values))
+	for i, v := range values {
+		pts[i] = Point{HistoryPoint: result.HistoryPoint{Commit: fmt.Sprintf("c%02d", i), N: 3, Values: []float64{v, v, v}}, Unit: "count/op", Median: v}
+	}
+	return pts
+}
+
+// TestChangesExact: a deterministic series (every run's samples the same)
+// changes exactly where its value does, with no test and however few
+// runs there are, and its exact ratio meets the threshold.
+func TestChangesExact(t *testing.T) {
+	type want struct {
+		index         int
+		ratio         float64
+		before, after int
+		verdict       compare.Verdict
+	}
+	for _, c := range []struct {
+		name      string
+		pts       []Point
+		threshold float64
+		want      []want
+	}{
+		{"the newest run is 1 % more", exactSeries(4117, 4117, 4157), 0.005, []want{{2, 4157.0 / 4117, 2, 1, compare.Regression}}},
+		{"within 5 %", exactSeries(4117, 4117, 4157), 0.05, []want{{2, 4157.0 / 4117, 2, 1, compare.NoChange}}},
+		{"one instruction, threshold 0", exactSeries(4117, 4118), 0, []want{{1, 4118.0 / 4117, 1, 1, compare.Regression}}},
+		{"up then down", exactSeries(100, 100, 120, 120, 120, 90), 0.05, []want{{2, 1.2, 2, 3, compare.Regression}, {5, 0.75, 3, 1, compare.Improvement}}},
+		{"unchanged", exactSeries(4117, 4117, 4117), 0, nil},
+	} {
+		chs, err := Changes(c.pts, CheckOptions{Threshold: c.threshold})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(chs) != len(c.want) {
+			t.Fatalf("%s: %+v, want %d changes", c.name, chs, len(c.want))
+		}
+		for k, w := range c.want {
+			ch := chs[k]
+			if ch.Index != w.index || ch.Ratio != w.ratio || ch.Lo != w.ratio || ch.Hi != w.ratio || ch.NBefore != w.before || ch.NAfter != w.after ||
+				ch.Verdict != w.verdict || !ch.Exact || ch.P != 0 {
+				t.Errorf("%s: change %d = %+v, want %+v", c.name, k, ch, w)
+			}
+		}
+	}
+	// A run whose samples vary makes the series one to test.
+	pts := exactSeries(4117, 4117, 4157)
+	pts[0].Values = []float64{4117, 4118, 4117}
+	if chs, err := Changes(pts, CheckOptions{Threshold: 0}); err != nil || len(chs) != 0 {
+		t.Errorf("a varying run: %+v, %v (three runs are too few for the detector)", chs, err)
+	}
+}

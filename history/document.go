@@ -172,7 +172,7 @@ func seriesMeasurement(se Series, chs []ChangePoint) result.Measurement {
 	for _, c := range chs {
 		det.Changes = append(det.Changes, result.HistoryChange{Index: c.Index, BeforeCommit: c.Before.Commit, AfterCommit: c.After.Commit,
 			MedianBefore: c.MedianBefore, MedianAfter: c.MedianAfter, RunsBefore: c.NBefore, RunsAfter: c.NAfter,
-			Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: c.P, Q: c.Q, Verdict: string(c.Verdict)})
+			Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: c.P, Q: c.Q, Verdict: string(c.Verdict), Exact: c.Exact})
 	}
 	return result.Measurement{Name: se.Name, Primary: se.Metric, Metrics: []result.Metric{met}, Detail: result.KindDetail{History: det}}
 }

@@ -182,6 +182,11 @@ type HistoryChange struct {
 	// change": package compare's verdicts, as history.Changes decides
 	// them.
 	Verdict string `json:"verdict"`
+	// Exact is set for a change of a deterministic series (every run's
+	// samples identical, as exact instruction counts are): found without
+	// a test at the run where the value changed, with its exact ratio
+	// (Lo = Hi = Ratio, P and Q 0).
+	Exact bool `json:"exact,omitempty"`
 }
 
 // HistoryStored is a measurement × metric of the store, in a list

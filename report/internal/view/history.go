@@ -220,6 +220,9 @@ func (s *HistorySeries) trendBlock(run *result.HistoryRun, o Options) Block {
 		mark, note := " ", ""
 		if c, ok := at[i]; ok {
 			mark, note = "▶", fmt.Sprintf("change: %s× (p = %s)", unit.Ratio(c.Ratio, c.Lo, c.Hi), unit.PValue(c.P))
+			if c.Exact {
+				note = fmt.Sprintf("change: %s× (exact)", exactRatio(c.Ratio))
+			}
 		}
 		t.Rows = append(t.Rows, []Cell{TextCell(mark), timeCell(r.Time), TextCell(commitText(r)), s.median(i, o), TextCell(strconv.Itoa(r.N)), TextCell(note)})
 	}
@@ -256,6 +259,10 @@ func (s *HistorySeries) checkBlock(run *result.HistoryRun, o Options) Block {
 			TextCell(unit.Ratio(c.Ratio, c.Lo, c.Hi)),
 			TextCell("[" + unit.Ratio(c.Lo, c.Lo, c.Hi) + ", " + unit.Ratio(c.Hi, c.Lo, c.Hi) + "]"),
 			TextCell(unit.PValue(c.P)), TextCell(c.Verdict)})
+		if c.Exact {
+			r := t.Rows[len(t.Rows)-1]
+			r[3], r[4], r[5] = TextCell(exactRatio(c.Ratio)), TextCell("exact"), TextCell("no test")
+		}
 	}
 	return Block{Heading: fmt.Sprintf("%s, %s on %s: %s, %s", s.M.Name, s.Det.Metric, s.machineText(), plural.Count(len(s.Det.Runs), "run"),
 		plural.Count(len(s.Det.Changes), "change")), Table: t}
@@ -394,6 +401,9 @@ func (s *HistorySeries) PageBlocks(run *result.HistoryRun, o Options) []Block {
 		note := ""
 		if c, ok := at[i]; ok {
 			note = fmt.Sprintf("▶ change: %s× (p = %s)", unit.Ratio(c.Ratio, c.Lo, c.Hi), unit.PValue(c.P))
+			if c.Exact {
+				note = fmt.Sprintf("▶ change: %s× (exact)", exactRatio(c.Ratio))
+			}
 		}
 		t.Rows = append(t.Rows, []Cell{TextCell(strconv.Itoa(i + 1)), timeCell(r.Time), TextCell(commitText(r)), s.median(i, o), TextCell(strconv.Itoa(r.N)), TextCell(note)})
 	}
@@ -403,3 +413,7 @@ func (s *HistorySeries) PageBlocks(run *result.HistoryRun, o Options) []Block {
 	}
 	return append(bs, Block{Heading: heading, Table: t})
 }
+
+// exactRatio is an exact ratio to four decimals, which show a change of
+// a hundredth of a percent (1.0097).
+func exactRatio(r float64) string { return unit.Plain(r, unit.Precision{Resolution: 1e-4}) }
