@@ -21,6 +21,11 @@ type Commands struct {
 	// in the document's order; Counters on each counter of the
 	// reference's, counter by counter.
 	Wall, Counters []CommandComparison
+	// RankedBy is the metric by which the reference was chosen when none
+	// was named: "wall" (the fastest), or the primary metric every command
+	// shares when it is another (the fewest "instructions" of chrono run
+	// --instructions).
+	RankedBy string
 }
 
 // CommandComparison compares command A with the reference B on one
@@ -44,7 +49,10 @@ type CommandComparison struct {
 	// computed.
 	HasCI, NoRatio bool
 	Err            error
-	conclusion     string
+	// Exact says why the metric is deterministic on both sides, when it
+	// is (Deterministic): the ratio is then exact, with no test.
+	Exact      string
+	conclusion string
 	// unresampled is set when the bootstrap was not made (see HasCI).
 	unresampled bool
 }
@@ -79,7 +87,7 @@ func CommandDocument(d *result.Document, reference string) (*Commands, error) {
 			seed = r.Seed
 		}
 	}
-	out := &Commands{Reference: -1}
+	out := &Commands{Reference: -1, RankedBy: rankMetric(d)}
 	ref := -1
 	if reference != "" {
 		for i := range d.Measurements {
@@ -92,8 +100,15 @@ func CommandDocument(d *result.Document, reference string) (*Commands, error) {
 			return nil, fmt.Errorf("compare: the reference %q is none of the commands of the document: name a command by its name or command line", reference)
 		}
 	} else {
+		by := func(m *result.Measurement) float64 {
+			if out.RankedBy == "wall" {
+				return wallMedian(m)
+			}
+			med, _ := metricMedian(m, out.RankedBy)
+			return med
+		}
 		for i := range d.Measurements {
-			if timed(&d.Measurements[i]) && (ref < 0 || wallMedian(&d.Measurements[i]) < wallMedian(&d.Measurements[ref])) {
+			if timed(&d.Measurements[i]) && (ref < 0 || by(&d.Measurements[i]) < by(&d.Measurements[ref])) {
 				ref = i
 			}
 		}
@@ -124,6 +139,28 @@ func CommandDocument(d *result.Document, reference string) (*Commands, error) {
 		}
 	}
 	return out, nil
+}
+
+// rankMetric is the metric by which the reference is chosen: the primary
+// metric every command with a timed run shares, when it is not wall and
+// each has values of it (instructions, for chrono run --instructions),
+// else wall.
+func rankMetric(d *result.Document) string {
+	rank := ""
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		if !timed(m) {
+			continue
+		}
+		if _, ok := metricMedian(m, m.Primary); !ok || (rank != "" && m.Primary != rank) {
+			return "wall"
+		}
+		rank = m.Primary
+	}
+	if rank == "" {
+		return "wall"
+	}
+	return rank
 }
 
 // commandLine is a command's command line (its name when it has none).
@@ -199,6 +236,17 @@ func compareMetric(d *result.Document, a, ref int, metric string, low float64, s
 		c.conclusion = fmt.Sprintf("no ratio: the corrected median of %q is below the resolution of the overhead correction (see its warning); time both with -N to compare them", which)
 		return c
 	}
+	// (Counters only: identical wall times come from simulated runs,
+	// --debug-mode, whose comparison stays the tested one.)
+	if why, ok := Deterministic(rm.Metric(metric), am.Metric(metric)); ok && metric != "wall" {
+		// Nothing varies: the exact ratio, no test.
+		c.Ratio = exactRatio(ma, mb)
+		c.CI = stats.Interval{Lo: c.Ratio, Hi: c.Ratio, Confidence: 1, Method: "exact: " + why}
+		c.MannWhitney.P = math.NaN()
+		c.HasCI, c.Significant, c.Exact = finite(c.Ratio), c.Ratio != 1, why
+		c.conclusion = c.conclude(am.Metric(metric).Unit)
+		return c
+	}
 	few, _ := TooFewForCI(len(xs), len(ys))
 	if few && finiteRatios(xs, ys) {
 		// No interval is shown with so few runs, and this one would be
@@ -248,6 +296,16 @@ func (c CommandComparison) conclude(u string) string {
 	if c.Metric != "wall" {
 		what = " in " + c.Metric
 	}
+	if c.Exact != "" {
+		if c.Ratio == 1 {
+			return fmt.Sprintf("%q and %q are exactly the same%s (%s)", a, b, what, c.Exact)
+		}
+		more := "more"
+		if c.Ratio < 1 {
+			more = "fewer"
+		}
+		return fmt.Sprintf("%q has exactly %sx the %s of %q (%s; %s)", a, unit.Plain(c.Ratio, unit.Precision{Resolution: 1e-4}), c.Metric, b, more, c.Exact)
+	}
 	if !c.Significant {
 		switch {
 		case c.Err != nil:
@@ -278,8 +336,11 @@ func (c CommandComparison) conclude(u string) string {
 }
 
 // RatioText is the ratio with the digits its interval supports (3
-// significant ones without an interval).
+// significant ones without an interval, four decimals for an exact one).
 func (c CommandComparison) RatioText() string {
+	if c.Exact != "" {
+		return unit.Plain(c.Ratio, unit.Precision{Resolution: 1e-4})
+	}
 	if !c.HasCI {
 		return unit.Ratio(c.Ratio, c.Ratio, c.Ratio)
 	}
@@ -289,6 +350,9 @@ func (c CommandComparison) RatioText() string {
 // CIText is the ratio's interval ("[2.2, 2.7]"), or why there is none
 // ("[no CI: fewer than 6 runs]", "[no bounded CI]").
 func (c CommandComparison) CIText() string {
+	if c.Exact != "" {
+		return "[exact]"
+	}
 	if !c.HasCI {
 		if !c.bounded() {
 			return "[no bounded CI]"
@@ -302,10 +366,17 @@ func (c CommandComparison) CIText() string {
 // Stored returns the comparisons as a document stores them
 // (result.Document.Comparisons): on wall time, then on each counter. A
 // comparison without an interval has none (Lo, Hi and Confidence 0);
-// one without a test has no Test and P; one without a ratio is left out.
+// one without a test has no Test and P; one without a ratio is left out;
+// an exact one has no test and its ratio as its interval (confidence 1).
 func (c *Commands) Stored() []result.Comparison {
 	var out []result.Comparison
 	for _, x := range append(slices.Clip(c.Wall), c.Counters...) {
+		if x.Exact != "" && finite(x.Ratio) {
+			// No test: the exact ratio, its interval the ratio itself.
+			out = append(out, result.Comparison{A: x.A, B: x.B, Metric: x.Metric, Statistic: "median (exact: " + x.Exact + ")",
+				Ratio: x.Ratio, Lo: x.Ratio, Hi: x.Ratio, Confidence: 1, Verdict: x.conclusion})
+			continue
+		}
 		if x.NoRatio || !finite(x.Ratio) || !finite(x.MannWhitney.P) {
 			continue
 		}

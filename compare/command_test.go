@@ -251,3 +251,56 @@ func TestFiniteRatios(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandDocumentByInstructions: the commands of chrono run
+// --instructions (primary metric instructions) are ranked by it: the
+// reference is the one with the fewest, whatever the times, and counts
+// that do not vary compare exactly, without a test.
+func TestCommandDocumentByInstructions(t *testing.T) {
+	d := commands(3, []string{"a", "b"}, map[string]float64{"a": 2e6, "b": 1e6})
+	for i, ins := range []float64{1000, 1500} { // a: slower, fewer instructions
+		m := &d.Measurements[i]
+		m.Primary = "instructions"
+		m.Metrics[1].Values = []float64{ins, ins, ins}
+	}
+	c, err := CommandDocument(d, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Reference != 0 || c.RankedBy != "instructions" || len(c.Counters) != 1 {
+		t.Fatalf("reference %d, ranked by %q, counters %+v", c.Reference, c.RankedBy, c.Counters)
+	}
+	x := c.Counters[0]
+	if x.A != "b" || x.Ratio != 1.5 || x.CI.Lo != 1.5 || x.CI.Hi != 1.5 || !x.Significant || !x.HasCI || x.Exact == "" || x.CIText() != "[exact]" {
+		t.Errorf("%+v", x)
+	}
+	if got, want := x.Conclusion(), `"b" has exactly 1.500x the instructions of "a" (more; every sample identical on both sides (3 and 3))`; got != want {
+		t.Errorf("conclusion %q, want %q", got, want)
+	}
+	// Without the primary metric in every command, wall time ranks.
+	d.Measurements[1].Primary = "wall"
+	if c, err := CommandDocument(d, ""); err != nil || c.Reference != 1 || c.RankedBy != "wall" {
+		t.Errorf("mixed primaries: reference %d, ranked by %q, %v", c.Reference, c.RankedBy, err)
+	}
+}
+
+func TestStoredExact(t *testing.T) {
+	d := commands(3, []string{"a", "b"}, map[string]float64{"a": 2e6, "b": 1e6})
+	for i, ins := range []float64{1000, 1500} {
+		d.Measurements[i].Primary = "instructions"
+		d.Measurements[i].Metrics[1].Values = []float64{ins, ins, ins}
+	}
+	c, err := CommandDocument(d, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *result.Comparison
+	for _, s := range c.Stored() {
+		if s.Metric == "instructions" {
+			got = &s
+		}
+	}
+	if got == nil || got.Ratio != 1.5 || got.Lo != 1.5 || got.Hi != 1.5 || got.Confidence != 1 || got.Test != "" {
+		t.Errorf("stored exact comparison %+v", got)
+	}
+}
