@@ -17,6 +17,7 @@ import (
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/internal/thread"
+	"github.com/chronograph/chronograph/internal/valgrind"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/warn"
@@ -134,6 +135,18 @@ type Options struct {
 	// Benchmark.CountersUnavailable, never recorded as values.
 	Counters       []counters.Event
 	CounterOptions counters.Options
+	// Instructions runs every timing, warm-up and overhead run under
+	// valgrind's cachegrind (--trace-children=yes, fixed simulated
+	// caches) and records its instructions, simulated L1 and last-level
+	// misses and estimated cycles as the figures "instructions",
+	// "l1_misses", "ll_misses" and "estimated_cycles" (Sample.Extra), of
+	// the command and every process it starts: counts that do not depend
+	// on the machine's load, by which the commands are ranked (the
+	// measurements' primary metric is "instructions"). The times are
+	// those of the runs under valgrind; one native run per command, not
+	// recorded, measures valgrind's slowdown. It does not combine with
+	// Counters or Simulate.
+	Instructions bool
 	// Simulate runs nothing (--debug-mode, for tests, like hyperfine's):
 	// a run of `sleep SECONDS` takes SECONDS on a simulated clock, a shell
 	// given as `sleep SECONDS` adds its SECONDS to every run through it,
@@ -532,6 +545,7 @@ type bench struct {
 	look func(string) (string, error)
 
 	counters *counterState // nil unless Options.Counters
+	sim      *simulation   // nil unless Options.Instructions
 
 	// cpu is the single CPU the starting thread is pinned to now (-1:
 	// none yet), pinTo pins it there (tests inject a fake), and warmups
@@ -557,6 +571,12 @@ func Run(ctx context.Context, cmds []Command, opts Options) (*Benchmark, error) 
 		return nil, err
 	}
 	defer b.close()
+	if opts.Instructions {
+		if b.sim, err = newSimulation(cmds); err != nil {
+			return nil, err
+		}
+		defer b.sim.close()
+	}
 	sp := b.exec.(*spawner)
 	defer sp.close()
 	sp.probe = probeFactory(b.counters, opts.NewProbe)
@@ -627,6 +647,10 @@ func newBench(cmds []Command, opts Options, ex executor) (*bench, error) {
 		return nil, usagef("run: --min-runs %d is larger than --max-runs %d: lower --min-runs or raise --max-runs", opts.MinRuns, opts.MaxRuns)
 	case opts.Precision < 0 || opts.Precision >= 1:
 		return nil, usagef("run: precision %g is not a fraction between 0 and 1 (give e.g. 1%% as 0.01)", opts.Precision)
+	case opts.Instructions && len(opts.Counters) > 0:
+		return nil, usagef("run: --instructions counts under valgrind, where --counters would count valgrind itself: give one of them")
+	case opts.Instructions && opts.Simulate:
+		return nil, usagef("run: --instructions runs the commands under valgrind, and --debug-mode runs nothing: give one of them")
 	}
 	var notes []warn.Warning
 	hasSetup := len(opts.Setup) > 0 || len(opts.Cleanup) > 0
@@ -875,6 +899,11 @@ func (b *bench) pinRun(k int) (int, error) {
 func (b *bench) measure(i int, warmup bool) error {
 	c := &b.cmds[i]
 	res := b.rep.Results[i]
+	if b.sim != nil && b.sim.native[i] == 0 {
+		if err := b.nativeRun(i); err != nil {
+			return err
+		}
+	}
 	k := len(res.Samples) + len(res.TimedOut)
 	if warmup {
 		k = b.warmups[i]
@@ -893,9 +922,18 @@ func (b *bench) measure(i int, warmup bool) error {
 	if warmup {
 		iter, hiter = "warmup", "warmup-"+strconv.Itoa(k)
 	}
-	s, tail, err := b.exec.run(b.spec(c, c.Argv, c.Path, iter, hiter))
+	argv, path := c.Argv, c.Path
+	if b.sim != nil {
+		argv, path = b.sim.cmds[i].Argv, b.sim.cmds[i].Argv[0]
+	}
+	s, tail, err := b.exec.run(b.spec(c, argv, path, iter, hiter))
 	if err != nil {
 		return err
+	}
+	if b.sim != nil {
+		if err := b.sim.read(b.sim.cmds[i], &s); err != nil {
+			return err
+		}
 	}
 	if !warmup {
 		s.Iteration = k
@@ -935,6 +973,9 @@ func (b *bench) overheadRun(force bool) error {
 	if !force && (len(ov.Samples) >= maxOverheadRuns || len(ov.Samples) >= minOverheadRuns+b.rounds/2) {
 		return nil
 	}
+	if b.sim != nil && len(ov.Samples) >= simulatedOverheadRuns {
+		return nil // counts that do not vary need few runs, and each is slow
+	}
 	if b.ovPath == "" {
 		if b.shell != nil {
 			b.ovArgv = append(slices.Clone(b.shell), "")
@@ -947,17 +988,34 @@ func (b *bench) overheadRun(force bool) error {
 			return nil
 		}
 		b.ovPath = path
+		if b.sim != nil {
+			vc, err := valgrind.NewCommand(b.ovArgv)
+			if err != nil {
+				ov.Unavailable = err.Error()
+				return nil
+			}
+			b.sim.overhead = vc
+		}
+	}
+	argv, path := b.ovArgv, b.ovPath
+	if b.sim != nil {
+		argv, path = b.sim.overhead.Argv, b.sim.overhead.Argv[0]
 	}
 	if _, err := b.pinRun(len(ov.Samples)); err != nil {
 		return err
 	}
-	spec := b.spec(nil, b.ovArgv, b.ovPath, strconv.Itoa(len(ov.Samples)), "")
+	spec := b.spec(nil, argv, path, strconv.Itoa(len(ov.Samples)), "")
 	// Not the user's command: its output (a custom shell may print) is
 	// never shown, as hyperfine discards its calibration runs' output.
 	spec.stdout, spec.stderr, spec.stdoutPipe = b.devNull, b.devNull, false
 	s, _, err := b.exec.run(spec)
 	if err != nil {
 		return err
+	}
+	if b.sim != nil {
+		if err := b.sim.read(b.sim.overhead, &s); err != nil {
+			return err
+		}
 	}
 	if s.ExitCode == 0 && !s.TimedOut {
 		ov.Samples = append(ov.Samples, s)
@@ -970,6 +1028,9 @@ func (b *bench) overheadRun(force bool) error {
 const (
 	minOverheadRuns = 10
 	maxOverheadRuns = 500
+	// simulatedOverheadRuns is the number of overhead runs under
+	// valgrind (Options.Instructions).
+	simulatedOverheadRuns = 3
 )
 
 // loop runs the whole benchmark: setups, overhead, warm-ups, rounds of
@@ -1006,6 +1067,9 @@ func (b *bench) loop() {
 		if fail(b.overheadRun(true)) {
 			return
 		}
+	}
+	if b.sim != nil {
+		defer func() { b.rep.Notes = append(b.rep.Notes, b.rep.simulationNotes(b.sim.native)...) }()
 	}
 	if sequential {
 		for i := range b.cmds {

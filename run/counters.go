@@ -166,6 +166,12 @@ func (r *Benchmark) extraNames() []string {
 			delete(seen, e.Name)
 		}
 	}
+	for _, n := range simulatedNames {
+		if seen[n] {
+			names = append(names, n)
+			delete(seen, n)
+		}
+	}
 	return append(names, slices.Sorted(maps.Keys(seen))...)
 }
 

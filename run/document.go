@@ -8,6 +8,7 @@ import (
 	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/internal/valgrind"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/warn"
 )
@@ -130,6 +131,9 @@ func (r *Benchmark) kindRun() *result.CommandRun {
 		}
 		run.Overhead = o
 	}
+	if opts.Instructions {
+		run.Counters = simulatedCounters()
+	}
 	if len(opts.Counters) > 0 {
 		c := &result.CommandCounters{Source: counters.SourcePerf + " (the command and its descendants, from execve to exit)"}
 		for _, e := range opts.Counters {
@@ -180,6 +184,9 @@ func (r *Benchmark) measurement(a *analysis) result.Measurement {
 	res := a.CommandRuns
 	m := result.Measurement{Name: res.Command.Name, Parameters: res.Command.Params, Primary: "wall",
 		Warnings: a.Warnings, Incomplete: !res.Complete || res.noTiming()}
+	if r.Options.Instructions && a.Metric(valgrind.FigureInstructions) != nil {
+		m.Primary = valgrind.FigureInstructions // the commands are ranked by it
+	}
 	cpuRes := float64(cpuTimeResolution)
 	m.Metrics = append(m.Metrics, metric("wall", result.UnitNs, 1, a.Wall))
 	if r.CPUUnavailable == "" {

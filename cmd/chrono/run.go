@@ -43,7 +43,7 @@ type runFlags struct {
 	out                               output
 	order, precision, pin             string
 	seed                              uint64
-	subtractSpawn                     bool
+	subtractSpawn, instructions       bool
 	counters                          string
 	countersSet, minRunsSet           bool
 	runsSet, maxRunsSet, outputSet    bool
@@ -118,6 +118,16 @@ say so. Events this host cannot count (no PMU in most virtual machines:
 cycles, instructions, ...) are named once with the reason and never shown
 as 0; software events (task-clock, page-faults, context-switches) work
 everywhere Linux does.
+
+--instructions runs every run under valgrind's cachegrind instead and
+counts the instructions, simulated L1 and last-level cache misses and
+estimated cycles of the command and every process it starts: counts that
+the machine's load does not move, for shared CI machines. The commands are
+ranked by instructions (their primary metric; the comparison is with the
+one with the fewest), and the shell's counts, measured in the overhead runs,
+are subtracted as its times are. The times are those of the runs under
+valgrind; one native run per command, not recorded, measures the slowdown,
+which a note states. It needs valgrind (e.g. apt-get install valgrind).
 
 hyperfine: chrono run takes hyperfine 1.20's flags with their meaning
 (its own tests are ported to chrono's); the README lists every difference
@@ -256,6 +266,7 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.StringVar(&f.precision, "precision", "", "run until the 95% CI of the median is within PCT% of it (e.g. 1 or 1%), bounded by --max-runs and the time budget")
 	fl.StringVar(&f.pin, "pin", "", "pin every run to a CPU of this list (e.g. 2 or 0,2-3; Linux): with several, each run to the next CPU in turn, reported per CPU; for a multi-threaded command that needs a set of CPUs, run chrono under taskset -c instead")
 	fl.BoolVar(&f.subtractSpawn, "subtract-spawn", false, "with -N, subtract the measured spawn overhead of a trivial program from every run")
+	fl.BoolVar(&f.instructions, "instructions", false, "count every run's instructions (and simulated cache misses and cycles) under valgrind's cachegrind, and rank the commands by instructions")
 	fl.StringVar(&f.counters, "counters", "", "count events in every run: --counters (perf stat's default set: "+strings.Join(counters.DefaultEventNames, ",")+") or --counters=LIST (e.g. task-clock,page-faults,cycles,instructions; always with '=')")
 	fl.Lookup("counters").NoOptDefVal = defaultCounters
 	// hyperfine's hidden flags: its name of --time-budget (in seconds),
@@ -348,7 +359,7 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		Shell: f.shell, NoShell: f.noShell, Warmup: f.warmup, Runs: f.runs, MinRuns: f.minRuns, MaxRuns: f.maxRuns,
 		Budget: f.budget, Timeout: f.timeout, IgnoreFailure: ignoreAllCodes, IgnoreExitCodes: ignoreCodes, Setup: f.setup, Cleanup: f.cleanup,
 		Prepare: f.prepare, Conclude: f.conclude, Input: f.input, SubtractSpawn: f.subtractSpawn, Seed: f.seed,
-		Simulate: f.debugMode,
+		Simulate: f.debugMode, Instructions: f.instructions,
 	}
 	switch {
 	case f.showOutput:

@@ -335,6 +335,9 @@ func commandView(d *result.Document, o Options) (*View, error) {
 	}
 	if ref != nil && len(walls) > 0 {
 		how := "the fastest"
+		if cmp.RankedBy != "wall" {
+			how = "the one with the fewest " + cmp.RankedBy
+		}
 		if st.reference != "" {
 			how = "the reference"
 		}
