@@ -14,6 +14,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/crosstest"
+	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
 )
@@ -384,6 +385,37 @@ func TestRunStyleBasic(t *testing.T) {
 	for _, label := range []string{"  wall median:   ", "  mean +/- sd:   ", "  min ... max:   ", "  distribution  ", "  sequence      "} {
 		if !strings.Contains(out, "\n"+label) {
 			t.Errorf("no line starts with %q:\n%s", label, out)
+		}
+	}
+}
+
+// TestRunInstructions: chrono run --instructions counts every run under
+// cachegrind and ranks the commands by instructions; without valgrind it
+// says how to install it; with --counters it is refused.
+func TestRunInstructions(t *testing.T) {
+	if _, _, code := runChrono(t, "", "run", "--instructions", "--counters", "-N", "true"); code != exitUsage {
+		t.Errorf("--instructions with --counters: exit %d, want %d", code, exitUsage)
+	}
+	t.Run("no valgrind", func(t *testing.T) {
+		t.Setenv("PATH", crosstest.TempDir(t)) // no valgrind there
+		_, errs, code := runChrono(t, "", "run", "--instructions", "-N", "/bin/true")
+		if code != exitFailure || !strings.Contains(errs, "apt-get install valgrind") {
+			t.Errorf("without valgrind: exit %d, %s", code, errs)
+		}
+	})
+	valgrindtest.Need(t)
+	out, errs, code := runChrono(t, "", "run", "--instructions", "-N", "--runs", "2", "--json", "/bin/true", "/bin/echo hello")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	d, err := result.Decode(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range d.Measurements {
+		ins := m.Metric("instructions")
+		if m.Primary != "instructions" || ins == nil || len(ins.Values) != 2 || ins.Values[0] != ins.Values[1] {
+			t.Errorf("%s: primary %q, instructions %+v", m.Name, m.Primary, ins)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/crosstest"
+	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/run"
 )
@@ -248,9 +249,7 @@ func TestStatInterrupt(t *testing.T) {
 }
 
 func TestStatValgrind(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skipf("valgrind is not installed (%v)", err)
-	}
+	valgrindtest.Need(t)
 	path := filepath.Join(crosstest.TempDir(t), "vg.json")
 	var out, errb bytes.Buffer
 	code := execute([]string{"stat", "--valgrind", "-r", "2", "--export-json", path, "--", "true"}, &out, &errb)
@@ -285,9 +284,7 @@ func TestStatValgrind(t *testing.T) {
 // twice counts at least twice /bin/true's instructions more than a shell
 // that runs only its builtin ':'.
 func TestStatValgrindChildren(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skipf("valgrind is not installed (%v)", err)
-	}
+	valgrindtest.Need(t)
 	count := func(argv ...string) float64 {
 		t.Helper()
 		path := filepath.Join(t.TempDir(), "vg.json")
