@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,5 +172,44 @@ func TestDocuments(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSelectInstructions: without wall, the default series are every
+// metric but the loop counts of bench's instruction mode ("iterations",
+// sized from a native calibration); a measurement of only iterations
+// keeps them.
+func TestSelectInstructions(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := result.New("function", result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
+	d.Start = time.Unix(1000, 0)
+	d.Measurements = []result.Measurement{
+		{Name: "Sum", Primary: "instructions", Metrics: []result.Metric{
+			{Name: "instructions", Unit: "count/op", Values: []float64{4117, 4117, 4117}, Exact: true},
+			{Name: "iterations", Unit: "count", Values: []float64{6666, 6666, 6666}},
+			{Name: "l1_misses", Unit: "count/op", Values: []float64{0, 0, 0}, Exact: true},
+		}},
+		{Name: "Loops", Primary: "iterations", Metrics: []result.Metric{{Name: "iterations", Unit: "count", Values: []float64{3, 3}}}},
+	}
+	if _, err := s.Add(ctx, d, Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"Sum": "instructions l1_misses", "Loops": "iterations"} {
+		ss, err := s.Select(ctx, Query{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, se := range ss {
+			got = append(got, se.Metric)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: series %v, want %s", name, got, want)
+		}
 	}
 }

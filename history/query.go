@@ -13,7 +13,8 @@ type Query struct {
 	// Name is the measurement.
 	Name string
 	// Metric is the metric; "" selects "wall" when the measurement has
-	// it, else every metric (a series each).
+	// it, else every metric (a series each) but "iterations" (the loop
+	// counts of bench's instruction mode, which say how it was counted).
 	Metric string
 	// Since keeps the runs taken at or after it (zero: all).
 	Since time.Time
@@ -80,6 +81,11 @@ func (s *Store) Select(ctx context.Context, q Query) ([]Series, error) {
 		}
 	case len(want("wall")) > 0:
 		metrics = want("wall")
+	case len(metrics) > len(want("iterations")):
+		// The loop counts of an instruction-mode function measurement
+		// (sized from a native calibration, so they vary) say how it was
+		// measured, not what: its counts are the series.
+		metrics = slices.DeleteFunc(metrics, func(x Summary) bool { return x.Metric == "iterations" })
 	}
 	var out []Series
 	for _, x := range metrics {

@@ -318,7 +318,7 @@ func addDetectorFlags(cmd *cobra.Command, f *historyFlags) {
 
 func addSeriesFlags(cmd *cobra.Command, f *historyFlags) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.metric, "metric", "", "the metric (default wall when stored, else every metric)")
+	fl.StringVar(&f.metric, "metric", "", "the metric (default wall when stored, else every metric but iterations)")
 	fl.StringVar(&f.since, "since", "", "only runs since a date (2026-11-30), an RFC 3339 time or an age (72h, 30d)")
 	fl.StringVar(&f.machine, "machine", "", "only runs on the machine whose fingerprint starts with F (default: the newest run's machine)")
 	fl.BoolVar(&f.anyMachine, "any-machine", false, "compare runs of every machine (each machine its own series with check; one series with trend)")
@@ -421,7 +421,7 @@ their own series (--machine keeps one machine).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.metric, "metric", "", "the metric (default wall when stored, else every metric)")
+	fl.StringVar(&f.metric, "metric", "", "the metric (default wall when stored, else every metric but iterations)")
 	fl.StringVar(&f.since, "since", "", "only runs since a date (2026-11-30), an RFC 3339 time or an age (72h, 30d)")
 	fl.StringVar(&f.machine, "machine", "", "only the machine whose fingerprint starts with F (default: every machine, each its own series)")
 	fl.BoolVar(&f.anyMachine, "any-machine", false, "one series of the runs of every machine (compares results across machines)")
