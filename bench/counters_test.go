@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -202,5 +203,71 @@ func TestCountersNoPMU(t *testing.T) {
 	}
 	if u := m.Detail.Function.CountersUnavailable; len(u) != 3 {
 		t.Errorf("document lists %+v as unavailable, want the 3 hardware events", u)
+	}
+}
+
+// TestCountHardware: the instruction mode's native counts
+// (Instructions.Hardware) are counted over hardwareSamples samples of
+// the calibrated size, net of an empty sample's, and become the
+// measurement's metrics and detail; the default, the hardware's
+// user-space instructions, is either counted (a PMU) or listed as
+// unavailable with the reason (no PMU), never a 0; NoHardware counts none.
+func TestCountHardware(t *testing.T) {
+	a := softwareOrSkip(t)
+	s, err := newSetup(&Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 2000
+	tc, err := counters.ParseEvents("task-clock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		in    Instructions
+		event string
+	}{
+		{"software", Instructions{Hardware: tc}, "task-clock"},
+		{"default", Instructions{}, "instructions:u"},
+		{"none", Instructions{NoHardware: true}, ""},
+	} {
+		evs, err := tt.in.hardware()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &Benchmark{Name: "sum", Iterations: n,
+			Instructions: &result.FunctionInstructionsMode{Iterations: []int{1, 2}}, Simulated: []SimulatedFigure{{Name: "instructions", PerRepeat: []float64{7}}}}
+		if len(evs) > 0 {
+			if err := r.countHardware(countedSum, s, evs, n); err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+		}
+		m := r.instructionsMeasurement(result.FunctionClock{})
+		fd := m.Detail.Function
+		if tt.event == "" {
+			if len(r.Counters)+len(r.CountersUnavailable)+len(fd.Counters) != 0 || len(m.Metrics) != 2 {
+				t.Errorf("%s: counters %+v, unavailable %+v, metrics %d", tt.name, r.Counters, r.CountersUnavailable, len(m.Metrics))
+			}
+			continue
+		}
+		met := m.Metric(tt.event)
+		counted := tt.event == "task-clock" || a.Hardware
+		switch {
+		case counted && (met == nil || len(met.Values) != hardwareSamples || len(r.HardwareSamples) != hardwareSamples || len(fd.Counters) != 1):
+			t.Errorf("%s: metric %+v, %d samples, detail %+v", tt.name, met, len(r.HardwareSamples), fd.Counters)
+		case counted:
+			for _, v := range met.Values {
+				if !(v > 0) {
+					t.Errorf("%s: %s values %v: not all positive", tt.name, tt.event, met.Values)
+					break
+				}
+			}
+			if fd.Counters[0].Event != tt.event || fd.Counters[0].OverheadPerSample <= 0 {
+				t.Errorf("%s: detail %+v: no overhead subtracted", tt.name, fd.Counters[0])
+			}
+		case met != nil || len(fd.CountersUnavailable) != 1 || fd.CountersUnavailable[0].Event != tt.event || fd.CountersUnavailable[0].Reason == "":
+			t.Errorf("%s: no PMU, but metric %+v, unavailable %+v", tt.name, met, fd.CountersUnavailable)
+		}
 	}
 }

@@ -176,25 +176,10 @@ func (r *Benchmark) batchMeasurement(clk result.FunctionClock) result.Measuremen
 		fd.MedianCI = &ci
 	}
 
-	// Counters: net per op in every sample that counted them. An event
-	// that some sample did not count has no metric (a metric holds one
-	// value per sample, and a sample that did not count has no value,
-	// never a 0): its values are in the detail with their samples.
-	perOp := 1 / float64(max(r.Iterations, 1))
-	for _, c := range r.Counters {
-		fd.Counters = append(fd.Counters, c.FunctionCounter)
-		if c.PartialSamples != nil {
-			continue // its values are in the detail, with their samples
-		}
-		u := result.UnitCountPerOp
-		if c.Unit == "ns" {
-			u = result.UnitNsPerOp
-		}
-		m.Metrics = append(m.Metrics, metric(c.Event, u, perOp, column(ss, func(s Sample) float64 {
-			v, _ := netPerOp(s, c.Event, c.OverheadPerSample)
-			return v
-		})))
-	}
+	// Counters: net per op in every sample that counted them.
+	var cms []result.Metric
+	cms, fd.Counters = r.counterMetrics(ss)
+	m.Metrics = append(m.Metrics, cms...)
 	if r.IPC != nil {
 		var xs []float64
 		for _, smp := range ss {
@@ -211,6 +196,32 @@ func (r *Benchmark) batchMeasurement(clk result.FunctionClock) result.Measuremen
 	fd.CountersUnavailable = r.CountersUnavailable
 	m.Detail.Function = fd
 	return m
+}
+
+// counterMetrics returns the metrics of r.Counters over the samples ss
+// (of r.Iterations iterations each): net per op in every sample that
+// counted them. An event that some sample did not count has no metric (a
+// metric holds one value per sample, and a sample that did not count has
+// no value, never a 0): its values are in the detail with their samples.
+func (r *Benchmark) counterMetrics(ss []Sample) ([]result.Metric, []result.FunctionCounter) {
+	var ms []result.Metric
+	var fcs []result.FunctionCounter
+	perOp := 1 / float64(max(r.Iterations, 1))
+	for _, c := range r.Counters {
+		fcs = append(fcs, c.FunctionCounter)
+		if c.PartialSamples != nil {
+			continue // its values are in the detail, with their samples
+		}
+		u := result.UnitCountPerOp
+		if c.Unit == "ns" {
+			u = result.UnitNsPerOp
+		}
+		ms = append(ms, metric(c.Event, u, perOp, column(ss, func(s Sample) float64 {
+			v, _ := netPerOp(s, c.Event, c.OverheadPerSample)
+			return v
+		})))
+	}
+	return ms, fcs
 }
 
 // trials returns discarded samples as the document keeps them.

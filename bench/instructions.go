@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chronograph/chronograph/counters"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/internal/thread"
 	"github.com/chronograph/chronograph/internal/valgrind"
@@ -45,8 +46,9 @@ import (
 // path, the loop's entry and exit).
 //
 // What is counted: the body and B.Loop's fast path (a load, a test, a
-// decrement and a store per iteration, about 5 instructions on amd64:
-// the count is the body's plus those), the functions the body calls, the
+// branch, a decrement, a store and the jump back per iteration: 6
+// instructions on amd64, the empty loop's count; the count is the body's
+// plus those), the functions the body calls, the
 // allocator and the runtime code that runs on the thread because of the
 // body (allocation, stack growth, write barriers). Not counted: the
 // garbage collector (off), the runtime's other threads (sysmon), signal
@@ -93,6 +95,18 @@ type Instructions struct {
 	// how it was built (recorded in the document; bench/benchtest sets it
 	// when it rebuilt a -race or -cover test binary without them).
 	Rebuilt string
+	// Hardware are the events counted natively with perf_event_open beside
+	// the simulation, over a few samples of the calibrated size, as the
+	// timed mode counts Options.Counters (net of an empty sample's counts,
+	// per iteration): the hardware's own count, which includes what the
+	// simulation leaves out (the interrupts' and the scheduler's user-space
+	// work on the thread, a few instructions per sample) and varies with
+	// it. Default (nil): the hardware's user-space instructions,
+	// "instructions:u", where the host has a PMU; where it has none (a
+	// virtual machine) they are listed as unavailable with the reason,
+	// never shown as 0. NoHardware counts none.
+	Hardware   []counters.Event
+	NoHardware bool
 	// NoExit makes Run return ErrCounted in the instruction-counting
 	// child once the benchmark is counted, instead of exiting the process
 	// (a test binary must not call os.Exit(0) during a test;
@@ -359,6 +373,13 @@ func runInstructions(c Case, s *setup) (*Benchmark, error) {
 		}
 		argv = append([]string{exe}, os.Args[1:]...)
 	}
+	if evs, err := in.hardware(); err != nil {
+		return nil, err
+	} else if len(evs) > 0 {
+		if err := res.countHardware(c.F, s, evs, n); err != nil {
+			return nil, fmt.Errorf("%w (benchmark %s, its hardware counts)", err, c.Name)
+		}
+	}
 	vr, err := valgrind.Count(context.Background(), argv, c.Name, valgrind.Options{
 		Iterations: its, Warmup: its[0], Repeats: repeats, CacheSim: in.CacheSim, Env: in.Env})
 	if err != nil {
@@ -372,6 +393,63 @@ func runInstructions(c Case, s *setup) (*Benchmark, error) {
 	}
 	res.End = time.Now()
 	return res, nil
+}
+
+// hardwareEvents is the default of Instructions.Hardware.
+const hardwareEvents = "instructions:u"
+
+// hardwareSamples is the number of native samples that count
+// Instructions.Hardware.
+const hardwareSamples = 5
+
+// hardware returns the events of Instructions.Hardware to count.
+func (in *Instructions) hardware() ([]counters.Event, error) {
+	switch {
+	case in.NoHardware:
+		return nil, nil
+	case in.Hardware != nil:
+		return in.Hardware, nil
+	}
+	return counters.ParseEvents(hardwareEvents)
+}
+
+// countHardware counts the events evs natively over hardwareSamples
+// samples of n iterations of f, as the timed mode counts
+// Options.Counters, and records them in r.Counters (the unavailable ones
+// in r.CountersUnavailable) and r.HardwareSamples.
+func (r *Benchmark) countHardware(f func(*B), s *setup, evs []counters.Event, n uint64) error {
+	opts := s.opts
+	opts.Instructions, opts.Counters = nil, evs
+	cpu := s.opts.pinCPU()
+	run := start(f, s.clk, &opts, cpu)
+	ss, err := takeSamples(run, hardwareSamples, n)
+	if err != nil {
+		return err
+	}
+	// The empty samples' counts: the measuring overhead, subtracted.
+	opts.Setup, opts.Teardown = nil, nil
+	empty, err := takeSamples(start(emptyLoop, s.clk, &opts, cpu), emptySamples, 1)
+	if err != nil {
+		return err
+	}
+	hw := &Benchmark{Samples: ss}
+	hw.analyzeCounters(run.counted, run.unavailable, run.notes, counterOverhead(empty))
+	r.Counters, r.CountersUnavailable, r.HardwareSamples = hw.Counters, hw.CountersUnavailable, ss
+	return nil
+}
+
+// takeSamples takes k samples of n iterations from run, then finishes it.
+func takeSamples(run *runner, k int, n uint64) ([]Sample, error) {
+	var ss []Sample
+	for range k {
+		smp, err := run.sample(n)
+		if err != nil {
+			run.finish()
+			return nil, err
+		}
+		ss = append(ss, smp)
+	}
+	return ss, run.finish()
 }
 
 // setInstructions records the counts of vr (its regions of iterations
@@ -521,7 +599,11 @@ func (r *Benchmark) instructionsMeasurement(clk result.FunctionClock) result.Mea
 			m.Metrics = append(m.Metrics, metric("iterations", result.UnitCount, 1, slices.Repeat([]float64{span}, len(f.PerRepeat))))
 		}
 	}
+	// The hardware's counts (Instructions.Hardware), natively.
+	hw, fcs := r.counterMetrics(r.HardwareSamples)
+	m.Metrics = append(m.Metrics, hw...)
 	m.Detail.Function = &result.FunctionDetail{Mode: result.FunctionInstructions, Benchmark: r.Name, Clock: clk, Instructions: mode,
-		Calibration: &result.FunctionCalibration{TargetNs: float64(r.Target), GoalNs: r.GoalNs, Iterations: r.Iterations, Trials: trials(r.Calibration)}}
+		Calibration: &result.FunctionCalibration{TargetNs: float64(r.Target), GoalNs: r.GoalNs, Iterations: r.Iterations, Trials: trials(r.Calibration)},
+		Counters:    fcs, CountersUnavailable: r.CountersUnavailable}
 	return m
 }

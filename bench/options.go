@@ -84,7 +84,9 @@ type Options struct {
 	// iteration exactly, by simulation under valgrind's callgrind, instead
 	// of timing it (see Instructions): the result has no wall-time
 	// samples. It does not combine with Latency, Cold, Parallel or
-	// Counters, and Compare refuses it (its rounds are timed).
+	// Counters (the hardware's counts beside the simulation are
+	// Instructions.Hardware), and Compare refuses it (its rounds are
+	// timed).
 	Instructions *Instructions
 	// Seed seeds the iteration jitter and the interleaving order
 	// (default: 1; results are reproducible in their order of work).

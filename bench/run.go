@@ -130,8 +130,12 @@ type Benchmark struct {
 	// "ll_misses" and "estimated_cycles". Both are nil otherwise, and in
 	// the instruction mode Samples is empty (Calibration holds the native
 	// ramp that sized the regions).
-	Instructions *result.FunctionInstructionsMode
-	Simulated    []SimulatedFigure
+	// In the instruction mode, Counters and CountersUnavailable hold the
+	// hardware's counts of Instructions.Hardware, counted natively over
+	// HardwareSamples (samples of Iterations iterations).
+	Instructions    *result.FunctionInstructionsMode
+	Simulated       []SimulatedFigure
+	HardwareSamples []Sample
 	// Warnings say what weakens the figures and what to do about it. The
 	// environment's warnings (frequency scaling, a hypervisor, the race
 	// detector) are not among them: they are in the document's

@@ -88,3 +88,32 @@ func TestGateViewExact(t *testing.T) {
 		}
 	}
 }
+
+// TestInstructionHardware: the hardware's counts beside the simulation
+// are on a line of their own, labelled as the hardware's, with the
+// samples they are the median of; unavailable ones say why, never a 0.
+func TestInstructionHardware(t *testing.T) {
+	counted := instructionDoc(true, false)
+	m := &counted.Measurements[0]
+	m.Metrics = append(m.Metrics, result.Metric{Name: "instructions:u", Unit: result.UnitCountPerOp, Values: []float64{4130.5, 4131, 4129.75, 4131, 4130}, Resolution: 1.0 / 200})
+	m.Detail.Function.Counters = []result.FunctionCounter{{Event: "instructions:u", Unit: "count", OverheadPerSample: 410, Samples: 5}}
+	m.Detail.Function.Calibration = &result.FunctionCalibration{Iterations: 200}
+	none := instructionDoc(true, false)
+	none.Measurements[0].Detail.Function.CountersUnavailable = []result.FunctionCounterUnavailable{{Event: "instructions:u", Reason: "no PMU"}}
+	for _, tt := range []struct {
+		name string
+		d    *result.Document
+		want string
+	}{
+		{"counted", counted, "  hardware (perf_event_open, natively; the hardware's count, not the simulation's): instructions:u 4,130 per iteration (median of 5 samples of 200 iterations, net of an empty sample's counts)\n"},
+		{"unavailable", none, "  hardware: instructions:u: not available: no PMU\n"},
+	} {
+		var b bytes.Buffer
+		if err := Render(&b, Subject{Docs: []*result.Document{tt.d}}, Text, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("%s: the text lacks %q:\n%s", tt.name, tt.want, b.String())
+		}
+	}
+}

@@ -161,6 +161,9 @@ func reportInstructions(tb *testing.B, r *bench.Benchmark, setN bool) {
 	for _, f := range valgrind.Figures(func(e string) (float64, bool) { v, ok := per[e]; return v, ok }) {
 		tb.ReportMetric(f.Value, InstructionUnit(f.Name))
 	}
+	for _, c := range r.Counters { // the hardware's, natively (Instructions.Hardware)
+		tb.ReportMetric(c.PerOp.Median, c.PerOpName())
+	}
 	// testing's own ns/op would be the whole count's time, valgrind
 	// included, over b.N; "Setting "ns/op" to 0 will suppress" it.
 	tb.ReportMetric(mode.NativeNsPerOp, "ns/op")

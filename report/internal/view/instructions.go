@@ -67,5 +67,41 @@ func instructionLines(m *result.Measurement) []string {
 			unit.Plain(mode.Slowdown, unit.Precision{Resolution: 1}), unit.Duration(mode.SimulatedNsPerOp, unit.Precision{Resolution: 1}),
 			unit.Duration(mode.NativeNsPerOp, unit.Precision{Resolution: 0.1}), unit.Duration(mode.LongestRegionNs, unit.Precision{Resolution: 1000}))
 	}
-	return append(ls, cost+"; "+strings.Join(mode.Runtime, " "))
+	ls = append(ls, cost+"; "+strings.Join(mode.Runtime, " "))
+	return append(ls, hardwareLines(m)...)
+}
+
+// hardwareLines are the hardware's counts of an instruction-mode
+// measurement (bench.Instructions.Hardware, perf_event_open, counted
+// natively), labelled as the hardware's, or why there are none.
+func hardwareLines(m *result.Measurement) []string {
+	fd := m.Detail.Function
+	var parts []string
+	n := 0
+	for _, c := range fd.Counters {
+		met := m.Metric(c.Event)
+		if met == nil || len(met.Values) == 0 {
+			continue
+		}
+		s := NewSeries(met)
+		n = max(n, s.N())
+		part := c.Event + " " + countText(s.Summary.Median, countPrecision(s))
+		if c.Note != "" {
+			part += " (" + c.Note + ")"
+		}
+		parts = append(parts, part)
+	}
+	var ls []string
+	if len(parts) > 0 {
+		of := plural.Count(n, "sample")
+		if fd.Calibration != nil {
+			of += fmt.Sprintf(" of %d iterations", fd.Calibration.Iterations)
+		}
+		ls = append(ls, fmt.Sprintf("hardware (perf_event_open, natively; the hardware's count, not the simulation's): %s per iteration (median of %s, net of an empty sample's counts)",
+			strings.Join(parts, ", "), of))
+	}
+	for _, u := range fd.CountersUnavailable {
+		ls = append(ls, "hardware: "+u.Event+": not available: "+u.Reason)
+	}
+	return ls
 }
