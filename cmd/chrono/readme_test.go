@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -22,6 +24,8 @@ var linuxSession = map[string]bool{"run": true, "stat": true, "sleep": true, "la
 // optionally fed by "PRODUCER |", which runs in sh) must exit 0 and print
 // something. In a block marked "console exact" the output must match
 // exactly; other blocks show real output of a measurement, which varies.
+// A block marked "exit=N" after "console" (a gate's verdict) must exit N
+// instead of 0.
 // Other commands (go install, go test) are not run here.
 func TestREADME(t *testing.T) {
 	data, err := os.ReadFile("../../README.md")
@@ -63,8 +67,8 @@ func TestREADME(t *testing.T) {
 			}
 			var out, errb bytes.Buffer
 			code := executeWithInput(ex.args, bytes.NewReader(stdin), &out, &errb)
-			if code != exitOK {
-				t.Fatalf("exit %d, stderr: %s", code, errb.String())
+			if code != ex.exit {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, ex.exit, errb.String())
 			}
 			if out.Len() == 0 {
 				t.Fatalf("printed nothing")
@@ -83,6 +87,7 @@ type example struct {
 	goRun    []string // "go run ./examples/..." examples: the go command's arguments
 	want     string
 	exact    bool
+	exit     int // the exit code it must have
 }
 
 func parseExamples(md string) []example {
@@ -90,6 +95,7 @@ func parseExamples(md string) []example {
 		exs     []example
 		inBlock bool
 		exact   bool
+		exit    int
 		cur     *example
 	)
 	flush := func() {
@@ -109,7 +115,12 @@ func parseExamples(md string) []example {
 			}
 			info := strings.Fields(strings.TrimPrefix(line, "```"))
 			if len(info) > 0 && info[0] == "console" {
-				inBlock, exact = true, len(info) > 1 && info[1] == "exact"
+				inBlock, exact, exit = true, slices.Contains(info[1:], "exact"), 0
+				for _, w := range info[1:] {
+					if v, ok := strings.CutPrefix(w, "exit="); ok {
+						exit, _ = strconv.Atoi(v)
+					}
+				}
 			}
 			continue
 		}
@@ -134,7 +145,7 @@ func parseExamples(md string) []example {
 			default:
 				continue // not a chrono command
 			}
-			cur = &example{line: cmd, producer: producer, args: words, exact: exact}
+			cur = &example{line: cmd, producer: producer, args: words, exact: exact, exit: exit}
 			continue
 		}
 		if cur != nil {
