@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/golden"
 	"github.com/chronograph/chronograph/internal/objdump"
 	"github.com/chronograph/chronograph/internal/valgrind"
@@ -255,7 +256,7 @@ func TestCountRegionsNative(t *testing.T) {
 // count and to disassemble.
 func cleanBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "bench.test")
+	bin := filepath.Join(crosstest.TempDir(t), "bench.test")
 	if _, err := valgrind.BuildTest(".", bin); err != nil {
 		t.Fatal(err)
 	}

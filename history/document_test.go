@@ -12,6 +12,7 @@ import (
 
 	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
@@ -181,7 +182,7 @@ func TestDocuments(t *testing.T) {
 // keeps them.
 func TestSelectInstructions(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"))
+	s, err := Open(ctx, filepath.Join(crosstest.TempDir(t), "h.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

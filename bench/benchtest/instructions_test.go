@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/chronograph/chronograph/bench"
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/valgrind"
 	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 	"github.com/chronograph/chronograph/result"
@@ -50,7 +51,7 @@ func TestInstructionModeEndToEnd(t *testing.T) {
 	valgrindtest.Need(t)
 	run := func() (*result.Document, string) {
 		t.Helper()
-		doc := filepath.Join(t.TempDir(), "bench.json")
+		doc := filepath.Join(crosstest.TempDir(t), "bench.json")
 		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^BenchmarkSum1024$", "-test.benchtime=1x")
 		cmd.Env = append(os.Environ(), EnvMode+"=instructions", EnvJSON+"="+doc)
 		var out, errb bytes.Buffer

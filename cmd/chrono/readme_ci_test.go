@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 )
 
@@ -33,7 +34,7 @@ func TestREADMESharedCI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
+	tmp := crosstest.TempDir(t)
 	bin := filepath.Join(tmp, "bin")
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "chrono"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -97,7 +98,7 @@ func BenchmarkSum(b *testing.B) {
 		{"one per cent more work", "1034", true, "1 regression, 0 improvements, 0 unchanged"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir := crosstest.TempDir(t)
 			origin, work := filepath.Join(dir, "origin.git"), filepath.Join(dir, "work")
 			must(dir, "git", "init", "--quiet", "--bare", "-b", "main", origin)
 			must(dir, "git", "clone", "--quiet", origin, work)

@@ -287,7 +287,7 @@ func TestStatValgrindChildren(t *testing.T) {
 	valgrindtest.Need(t)
 	count := func(argv ...string) float64 {
 		t.Helper()
-		path := filepath.Join(t.TempDir(), "vg.json")
+		path := filepath.Join(crosstest.TempDir(t), "vg.json")
 		out, errs, code := runChrono(t, "", append([]string{"stat", "--valgrind", "--export-json", path, "--"}, argv...)...)
 		if code != exitOK {
 			t.Fatalf("%v: exit %d: %s%s", argv, code, out, errs)
