@@ -3,14 +3,20 @@
 package valgrindtest
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"testing"
 )
 
 // Need skips the test when valgrind cannot count Go programs here, and
-// fails it in CI (CI=true), where .ci/run installs valgrind.
+// fails it in CI (CI=true), where .ci/run installs valgrind. Under an
+// emulator (GOARCH=arm64 under qemu-user on an amd64 host, as CI runs the
+// arm64 suite) the valgrind on PATH is the host's, which starts programs
+// of its own architecture only: there the test is skipped with
+// valgrind's words, and the suite of the host's own platform runs it.
 func Need(t testing.TB) {
 	t.Helper()
 	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
@@ -22,4 +28,18 @@ func Need(t testing.TB) {
 		}
 		t.Skipf("valgrind is not installed (%v); install it (apt-get install valgrind) to test instruction counting", err)
 	}
+	if why := cannotStart(); why != "" {
+		t.Skipf("valgrind cannot run this %s test binary here (an emulated platform?): %s", runtime.GOARCH, why)
+	}
 }
+
+// cannotStart asks valgrind, once per process, to start the running test
+// binary (with no test to run): what it said when it could not start a
+// program of this architecture, else "".
+var cannotStart = sync.OnceValue(func() string {
+	out, err := exec.Command("valgrind", "--tool=none", "-q", os.Args[0], "-test.run=^$").CombinedOutput()
+	if err != nil && bytes.Contains(out, []byte("failed to start tool")) {
+		return string(bytes.TrimSpace(out))
+	}
+	return "" // it starts (another failure is the tests' to report)
+})
