@@ -221,6 +221,8 @@ func Figure(v float64, un string, p unit.Precision, u unit.Unit) string {
 		return unit.Plain(v, p)
 	case result.UnitCountPerOp:
 		return unit.Plain(v, p) + "/op"
+	case result.UnitHz:
+		return unit.SI(v, p, "Hz")
 	}
 	return unit.Plain(v, p) + " " + un
 }

@@ -30,14 +30,17 @@ func Header(d *result.Document) string {
 // … max and percentiles, each with the digits it is known to. Kinds with
 // their own layout register a viewer instead.
 func genericView(d *result.Document, o Options) (*View, error) {
-	return genericViewAt(d, o, false)
+	return genericViewWith(d, o, nil)
 }
 
-// genericViewAt is genericView; with atResolution no figure (a mean, a
-// deviation, an interpolated percentile) is printed finer than its
-// metric's resolution: a capture's figures, where the resolution is the
-// instrument's sample period (a 1 MHz capture prints no nanoseconds).
-func genericViewAt(d *result.Document, o Options, atResolution bool) (*View, error) {
+// cellRule formats figure x of series s (of metric met) with precision p
+// in a kind's own way: see genericViewWith.
+type cellRule func(met *result.Metric, s *Series, x float64, p unit.Precision, u unit.Unit) Cell
+
+// genericViewWith is genericView with every figure of the table formatted
+// by rule (nil: Series.Cell), so that a kind may print its figures no
+// finer than its instrument (pulsesCell).
+func genericViewWith(d *result.Document, o Options, rule cellRule) (*View, error) {
 	v := &View{Title: Header(d)}
 	if d.Environment != nil {
 		v.Blocks = append(v.Blocks, Block{Lines: []string{"environment: " + brief(d.Environment)}})
@@ -71,8 +74,8 @@ func genericViewAt(d *result.Document, o Options, atResolution bool) (*View, err
 			}
 			sum := s.Summary
 			f := func(x float64, p unit.Precision) Cell {
-				if atResolution && met.Unit == result.UnitNs {
-					p.Resolution = max(p.Resolution, s.Resolution)
+				if rule != nil {
+					return rule(met, s, x, p, o.Unit)
 				}
 				return s.Cell(x, p, o.Unit)
 			}

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,33 @@ import (
 
 func init() { register(result.KindPulses, pulsesView) }
 
+// pulsesCell formats a figure of a pulses document: a duration no finer
+// than the capture's resolution (a mean, a deviation, an interpolated
+// percentile too: a 1 MHz capture prints no nanoseconds), a duty cycle as
+// a percentage (Duty), a frequency with an SI prefix (Figure).
+func pulsesCell(met *result.Metric, s *Series, x float64, p unit.Precision, u unit.Unit) Cell {
+	switch met.Unit {
+	case result.UnitNs:
+		p.Resolution = max(p.Resolution, s.Resolution)
+	case result.UnitOne:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return Missing
+		}
+		return Cell{Text: Duty(x), Raw: ExactNum(x)}
+	}
+	return s.Cell(x, p, u)
+}
+
+// Duty formats a duty cycle (a fraction: 0.625) as a percentage, every
+// one to 0.1 percentage point ("62.5%", "50.0%"), so that the figures of
+// a row (median, interval, mean, deviation, extremes, percentiles) read
+// alike: a duty cycle is a ratio of two exact tick counts, and its
+// interval says how well its median is known. One below 0.1% keeps its
+// first significant digit (never "0.0%" for a duty that is not 0).
+func Duty(f float64) string {
+	return unit.Plain(float64(f*100), unit.Precision{Resolution: 0.1}) + "%"
+}
+
 // pulsesView lays out a pulses document (chrono pulses): what the capture
 // is (file, writer, sample rate, resolution, trigger), the generic table
 // of every figure (n, median with its interval, mean ± σ, min … max,
@@ -20,7 +48,7 @@ func init() { register(result.KindPulses, pulsesView) }
 // glitches, the glitches themselves) and per latency its unpaired edges,
 // and what is exact and what is binned.
 func pulsesView(d *result.Document, o Options) (*View, error) {
-	v, err := genericViewAt(d, o, true)
+	v, err := genericViewWith(d, o, pulsesCell)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +75,7 @@ func pulsesView(d *result.Document, o Options) (*View, error) {
 	}
 	rate := "no sample rate recorded"
 	if c.SampleRate > 0 {
-		rate = "sample rate " + unit.Plain(float64(c.SampleRate), unit.Precision{Resolution: 1}) + " Hz"
+		rate = "sample rate " + unit.SI(float64(c.SampleRate), unit.Exactly(float64(c.SampleRate), 1), "Hz")
 	}
 	resText := "unknown (no timescale: figures in ticks)"
 	if run.ResolutionNs > 0 {
