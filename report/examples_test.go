@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chronograph/chronograph/capture"
 	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/result/input"
@@ -32,7 +33,7 @@ var exampleFiles = map[string][]string{
 }
 
 // exampleKinds lists the kinds of exampleDocs in a fixed order.
-var exampleKinds = []string{"command", "function", "sleep", "latency", "clocks", "numbers", "trace", "env", "hyperfine", "gobench"}
+var exampleKinds = []string{"command", "function", "sleep", "latency", "clocks", "numbers", "trace", "env", "hyperfine", "gobench", "pulses"}
 
 // exampleDocs returns the example documents of a kind.
 func exampleDocs(t testing.TB, kind string) []*result.Document {
@@ -42,6 +43,8 @@ func exampleDocs(t testing.TB, kind string) []*result.Document {
 		return []*result.Document{latencyExample()}
 	case "trace":
 		return []*result.Document{traceDocument()}
+	case "pulses":
+		return []*result.Document{pulsesExample(t)}
 	case "gobench":
 		var ds []*result.Document
 		for _, f := range []string{"gobench-old.txt", "gobench-new.txt"} {
@@ -80,6 +83,34 @@ func exampleTrace(t testing.TB) *tracer.Trace {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// pulsesExample is the pulses document of the hand-written capture
+// capture/testdata/pulses.vcd (known widths: see capture/pulse_test.go),
+// as chrono pulses --channels clk,irq,task,noisy --between irq:rise
+// task:rise --min-width 20ns writes it: widths, periods, duty cycles,
+// frequencies, a latency, glitches of both levels, and its window.
+func pulsesExample(t testing.TB) *result.Document {
+	t.Helper()
+	const path = "../capture/testdata/pulses.vcd"
+	r, err := capture.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	in := r.Info()
+	spec := capture.Spec{Channels: []string{"clk", "irq", "task", "noisy"}, MinWidth: 2, Keep: 100000, Window: 400,
+		Between: []capture.Between{{From: capture.EdgeRef{Channel: "irq", Edge: capture.Rise}, To: capture.EdgeRef{Channel: "task", Edge: capture.Rise}}}}
+	a, err := capture.Analyze(r, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := result.PulsesDocument(result.PulsesInput{Source: "pulses.vcd", Info: in, Spec: spec, Elapsed: 250 * time.Microsecond, Analysis: a},
+		result.Meta{Tool: result.Tool{Name: "chrono", Version: "example"},
+			Args: []string{"pulses", "pulses.vcd", "--channels", "clk,irq,task,noisy", "--between", "irq:rise", "task:rise", "--min-width", "20ns"}})
+	d.End = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	d.Start = d.End.Add(-250 * time.Microsecond)
+	return d
 }
 
 // latencyExample is a constructed latency document as the latency kind

@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"html"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,6 +58,7 @@ func TestHTMLSelfContained(t *testing.T) {
 		"trace":     {"trace-distribution"},
 		"hyperfine": {"command-distribution", "command-comparison"},
 		"gobench":   {"function-distribution-linear-2", "compare-2-ratios"},
+		"pulses":    {"pulses-waveform", "pulses-distribution-irq-rise-task-rise", "pulses-distribution-top-irq-rise-period"},
 	}
 	for _, kind := range exampleKinds {
 		t.Run(kind, func(t *testing.T) {
@@ -74,7 +77,7 @@ func TestHTMLSelfContained(t *testing.T) {
 			if !strings.Contains(page, "<table>") {
 				t.Error("no table")
 			}
-			if kind != "latency" && kind != "trace" && kind != "gobench" && kind != "hyperfine" && !strings.Contains(page, "environment") {
+			if kind != "latency" && kind != "trace" && kind != "gobench" && kind != "hyperfine" && kind != "pulses" && !strings.Contains(page, "environment") {
 				t.Error("no environment")
 			}
 		})
@@ -88,6 +91,81 @@ func TestHTMLSelfContained(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "<script>alert") || strings.Contains(b.String(), "</title><b>") {
 		t.Error("a name from the document was not escaped")
+	}
+}
+
+// TestHTMLPulsesWaveform: the waveform strip of a pulses document has a
+// lane per channel with its levels and their lengths under the pointer,
+// the --between edges marked, and no distribution of a figure whose
+// values are all equal (top.clk's).
+func TestHTMLPulsesWaveform(t *testing.T) {
+	page := string(htmlExample(t, "pulses"))
+	i := strings.Index(page, `id="plot-1-pulses-waveform"`)
+	if i < 0 {
+		t.Fatal("no waveform plot")
+	}
+	fig := page[i:]
+	fig = fig[:strings.Index(fig, "</figure>")]
+	for _, want := range []string{
+		"top.clk: low at 0 ns, for 100 ns", "top.clk: high at 100 ns, for 40 ns",
+		"top.irq: high at 120 ns, for 20 ns", // the first irq pulse (capture/pulse_test.go)
+		"top.cpu.noisy: high at 100 ns",
+		"irq:rise at 120 ns (from of irq:rise → task:rise)", "task:rise at 170 ns (to of irq:rise → task:rise)",
+		"time (ns)", "the first 43 level changes of the measured channels (0 ns to 580 ns)",
+	} {
+		if !strings.Contains(html.UnescapeString(fig), want) {
+			t.Errorf("the waveform lacks %q", want)
+		}
+	}
+	// Each lane's label stands beside its own levels: the labels and the
+	// lanes' first levels (hover points, in SVG coordinates) go down the
+	// plot in the channels' order, and each label is nearest its lane.
+	var hover struct {
+		P [][3]any `json:"p"`
+	}
+	m := regexp.MustCompile(`data-hover="([^"]*)"`).FindStringSubmatch(fig)
+	if m == nil || json.Unmarshal([]byte(html.UnescapeString(m[1])), &hover) != nil {
+		t.Fatal("the waveform has no hover data")
+	}
+	// The SVG draws text flipped (scale(1, -1)) in a frame whose y goes
+	// up from the bottom: a label's y from the top is the height less -y.
+	vb := regexp.MustCompile(`viewBox="0 0 [0-9.]+ ([0-9.]+)"`).FindStringSubmatch(fig)
+	if vb == nil {
+		t.Fatal("the waveform's SVG has no viewBox")
+	}
+	height, _ := strconv.ParseFloat(vb[1], 64)
+	lanes := []string{"top.clk", "top.irq", "top.task", "top.cpu.noisy"}
+	var labelY, levelY []float64
+	for _, lane := range lanes {
+		lm := regexp.MustCompile(`y="(-?[0-9.]+)"[^>]*transform="scale\(1, -1\)"[^>]*>` + regexp.QuoteMeta(lane) + `<`).FindStringSubmatch(fig)
+		if lm == nil {
+			t.Fatalf("no lane label %s", lane)
+		}
+		y, _ := strconv.ParseFloat(lm[1], 64)
+		labelY = append(labelY, height+y)
+		found := false
+		for _, q := range hover.P {
+			if text, _ := q[2].(string); strings.HasPrefix(text, lane+": low at 0 ns") {
+				levelY, found = append(levelY, q[1].(float64)), true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("no hover point of %s's first level", lane)
+		}
+	}
+	for i := range lanes {
+		for j := range lanes {
+			if j != i && math.Abs(labelY[i]-levelY[j]) < math.Abs(labelY[i]-levelY[i]) {
+				t.Errorf("the label %s (y %.1f) is nearer the lane of %s (%.1f) than its own (%.1f)", lanes[i], labelY[i], lanes[j], levelY[j], levelY[i])
+			}
+		}
+		if i > 0 && !(levelY[i] > levelY[i-1]) {
+			t.Errorf("lane %s (y %.1f) is not below %s (%.1f)", lanes[i], levelY[i], lanes[i-1], levelY[i-1])
+		}
+	}
+	if strings.Contains(page, `id="plot-1-pulses-distribution-top-clk-high"`) {
+		t.Error("a distribution of equal values (top.clk high: 40 ns each) is drawn")
 	}
 }
 

@@ -30,6 +30,8 @@ func Plots(d *result.Document, n int, o view.Options, only string) ([]*Plot, err
 		err = latencyPlots(ps, d, prefix, o)
 	case result.KindClocks:
 		err = clocksPlots(ps, d, prefix, o)
+	case result.KindPulses:
+		err = pulsesPlots(ps, d, prefix, o)
 	case result.KindHistory:
 		if h := d.Run.History; h != nil && h.View != result.HistoryViewList {
 			err = historyPlots(ps, d, prefix)
