@@ -36,6 +36,8 @@ type B struct {
 	opts *Options
 	th   threadOps
 
+	phase string // the pprof phase label set on this goroutine (Options.Profile)
+
 	looped   bool // Loop was called
 	running  bool // inside a sample
 	finished bool // Loop returned false
@@ -248,6 +250,7 @@ type command struct {
 	latency bool          // time every iteration
 	gate    chan struct{} // parallel mode: wait for it to close before starting
 	probe   bool          // measure the timer's costs (B.probe) instead of a sample
+	phase   string        // the sample's phase (ProfileLabel), "" in modes not profiled
 	move    bool          // pin the thread to cpu instead of a sample
 	cpu     int
 }
@@ -269,8 +272,10 @@ type runner struct {
 	cmds    chan command
 	replies chan reply
 	exited  bool
-	// block is the block the runner's samples belong to (Sample.Block).
+	// block is the block the runner's samples belong to (Sample.Block);
+	// phase the phase its samples are labelled with (Options.Profile).
 	block int
+	phase string
 	// counted lists the events opened for Options.Counters, and
 	// unavailable those that could not be (with the reason). The
 	// benchmark goroutine sets both before its first reply.
@@ -313,6 +318,7 @@ func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 				defer g.Close()
 			}
 		}
+		b.setPhase(PhaseSetup)
 		f(b)
 		switch {
 		case !b.looped:
@@ -356,7 +362,7 @@ func (r *runner) send(c command) (rep reply, early bool) {
 
 // sample runs one sample of n iterations.
 func (r *runner) sample(n uint64) (Sample, error) {
-	rep, err := r.do(command{n: n, block: r.block})
+	rep, err := r.do(command{n: n, block: r.block, phase: r.phase})
 	return rep.s, err
 }
 
@@ -414,6 +420,7 @@ func (b *B) loopSlow() bool {
 		c := <-b.ctl.cmds
 		switch {
 		case c.probe:
+			b.setPhase(PhaseProbe)
 			var rep reply
 			rep.pair, rep.cpuRead = b.probe()
 			b.ctl.replies <- rep
@@ -423,11 +430,13 @@ func (b *B) loopSlow() bool {
 			b.ctl.replies <- reply{err: b.th.pin(c.cpu)}
 			continue
 		case c.n == 0:
+			b.setPhase(PhaseSetup)
 			b.finished = true
 			b.running = false
 			return false
 		}
 		if !b.cpuReadOK {
+			b.setPhase(PhaseProbe)
 			b.probe()
 		}
 		b.beginSample(c)
@@ -511,8 +520,10 @@ func (b *B) resetAcc() {
 
 func (b *B) beginSample(c command) {
 	if b.opts.Setup != nil {
+		b.setPhase(PhaseSetup)
 		b.opts.Setup()
 	}
+	b.setPhase(c.phase)
 	b.resetAcc()
 	b.block = c.block
 	b.running, b.timerOn = true, true
@@ -595,6 +606,7 @@ func (b *B) endSample() reply {
 		s.VolCtxSw, s.InvolCtxSw, s.MinFlt, s.MajFlt = -1, -1, -1, -1
 	}
 	if b.opts.Teardown != nil {
+		b.setPhase(PhaseSetup)
 		b.opts.Teardown()
 	}
 	rep := reply{s: s, start: b.startRaw, end: end}

@@ -68,6 +68,9 @@ func Compare(cases []Case, opts *Options) (*Comparison, error) {
 	if len(cases) < 2 {
 		return nil, errors.New("bench: Compare needs at least two cases")
 	}
+	if opts != nil && opts.Profile {
+		return nil, errors.New("bench: Options.Profile profiles one benchmark's samples, not interleaved rounds of several: profile each case with Run")
+	}
 	for _, c := range cases {
 		if c.F == nil {
 			return nil, fmt.Errorf("bench: %s: nil benchmark function", c.Name)

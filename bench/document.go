@@ -1,11 +1,47 @@
 package bench
 
 import (
+	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 
+	"github.com/chronograph/chronograph/profiles"
 	"github.com/chronograph/chronograph/result"
 )
+
+// ProfileSource is the source the document records for bench's
+// profiles (result.ProfileRef.Source).
+const ProfileSource = "runtime/pprof"
+
+// SaveProfiles writes the profiles of results (Options.Profile) beside
+// the document d that will be written to docPath, one file per profiled
+// measurement (profiles.BesidePath: bench.json's first measurement's is
+// bench.0.pprof), and sets each measurement's Profile.File to it. Write
+// d to docPath afterwards (result.WriteFile). Profiles are kept beside
+// the document, not in it, so that go tool pprof and go build -pgo read
+// them as they are and the document stays plain JSON.
+func SaveProfiles(docPath string, d *result.Document, results ...*Benchmark) error {
+	byName := map[string]*Benchmark{}
+	for _, r := range results {
+		if r.Profile != nil {
+			byName[r.Name] = r
+		}
+	}
+	for i := range d.Measurements {
+		m := &d.Measurements[i]
+		r := byName[m.Name]
+		if m.Profile == nil || r == nil {
+			continue
+		}
+		path := profiles.BesidePath(docPath, i)
+		if err := profiles.Write(path, r.Profile); err != nil {
+			return fmt.Errorf("bench: the profile of %s: %w", m.Name, err)
+		}
+		m.Profile.File = profiles.RefName(docPath, filepath.Clean(path))
+	}
+	return nil
+}
 
 // Document returns the chronograph result document (kind "function") of
 // the results with m's tool, arguments and environment (bench's is
@@ -134,6 +170,10 @@ func (r *Benchmark) batchMeasurement(clk result.FunctionClock) result.Measuremen
 	ss := r.Samples
 	m := result.Measurement{Name: r.Name, Parameters: r.Params, Primary: "wall", Incomplete: r.Incomplete,
 		Warnings: r.Warnings}
+	if r.Profile != nil {
+		n, _ := profiles.Samples(r.Profile) // runtime/pprof's profiles always have a count
+		m.Profile = &result.ProfileRef{Source: ProfileSource, Samples: n, Iterations: r.ProfileIterations(), Per: "iteration"}
+	}
 	m.Metrics = perOpMetrics(ss, r.Probe.TickNs, r.CPUClock.UnitNs)
 	count := func(name string, f func(Sample) float64) result.Metric {
 		return metric(name, result.UnitCount, 1, column(ss, f))

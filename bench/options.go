@@ -88,6 +88,20 @@ type Options struct {
 	// Instructions.Hardware), and Compare refuses it (its rounds are
 	// timed).
 	Instructions *Instructions
+	// Profile records a CPU profile (runtime/pprof, 100 Hz) of the
+	// measured samples only, in Benchmark.Profile (Run and RunCases;
+	// Compare refuses it). Calibration, warm-up, the timer probes, the
+	// empty loop and the other modes are left out: the profiler runs
+	// from the first measured sample to the last, and the benchmark's
+	// thread carries the pprof label chrono.bench = calibration, warmup,
+	// probe or sample (ProfileLabel) so that only the samples labelled
+	// "sample" are kept. Work on other goroutines (the garbage
+	// collector's workers, goroutines the function starts, a function
+	// that replaces the labels through pprof.Do with a fresh context) is
+	// not labelled and so not kept. Only one CPU profile can run in a
+	// process: under go test -cpuprofile the profile is not recorded and
+	// a warning says so.
+	Profile bool
 	// Seed seeds the iteration jitter and the interleaving order
 	// (default: 1; results are reproducible in their order of work).
 	Seed uint64

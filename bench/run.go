@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/google/pprof/profile"
+
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
@@ -143,6 +145,31 @@ type Benchmark struct {
 	Warnings []warn.Warning
 	// Incomplete is set when the budget ran out before all samples.
 	Incomplete bool
+	// Profile is the CPU profile of the measured samples (Options.Profile;
+	// nil without it, or when it could not be recorded: a warning says
+	// why), in pprof's type: write it with profiles.Write, or beside the
+	// document with SaveProfiles. Its values cover the iterations of
+	// Samples (ProfileIterations, their sum), by which a comparison
+	// divides them (profiles.Compare).
+	Profile *profile.Profile
+	// profileAll is the whole profile Profile was filtered from, every
+	// phase's samples (for tests of the filter).
+	profileAll *profile.Profile
+}
+
+// ProfileIterations returns the iterations of the measured samples, what
+// Profile's values cover.
+func (r *Benchmark) ProfileIterations() float64 {
+	var n uint64
+	for _, s := range r.Samples {
+		n += s.Iterations
+	}
+	return float64(n)
+}
+
+// setProfile keeps the whole profile and its measured samples.
+func (r *Benchmark) setProfile(whole *profile.Profile) {
+	r.profileAll, r.Profile = whole, measuredOnly(whole)
 }
 
 // setTimerPair records the cost of a StopTimer/StartTimer pair.
@@ -354,6 +381,7 @@ func runCase(c Case, o *Options) (*Benchmark, error) {
 	}
 	res.setTimerPair(rep.pair)
 	reads := []cpuRead{rep.cpuRead}
+	r.phase = PhaseCalibration
 	n, trials, err := calibrate(r, s.goal)
 	if err != nil {
 		return fail(err)
@@ -361,6 +389,7 @@ func runCase(c Case, o *Options) (*Benchmark, error) {
 	res.Calibration, res.Iterations = trials, n
 
 	// Warm-up: discarded samples at the calibrated count.
+	r.phase = PhaseWarmup
 	t0 := time.Now()
 	for i := 0; ; i++ {
 		if s.opts.WarmupSamples > 0 && i >= s.opts.WarmupSamples {
@@ -392,6 +421,14 @@ func runCase(c Case, o *Options) (*Benchmark, error) {
 	// invocation; every later block is a fresh invocation on the plan's
 	// next CPU, re-warmed with one discarded sample. The testing.B adapter
 	// adds blocks until its -benchtime has passed.
+	// With Options.Profile the CPU profile runs from here to the last
+	// measured sample; what lies between (the later blocks' probes and
+	// re-warming samples) is labelled as such and filtered out.
+	prof, note := startProfile(&s.opts)
+	if note != nil {
+		res.Warnings = append(res.Warnings, *note)
+	}
+	defer prof.stop() // on failure; a no-op after the stop below
 	t0 = time.Now()
 	taken := 0
 blocks:
@@ -407,12 +444,14 @@ blocks:
 				return fail(err)
 			}
 			reads = append(reads, rep.cpuRead)
+			r.phase = PhaseWarmup
 			smp, err := r.sample(s.jitter(n))
 			if err != nil {
 				return fail(err)
 			}
 			res.Warmup = append(res.Warmup, smp)
 		}
+		r.phase = PhaseSample
 		for i := 0; i < pl.size(j); i++ {
 			if s.opts.Budget > 0 && taken >= minSamples && time.Since(t0) >= s.opts.Budget {
 				res.Incomplete = true
@@ -432,6 +471,11 @@ blocks:
 	if err := r.finish(); err != nil {
 		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
 	}
+	whole, err := prof.stop()
+	if err != nil {
+		return nil, fmt.Errorf("%w (benchmark %s)", err, c.Name)
+	}
+	res.setProfile(whole)
 	res.setCPURead(reads)
 	res.Placement = pl.placement(res.Samples)
 
@@ -599,6 +643,7 @@ const (
 	warnBudget           = "budget-exhausted"     // fewer samples than asked
 	warnTSCUnavailable   = "tsc-unavailable"      // ClockTSC asked, monotonic used
 	warnCPUTimeCoarse    = "cpu-time-coarse"      // thread CPU time charged at clock interrupts (Windows)
+	warnProfile          = "profile-unavailable"  // Options.Profile asked, another profile running
 	warnLatencyBelowRead = "latency-below-read"   // single operations dominated by the clock read
 	warnLatencyFewOps    = "latency-few-ops"      // too few operations for p99.9
 )

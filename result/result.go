@@ -96,6 +96,35 @@ type Measurement struct {
 	Warnings []warn.Warning `json:"warnings,omitempty"`
 	// Incomplete is set when fewer samples were taken than asked for.
 	Incomplete bool `json:"incomplete,omitempty"`
+	// Profile refers to a CPU profile of this measurement, kept in a
+	// file of its own beside the document (see ProfileRef); nil when
+	// none was recorded.
+	Profile *ProfileRef `json:"profile,omitempty"`
+}
+
+// ProfileRef refers to a CPU profile of one measurement: a file in
+// pprof's format (gzipped protocol buffer, what runtime/pprof writes and
+// go build -pgo and go tool pprof read), kept beside the document rather
+// than inside it, so that the tools that read profiles open it as it is
+// and a document stays a readable JSON file (a profile is binary and
+// often larger than the samples).
+type ProfileRef struct {
+	// File is the profile's path: relative to the directory of the
+	// document that refers to it (a profile written beside it), or
+	// absolute. Empty until the profile is written (package profiles,
+	// SaveBeside).
+	File string `json:"file,omitempty"`
+	// Source says how the profile was taken: "runtime/pprof" (package
+	// bench: the measured samples only), "cpuprof" (a Go program's own
+	// profile, profiles/cpuprof), "perf cpu-clock" (perf record).
+	Source string `json:"source"`
+	// Samples is the number of profiler samples it holds.
+	Samples int64 `json:"samples"`
+	// Iterations is what the profile's values are divided by to compare
+	// it per iteration: a benchmark's measured iterations, a command's
+	// profiled runs. Per says which ("iteration", "run").
+	Iterations float64 `json:"iterations"`
+	Per        string  `json:"per"`
 }
 
 // Metric is one series of raw samples and its summary.

@@ -15,13 +15,16 @@ package benchtest
 
 import (
 	"flag"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/chronograph/chronograph/bench"
 	"github.com/chronograph/chronograph/env"
+	"github.com/chronograph/chronograph/profiles"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -65,6 +68,14 @@ var adapterCache sync.Map // *testing.B -> *bench.Benchmark
 // (b.N then stays testing's, so that its growing count ends the calls).
 // Each -count repetition gets a fresh testing.B and so a fresh
 // measurement.
+//
+// With opts.Profile, the CPU profile of the measured samples (calibration
+// and warm-up left out: see bench.Options.Profile) is written to
+// NAME.pprof in go test's -outputdir (where -cpuprofile goes; by default
+// the directory go test runs in), NAME being the benchmark's name with
+// every character other than a letter, digit, '-', '_' or '.' made '_'
+// (BenchmarkSum/n=10 -> BenchmarkSum_n_10.pprof), and its path logged.
+// Do not combine it with -cpuprofile: one CPU profile runs at a time.
 //
 // When opts.Target is zero and -benchtime is a duration d, the target is
 // d/Samples, so that the measured samples take about -benchtime, as
@@ -135,6 +146,13 @@ func Run(tb *testing.B, f func(*bench.B), opts *bench.Options) {
 		tb.Fatal(err)
 	}
 	adapterCache.Store(tb, r)
+	if r.Profile != nil {
+		path := filepath.Join(outputDir(), ProfileName(tb.Name()))
+		if err := profiles.Write(path, r.Profile); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Log("bench: CPU profile of the measured samples: " + path)
+	}
 	report(tb, r, true)
 	logWarnings(tb, r, &envLogged)
 	if err := writeDocument(r); err != nil {
@@ -206,6 +224,26 @@ func report(tb *testing.B, r *bench.Benchmark, setN bool) {
 }
 
 const maxInt = int(^uint(0) >> 1)
+
+// ProfileName is the file name Run gives the profile of the benchmark
+// named name: its name with every character other than a letter, a
+// digit, '-', '_' and '.' replaced by '_', and ".pprof".
+func ProfileName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return '_'
+	}, name) + ".pprof"
+}
+
+// outputDir returns -test.outputdir, or "" (the current directory).
+func outputDir() string {
+	if f := flag.Lookup("test.outputdir"); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
 
 // benchtime returns -test.benchtime when it is a duration.
 func benchtime() (time.Duration, bool) {

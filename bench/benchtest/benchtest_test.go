@@ -3,6 +3,7 @@ package benchtest
 import (
 	"bytes"
 	"flag"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/chronograph/chronograph/bench"
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/internal/crosstest"
+	"github.com/chronograph/chronograph/profiles"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -302,5 +305,54 @@ func TestAdapterAllocsDivision(t *testing.T) {
 	}
 	if got.AllocsPerOp() != 0 || got.AllocedBytesPerOp() < 103 || got.AllocedBytesPerOp() > 104 {
 		t.Errorf("adapter: %s for one 208-byte allocation every other call", got.MemString())
+	}
+}
+
+// TestAdapterProfile: with Options.Profile the adapter writes the
+// measured samples' profile to -test.outputdir, named after the
+// benchmark, and it holds those samples only.
+func TestAdapterProfile(t *testing.T) {
+	dir := crosstest.TempDir(t)
+	od := flag.Lookup("test.outputdir")
+	old := od.Value.String()
+	if err := od.Value.Set(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { od.Value.Set(old) })
+	setBenchtime(t, "100ms")
+	var name string
+	testing.Benchmark(func(tb *testing.B) {
+		name = tb.Name()
+		Run(tb, func(b *bench.B) {
+			x := uint64(1)
+			for b.Loop() {
+				for i := 0; i < 1000; i++ {
+					x = x*6364136223846793005 + 1442695040888963407
+				}
+			}
+			b.Keep(x)
+		}, &bench.Options{Profile: true, Target: 10 * time.Millisecond, Samples: 10})
+	})
+	p, err := profiles.Read(filepath.Join(dir, ProfileName(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range p.Sample {
+		if v := s.Label[bench.ProfileLabel]; len(v) != 1 || v[0] != bench.PhaseSample {
+			t.Fatalf("a sample of the profile is labelled %v, want %s=%s only", s.Label, bench.ProfileLabel, bench.PhaseSample)
+		}
+	}
+}
+
+func TestProfileName(t *testing.T) {
+	for in, want := range map[string]string{
+		"BenchmarkSum":        "BenchmarkSum.pprof",
+		"BenchmarkSum/n=10-2": "BenchmarkSum_n_10-2.pprof",
+		"Benchmark x/ü:1.5":   "Benchmark_x_ü_1.5.pprof",
+		"../../etc/passwd":    ".._.._etc_passwd.pprof",
+	} {
+		if got := ProfileName(in); got != want {
+			t.Errorf("ProfileName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
