@@ -110,6 +110,10 @@ type Diff struct {
 	Changes []Change
 	// OnlyOld and OnlyNew list the measurements in one document only.
 	OnlyOld, OnlyNew []string
+	// Traces hold the differential profiles of the measurements that got
+	// slower, when both sides carry profiles (TraceSlower; none until it
+	// is called).
+	Traces []Trace
 }
 
 // Documents compares every metric of newer that has a counterpart (same
@@ -276,4 +280,21 @@ func exactRatio(cur, old float64) float64 {
 		return math.Inf(1)
 	}
 	return cur / old
+}
+
+// Measurements compares the named metrics of next with base (two
+// measurements, of one document or two), as Documents compares a
+// metric: the ratio of medians next/base with its bootstrap interval and
+// the Mann-Whitney test, from the samples. A metric missing on either
+// side, or in different units, is left out.
+func Measurements(base, next *result.Measurement, metrics ...string) []Change {
+	var out []Change
+	for _, name := range metrics {
+		omet, met := base.Metric(name), next.Metric(name)
+		if omet == nil || met == nil || omet.Unit != met.Unit || len(omet.Values) == 0 || len(met.Values) == 0 {
+			continue
+		}
+		out = append(out, change(next.Name, omet, met))
+	}
+	return out
 }

@@ -60,6 +60,7 @@ func DiffView(d *compare.Diff, o Options) *View {
 	if len(lines) > 0 {
 		v.Blocks = append(v.Blocks, Block{Lines: lines})
 	}
+	v.Blocks = append(v.Blocks, ProfileTraceBlocks(d.Traces)...)
 	if baseline.Environment != nil && newer.Environment != nil {
 		if ob, nb := brief(baseline.Environment), brief(newer.Environment); ob != nb {
 			v.Warnings = append(v.Warnings, warn.New("environments-differ",

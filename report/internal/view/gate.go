@@ -122,6 +122,7 @@ func GateView(g *compare.Gate, o Options) *View {
 		}
 	}
 	v.Blocks = append(v.Blocks, Block{Notes: notes})
+	v.Blocks = append(v.Blocks, ProfileTraceBlocks(g.Traces)...)
 	return v
 }
 

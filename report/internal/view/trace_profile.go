@@ -1,0 +1,95 @@
+package view
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/chronograph/chronograph/compare"
+	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/unit"
+)
+
+// ProfileTraceBlocks lays out the differential profiles of the
+// measurements that got slower (compare.Diff.Traces): per measurement,
+// the functions whose time per iteration changed most (at most
+// compare.TraceTop; flat time first, as pprof -diff_base's top), with
+// their time before and after, the change, its share of the whole
+// change and the cumulative change; or why there is no such table.
+func ProfileTraceBlocks(traces []compare.Trace) []Block {
+	var out []Block
+	for _, tr := range traces {
+		head := "where the time went: " + tr.Measurement
+		if tr.Err != nil {
+			out = append(out, Block{Heading: head, Lines: []string{"no differential profile: " + tr.Err.Error()}})
+			continue
+		}
+		d := tr.Diff
+		per := tr.Per
+		if per == "" {
+			per = "iteration"
+		}
+		fig := func(v float64) string { return plainFigure(v, tr.Resolution) }
+		if d.Unit == "nanoseconds" {
+			fig = func(v float64) string { return signedDuration(v, tr.Resolution) }
+		}
+		t := &Table{Columns: []Column{{Name: "function"}, {Name: "flat before", Numeric: true}, {Name: "flat after", Numeric: true},
+			{Name: "flat change", Numeric: true}, {Name: "share of change", Numeric: true}, {Name: "cum change", Numeric: true}}}
+		for i, f := range d.Funcs {
+			if i == compare.TraceTop {
+				break
+			}
+			t.Rows = append(t.Rows, []Cell{TextCell(f.Name), TextCell(fig(f.Flat.Before)), TextCell(fig(f.Flat.After)),
+				TextCell(sign(f.Flat.Delta) + fig(math.Abs(f.Flat.Delta))), TextCell(sharePct(f.Flat.Share, d.Total.Delta)),
+				TextCell(sign(f.Cum.Delta) + fig(math.Abs(f.Cum.Delta)))})
+		}
+		lines := []string{fmt.Sprintf("CPU profiles, new − baseline per %s (%s and %s): %s → %s per %s",
+			per, plural.Count(int(d.BaseIterations), per), plural.Count(int(d.NewIterations), per),
+			fig(d.Total.Before), fig(d.Total.After), per)}
+		b := Block{Heading: head, Lines: lines, Notes: []string{
+			"flat: time in the function itself; cum: in it and what it calls; share: of the whole profile's change (pprof -diff_base, each side divided by its iterations)"}}
+		if len(t.Rows) > 0 {
+			b.Table = t
+		} else {
+			b.Lines = append(b.Lines, "no function's time changed")
+		}
+		if n := len(d.Funcs) - compare.TraceTop; n > 0 {
+			b.Notes = append(b.Notes, fmt.Sprintf("%s more changed (go tool pprof -diff_base shows them all)", plural.Count(n, "function")))
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// signedDuration is a duration figure whose last digit is no finer than
+// step ns (a profiler sample's worth per iteration).
+func signedDuration(ns, step float64) string {
+	if ns < 0 {
+		return "−" + unit.Duration(-ns, unit.Precision{Resolution: step})
+	}
+	return unit.Duration(ns, unit.Precision{Resolution: step})
+}
+
+// plainFigure is a sample count per iteration to the digits of step.
+func plainFigure(v, step float64) string {
+	if v < 0 {
+		return "−" + unit.Plain(-v, unit.Precision{Resolution: step}) + " samples"
+	}
+	return unit.Plain(v, unit.Precision{Resolution: step}) + " samples"
+}
+
+// sign is the sign a change is written with: − or +.
+func sign(v float64) string {
+	if v < 0 {
+		return "−"
+	}
+	return "+"
+}
+
+// sharePct is a function's share of the change in percent, "–" when the
+// total did not change.
+func sharePct(share, total float64) string {
+	if total == 0 {
+		return "–"
+	}
+	return sign(share) + unit.Plain(math.Abs(100*share), unit.Precision{Resolution: 1}) + "%"
+}
