@@ -251,6 +251,15 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		ins = append(ins, in)
 	}
 	w := cmd.OutOrStdout()
+	if visual && f.baseline != "" && f.svg == "" {
+		// --baseline OLD NEW --html: the comparison's page, with the
+		// differential profiles of what got slower.
+		diff := compare.Documents(ins[0].doc, ins[1].doc, o.All)
+		traceProfiles(cmd.ErrOrStderr(), diff, ins[0], ins[1])
+		ho := o
+		ho.Title, ho.Version, ho.CommandLine = f.title, readBuildInfo().Version, shellQuote(invocation(cmd))
+		return writeFile(f.html, w, func(fw io.Writer) error { return report.Render(fw, report.Subject{Diff: diff}, report.HTML, ho) })
+	}
 	if visual {
 		return writeVisual(cmd, ins, f, o)
 	}
@@ -275,6 +284,7 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		if err != nil {
 			return err
 		}
+		traceProfiles(cmd.ErrOrStderr(), &g.Diff, ins[0], ins[1])
 		var errs []error
 		if out.textToStdout() {
 			errs = append(errs, report.Render(w, report.Subject{Gate: g}, format, o))
@@ -293,8 +303,10 @@ func runReport(cmd *cobra.Command, args []string, f reportFlags) error {
 		return nil
 	}
 	var diffs []report.Subject
-	for _, d := range docs[1:] {
-		diffs = append(diffs, report.Subject{Diff: compare.Documents(docs[0], d, o.All)})
+	for i, d := range docs[1:] {
+		diff := compare.Documents(docs[0], d, o.All)
+		traceProfiles(cmd.ErrOrStderr(), diff, ins[0], ins[i+1])
+		diffs = append(diffs, report.Subject{Diff: diff})
 	}
 	var errs []error
 	for i, s := range diffs {
@@ -409,4 +421,18 @@ func shellQuote(args []string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// traceProfiles adds to d the differential profiles of the measurements
+// that got slower, from the profiles the two documents refer to; a
+// profile that cannot be read is reported on stderr and left out.
+func traceProfiles(stderr io.Writer, d *compare.Diff, base, next reportInput) {
+	bp, berrs := docProfiles(base.path, base.doc)
+	np, nerrs := docProfiles(next.path, next.doc)
+	for _, errs := range []map[string]error{berrs, nerrs} {
+		for name, err := range errs {
+			fmt.Fprintf(stderr, "chrono: the profile of %s: %v\n", name, err)
+		}
+	}
+	d.TraceSlower(bp, np)
 }

@@ -46,6 +46,7 @@ type runFlags struct {
 	subtractSpawn, instructions       bool
 	counters                          string
 	countersSet, minRunsSet           bool
+	profile                           profileFlags
 	runsSet, maxRunsSet, outputSet    bool
 	pinSet                            bool
 	shellSet, budgetSet, minBenchSet  bool
@@ -269,6 +270,10 @@ start-up has its corrected times clamped to 0, said so in the summary.`,
 	fl.BoolVar(&f.instructions, "instructions", false, "count every run's instructions (and simulated cache misses and cycles) under valgrind's cachegrind, and rank the commands by instructions")
 	fl.StringVar(&f.counters, "counters", "", "count events in every run: --counters (perf stat's default set: "+strings.Join(counters.DefaultEventNames, ",")+") or --counters=LIST (e.g. task-clock,page-faults,cycles,instructions; always with '=')")
 	fl.Lookup("counters").NoOptDefVal = defaultCounters
+	fl.StringVar(&f.profile.dir, "profile", "", "after the timing runs, profile each command in runs of its own and write its profile (pprof format, runs merged) to DIR/N.pprof; the document refers to it")
+	fl.IntVar(&f.profile.runs, "profile-runs", 3, "with --profile: profiled runs per command")
+	fl.StringVar(&f.profile.profiler, "profiler", "auto", "with --profile: go (a Go program built with profiles/cpuprof writes its own profile where $CHRONO_CPUPROFILE says), perf (perf record -e cpu-clock -g, any command), or auto (go when the program writes one, else perf)")
+	markPaths(fl, "a directory", "profile")
 	// hyperfine's hidden flags: its name of --time-budget (in seconds),
 	// and its dry mode for tests.
 	fl.Float64Var(&f.minBenchmarkingTime, "min-benchmarking-time", 0, "hyperfine's name of --time-budget, in seconds")
@@ -470,13 +475,19 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 
 	rep, err := run.Run(ctx, cmds, opts)
-	stop()
 	pl.Clear()
 	if err != nil {
 		return runError(err)
 	}
+	var cps []run.CommandProfile
+	if f.profile.dir != "" && !rep.Interrupted && rep.Err == nil {
+		if cps, err = collectProfiles(ctx, stderr, cmds, opts, f.profile); err != nil {
+			return err
+		}
+	}
 	mu.Lock()
 	final, _ := document(context.Background(), rep)
+	attachProfiles(final, cps, f.out.exportJSON)
 	ro := report.Options{}
 	if f.style == "basic" {
 		ro.Style = "basic" // ASCII only, as chrono report --style basic
@@ -535,6 +546,12 @@ func checkRunFlags(f runFlags) error {
 		return usagef("run: --subtract-spawn subtracts the start-up of a program run without a shell (-N); with a shell its start-up is always subtracted: add -N or leave --subtract-spawn out")
 	case f.referenceName != "" && f.reference == "":
 		return usagef("run: --reference-name names the --reference command: give --reference CMD too")
+	case f.profile.dir == "" && (f.profile.runs != 3 || f.profile.profiler != "auto"):
+		return usagef("run: --profile-runs and --profiler apply to --profile DIR: give it too")
+	case f.profile.dir != "" && f.profile.runs < 1:
+		return usagef("run: --profile-runs %d: give 1 or more", f.profile.runs)
+	case f.profile.dir != "" && f.debugMode:
+		return usagef("run: --profile runs real commands: drop --debug-mode")
 	}
 	for _, o := range f.outputs {
 		if err := run.CheckOutput(o); err != nil {
