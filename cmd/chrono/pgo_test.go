@@ -1,0 +1,186 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/chronograph/chronograph/internal/crosstest"
+)
+
+// needGo skips a test that builds Go programs where there is no go
+// command to build them with (under Wine, the Windows side has none).
+func needGo(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to build the example with")
+	}
+	if runtime.GOOS == "windows" {
+		crosstest.SkipUnderWine(t, "builds Go programs with the host's go command")
+	}
+}
+
+// buildExample builds the example package dir (from the module root)
+// into bin with the build tags given.
+func buildExample(t *testing.T, pkg, bin string, tags ...string) {
+	t.Helper()
+	args := []string{"build", "-o", bin}
+	if len(tags) > 0 {
+		args = append(args, "-tags", strings.Join(tags, ","))
+	}
+	c := exec.Command("go", append(args, pkg)...)
+	c.Dir = "../.."
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// firstTraceRow returns the function of the first row of the table of
+// "where the time went: NAME" in a text rendering.
+func firstTraceRow(text, name string) string {
+	_, after, ok := strings.Cut(text, "where the time went: "+name+"\n")
+	if !ok {
+		return ""
+	}
+	lines := strings.Split(after, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "function ") && i+1 < len(lines) {
+			return strings.Fields(lines[i+1])[0]
+		}
+	}
+	return ""
+}
+
+// TestPlantedRegression is the traced regression end to end: two builds
+// of examples/regress, the second with checksum made four times slower
+// (-tags slow), each measured by chrono run with --profile; the gate
+// between their documents fails with the regression, and the
+// differential profile of the regressed measurement names main.checksum
+// first, in the text and in the HTML report. (Profiles hold CPU time:
+// the function that took more of it is named whatever the load.)
+func TestPlantedRegression(t *testing.T) {
+	needGo(t)
+	dir := crosstest.TempDir(t)
+	fast, slow := filepath.Join(dir, "fast"), filepath.Join(dir, "slow")
+	buildExample(t, "./examples/regress", fast)
+	buildExample(t, "./examples/regress", slow, "slow")
+	var docs []string
+	for _, side := range []struct{ name, bin string }{{"base", fast}, {"new", slow}} {
+		pdir := filepath.Join(dir, side.name)
+		if err := os.MkdirAll(pdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		doc := filepath.Join(pdir, side.name+".json")
+		_, stderr, code := runChrono(t, "", "run", "-N", "--runs", "10", "--style", "none", "-n", "regress",
+			"--profile", pdir, "--profile-runs", "3", "--export-json", doc, crosstest.Argv(side.bin)[0])
+		if code != 0 {
+			t.Fatalf("chrono run %s: exit %d: %s", side.name, code, stderr)
+		}
+		docs = append(docs, doc)
+	}
+	// --all gates the user CPU time too: wall time on a loaded machine
+	// can be too noisy to decide in 10 runs, the CPU time is not.
+	out, stderr, code := runChrono(t, "", "report", "--baseline", docs[0], docs[1], "--fail-on", "regression", "--all")
+	if code != 1 || !strings.Contains(out, "Regressed") || !regexp.MustCompile(`\n  regress +user `).MatchString(out) {
+		t.Fatalf("the gate: exit %d, want 1 with one regression:\n%s%s", code, out, stderr)
+	}
+	if got := firstTraceRow(out, "regress"); got != "main.checksum" {
+		t.Errorf("the differential profile names %q first, want main.checksum:\n%s", got, out)
+	}
+	html := filepath.Join(dir, "diff.html")
+	if _, stderr, code := runChrono(t, "", "report", "--baseline", docs[0], docs[1], "--html", html); code != 0 {
+		t.Fatalf("report --html: exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := strings.Index(string(page), "where the time went: regress"), strings.Index(string(page), "main.checksum")
+	if i < 0 || j < i {
+		t.Errorf("the HTML report has no differential table naming main.checksum after its heading")
+	}
+}
+
+// TestPGOEndToEnd: chrono pgo on examples/interp with a small workload
+// builds both ways, reports the gain's figures, warns that the profile
+// is short, keeps its files in --keep and writes no default.pgo into the
+// package without --write. (A build with a profile rebuilds the standard
+// library with it, tens of seconds on a loaded machine: one such build
+// per test.)
+func TestPGOEndToEnd(t *testing.T) {
+	needGo(t)
+	dir := crosstest.TempDir(t)
+	keep := filepath.Join(dir, "keep")
+	args := []string{"pgo", "../../examples/interp", "--workload", "{bin} -r 10", "--runs", "3", "--warmup", "0", "--profile-runs", "1", "--keep", keep}
+	out, stderr, code := runChrono(t, "", args...)
+	if code != 0 {
+		t.Fatalf("chrono pgo: exit %d:\n%s\n%s", code, out, stderr)
+	}
+	for _, want := range []string{"profile-guided build against the plain build", "\n  wall ", "\n  user ", "binary size  plain ", "instructions"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr, "fewer than the 3000 that rank its hot call edges") {
+		t.Errorf("no warning that a profile of one short run is too short to guide:\n%s", stderr)
+	}
+	for _, f := range []string{"plain", "pgo", "default.pgo", "profiles/0.0.pprof"} {
+		if _, err := os.Stat(filepath.Join(keep, f+map[bool]string{true: exeSuffix()}[f == "plain" || f == "pgo"])); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Stat("../../examples/interp/default.pgo"); err == nil {
+		t.Error("chrono pgo wrote examples/interp/default.pgo without --write")
+	}
+}
+
+// TestParseMerge: --merge's entries, in order, with their weights.
+func TestParseMerge(t *testing.T) {
+	got, err := parseMerge("workload=2, prod.pprof=0.5,b=1e3")
+	want := []weightedFile{{"workload", 2}, {"prod.pprof", 0.5}, {"b", 1000}}
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("parseMerge: %v, %v", got, err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestPGOUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pgo"}, "name one Go main package"},
+		{[]string{"pgo", "./x"}, "--workload"},
+		{[]string{"pgo", "./x", "--workload", "{bin}", "--runs", "1"}, "--runs 1"},
+		{[]string{"pgo", "./x", "--workload", "{bin}", "--profile-runs", "0"}, "--profile-runs 0"},
+		{[]string{"pgo", "./x", "--workload", "{bin}", "--merge", "a.pprof"}, "FILE=WEIGHT"},
+		{[]string{"pgo", "./x", "--workload", "{bin}", "--merge", "workload=-1"}, "positive weights"},
+		{[]string{"pgo", "./x", "--workload", "{bin}", "--merge", "workload=1,missing.pprof=2"}, "missing.pprof"},
+	} {
+		_, stderr, code := runChrono(t, "", tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("chrono %s: exit %d, %q; want exit %d naming %q", strings.Join(tt.args, " "), code, stderr, exitUsage, tt.want)
+		}
+	}
+}
+
+func TestWorkloadLine(t *testing.T) {
+	for _, tt := range []struct{ workload, bin, want string }{
+		{"{bin} -r 3", "/tmp/b", "'/tmp/b' -r 3"},
+		{"-r 3", "/tmp/b", "'/tmp/b' -r 3"},
+		{"sh -c '{bin} | wc'", "/tmp/b", "sh -c ''/tmp/b' | wc'"},
+		{"{bin}", "/tmp/it's", `'/tmp/it'\''s'`},
+	} {
+		if got := workloadLine(tt.workload, tt.bin); got != tt.want {
+			t.Errorf("workloadLine(%q, %q) = %q, want %q", tt.workload, tt.bin, got, tt.want)
+		}
+	}
+}
