@@ -184,3 +184,23 @@ func TestWorkloadLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRunProfileUsage: chrono run's profiling flags are checked before
+// anything runs.
+func TestRunProfileUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--profiler", "go", "true"}, "apply to --profile DIR"},
+		{[]string{"run", "--profile-runs", "5", "true"}, "apply to --profile DIR"},
+		{[]string{"run", "--profile", "d", "--profiler", "bogus", "true"}, `--profiler "bogus"`},
+		{[]string{"run", "--profile", "d", "--profile-runs", "0", "true"}, "--profile-runs 0"},
+		{[]string{"run", "--profile", "d", "--debug-mode", "sleep 0.1"}, "--debug-mode"},
+	} {
+		_, stderr, code := runChrono(t, "", tt.args...)
+		if code != exitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("chrono %s: exit %d, %q; want exit %d naming %q", strings.Join(tt.args, " "), code, stderr, exitUsage, tt.want)
+		}
+	}
+}

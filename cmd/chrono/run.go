@@ -479,11 +479,12 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if err != nil {
 		return runError(err)
 	}
+	// The profiled runs come after the timed ones; when they fail, the
+	// timings are still written (without profiles), then the error.
 	var cps []run.CommandProfile
+	var profErr error
 	if f.profile.dir != "" && !rep.Interrupted && rep.Err == nil {
-		if cps, err = collectProfiles(ctx, stderr, cmds, opts, f.profile); err != nil {
-			return err
-		}
+		cps, profErr = collectProfiles(ctx, stderr, cmds, opts, f.profile)
 	}
 	mu.Lock()
 	final, _ := document(context.Background(), rep)
@@ -517,6 +518,12 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		// timeouts are printed and exported (marked incomplete).
 		return exitError{code: exitFailure, err: errors.Join(err, exportErr)}
 	}
+	if profErr != nil {
+		if ctx.Err() != nil {
+			return exitError{code: interruptExitCode(ctx), err: errors.Join(errors.New("run: interrupted while profiling: the exports hold every timed run, without profiles"), exportErr)}
+		}
+		return errors.Join(profErr, exportErr)
+	}
 	return exportErr
 }
 
@@ -548,6 +555,8 @@ func checkRunFlags(f runFlags) error {
 		return usagef("run: --reference-name names the --reference command: give --reference CMD too")
 	case f.profile.dir == "" && (f.profile.runs != 3 || f.profile.profiler != "auto"):
 		return usagef("run: --profile-runs and --profiler apply to --profile DIR: give it too")
+	case f.profile.dir != "" && !slices.Contains([]string{"auto", "go", "perf"}, f.profile.profiler):
+		return usagef("run: --profiler %q: use auto, go or perf", f.profile.profiler)
 	case f.profile.dir != "" && f.profile.runs < 1:
 		return usagef("run: --profile-runs %d: give 1 or more", f.profile.runs)
 	case f.profile.dir != "" && f.debugMode:
