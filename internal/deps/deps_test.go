@@ -16,7 +16,11 @@ var (
 	sys      = []string{"golang.org/x/sys"}
 	statsMod = []string{"github.com/HdrHistogram/hdrhistogram-go", "gonum.org/v1/gonum"}
 	measure  = append(slices.Clone(sys), statsMod...)
-	prom     = []string{"github.com/prometheus/client_golang", "github.com/beorn7/perks", "github.com/cespare/xxhash/v2",
+	// pprof is pprof's profile package (standard library only): bench
+	// and run record CPU profiles, compare traces regressions with them.
+	pprof        = "github.com/google/pprof"
+	measureProfs = append(slices.Clone(measure), pprof)
+	prom         = []string{"github.com/prometheus/client_golang", "github.com/beorn7/perks", "github.com/cespare/xxhash/v2",
 		"github.com/munnerz/goautoneg", "github.com/prometheus/client_model", "github.com/prometheus/common",
 		"github.com/prometheus/procfs", "google.golang.org/protobuf"}
 )
@@ -27,7 +31,8 @@ var (
 // (the HDR recorder; distuv.Beta in the seeded bootstrap of ratio
 // intervals), the rest those through stats; scopeprom Prometheus' client
 // (its only job), result/input x/perf's benchfmt, profiles pprof's
-// profile package.
+// profile package, and so do compare, run and bench (through package
+// profiles: they record and compare CPU profiles).
 var light = []struct {
 	pkg     string
 	allowed []string
@@ -39,17 +44,17 @@ var light = []struct {
 	{"env", sys},
 	{"stats", statsMod},
 	{"result", measure},
-	{"compare", measure},
+	{"compare", measureProfs},
 	{"counters", measure},
 	{"delay", measure},
-	{"run", measure},
-	{"bench", measure},
-	{"bench/benchtest", measure},
+	{"run", measureProfs},
+	{"bench", measureProfs},
+	{"bench/benchtest", measureProfs},
 	{"tracer", measure},
 	{"scope", measure},
 	{"scope/scopeprom", append(slices.Clone(measure), prom...)},
 	{"result/input", append(slices.Clone(measure), "golang.org/x/perf", "github.com/aclements/go-moremath")},
-	{"profiles", append(slices.Clone(sys), "github.com/google/pprof")},
+	{"profiles", append(slices.Clone(sys), pprof)},
 }
 
 // ours lists chronograph's packages no light package may import.
