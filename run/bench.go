@@ -220,6 +220,10 @@ type CommandRuns struct {
 	CPUs []int
 	// Complete is set once the command has all its runs.
 	Complete bool
+	// Started is set once a process of the command was started: its
+	// setup command, a warm-up or a timing run. An interrupted
+	// benchmark's document leaves out the commands not started.
+	Started bool
 	// PrecisionReached reports whether the Precision target was met.
 	PrecisionReached bool
 	// Spent is the total raw wall time of the timing runs and of their
@@ -230,6 +234,13 @@ type CommandRuns struct {
 // noTiming reports whether the command ran but no run gave a timing
 // (every run timed out).
 func (res *CommandRuns) noTiming() bool { return len(res.Samples) == 0 && len(res.TimedOut) > 0 }
+
+// started reports whether the command was started (Started) or has runs
+// or all its runs (a Benchmark put together by hand need not set
+// Started).
+func (res *CommandRuns) started() bool {
+	return res.Started || res.Complete || len(res.Samples) > 0 || len(res.TimedOut) > 0
+}
 
 // Overhead is the measured start-up cost of the shell (with a shell) or
 // of a trivial executable (-N).
@@ -823,9 +834,9 @@ func (b *bench) spec(c *Command, argv []string, path string, iteration, hyperfin
 // hook runs a setup/cleanup/prepare/conclude command of c, if any, and
 // returns how long it took (its raw wall time: prepare and conclude
 // commands count towards the time budget, as in hyperfine).
-func (b *bench) hook(what string, list []string, c *Command) (time.Duration, error) {
+func (b *bench) hook(what string, list []string, c *Command) (Sample, error) {
 	if len(list) == 0 {
-		return 0, nil
+		return Sample{}, nil
 	}
 	line := list[0]
 	if len(list) > 1 {
@@ -833,20 +844,26 @@ func (b *bench) hook(what string, list []string, c *Command) (time.Duration, err
 	}
 	argv, path, err := resolve(line, c.Params, b.shell, b.look)
 	if err != nil {
-		return 0, fmt.Errorf("run: %s command: %w", what, err)
+		return Sample{}, fmt.Errorf("run: %s command: %w", what, err)
 	}
 	spec := b.spec(c, argv, path, "0", "")
 	spec.timeout = 0
 	spec.noProbe = true
 	s, tail, err := b.exec.run(spec)
 	if err != nil {
-		return s.Wall, err
+		return s, err
 	}
 	if s.ExitCode != 0 {
-		return s.Wall, &FailureError{What: what + " command", Command: substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
+		return s, &FailureError{What: what + " command", Command: substitute(line, c.Params), ExitCode: s.ExitCode, Signal: s.Signal, Stderr: string(tail)}
 	}
-	return s.Wall, nil
+	return s, nil
 }
+
+// launched reports whether a run that returned s and err started its
+// process (or, simulated, was answered): it returned without an error,
+// or with the process's id (killed by a cancel, failed to be waited
+// for).
+func launched(s Sample, err error) bool { return err == nil || s.Pid != 0 }
 
 // ignored reports whether a run that exited with s's status is kept
 // instead of stopping the benchmark: with -i every non-zero status, with
@@ -914,6 +931,7 @@ func (b *bench) measure(i int, warmup bool) error {
 		return err
 	}
 	prep, err := b.hook("prepare", b.opts.Prepare, c)
+	res.Started = res.Started || len(b.opts.Prepare) > 0 && launched(prep, err)
 	if err != nil {
 		return err
 	}
@@ -927,6 +945,7 @@ func (b *bench) measure(i int, warmup bool) error {
 		argv, path = b.sim.cmds[i].Argv, b.sim.cmds[i].Argv[0]
 	}
 	s, tail, err := b.exec.run(b.spec(c, argv, path, iter, hiter))
+	res.Started = res.Started || launched(s, err)
 	if err != nil {
 		return err
 	}
@@ -940,7 +959,7 @@ func (b *bench) measure(i int, warmup bool) error {
 		if cpu >= 0 {
 			res.CPUs = append(res.CPUs, cpu)
 		}
-		res.Spent += prep + s.Wall
+		res.Spent += prep.Wall + s.Wall
 		if s.TimedOut {
 			res.TimedOut = append(res.TimedOut, s)
 		} else {
@@ -952,7 +971,7 @@ func (b *bench) measure(i int, warmup bool) error {
 	}
 	conc, err := b.hook("conclude", b.opts.Conclude, c)
 	if !warmup {
-		res.Spent += conc
+		res.Spent += conc.Wall
 	}
 	if err != nil {
 		return err
@@ -1060,7 +1079,8 @@ func (b *bench) loop() {
 	}()
 	setup := func(i int) bool {
 		setupDone[i] = true
-		_, err := b.hook("setup", b.opts.Setup, &b.cmds[i])
+		s, err := b.hook("setup", b.opts.Setup, &b.cmds[i])
+		b.rep.Results[i].Started = b.rep.Results[i].Started || len(b.opts.Setup) > 0 && launched(s, err)
 		return !fail(err)
 	}
 	for range minOverheadRuns {

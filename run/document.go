@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -64,8 +65,21 @@ func (r *Benchmark) DocumentContext(ctx context.Context, m result.Meta) (*result
 	if usageUnavailable != "" {
 		d.Warnings = append(d.Warnings, warn.NewNote("rusage-unavailable", usageUnavailable, "measure on Linux or macOS for per-run memory and context switches"))
 	}
+	results := r.Results
+	if r.Interrupted {
+		// As hyperfine's export holds the benchmarks that ran, an
+		// interrupted benchmark's holds the commands that started (a
+		// scan interrupted early has thousands that did not): one
+		// interrupted in the middle stays, marked incomplete.
+		results = slices.DeleteFunc(slices.Clone(results), func(res *CommandRuns) bool { return !res.started() })
+		if left := len(r.Results) - len(results); left > 0 {
+			d.Warnings = append(d.Warnings, warn.New("not-started",
+				fmt.Sprintf("%d of the %s %s not started because of the interruption and %s left out", left, plural.Count(len(r.Results), "command"), plural.Was(left), plural.Is(left)),
+				"run them again without interrupting (a scan: narrow -P/-L to the values left out)"))
+		}
+	}
 	w := r.whole()
-	for _, res := range r.Results {
+	for _, res := range results {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

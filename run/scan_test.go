@@ -3,9 +3,12 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chronograph/chronograph/result"
 )
@@ -176,5 +179,126 @@ func BenchmarkScanDocument(b *testing.B) {
 	}
 	for b.Loop() {
 		rep.Document(result.Meta{})
+	}
+}
+
+// tripwire is an executor that answers its first after runs from the
+// simulator and then cancels: the run that trips it fails as the
+// spawner's does after a cancel, killed (with a process id, started)
+// when killed is set, else before its start. It logs the command line
+// of every run it answered or killed.
+type tripwire struct {
+	sim    simulator
+	after  int
+	killed bool
+	stop   context.CancelFunc
+	lines  []string
+}
+
+func (tw *tripwire) run(spec *execSpec) (Sample, []byte, error) {
+	line := joinWords(spec.argv)
+	if len(tw.lines) == tw.after {
+		tw.stop()
+		if tw.killed {
+			tw.lines = append(tw.lines, line)
+			return Sample{Pid: 4242, Wall: time.Millisecond, ExitCode: -1}, nil, errCanceled
+		}
+		return Sample{}, nil, errCanceled
+	}
+	if len(tw.lines) > tw.after {
+		return Sample{}, nil, errCanceled
+	}
+	tw.lines = append(tw.lines, line)
+	return tw.sim.run(spec)
+}
+
+func (tw *tripwire) cancel() {}
+
+// TestInterruptedDocumentStartedOnly: the document of a benchmark
+// interrupted at a run holds the commands of which a process started
+// (setup, prepare, warm-up or timing run, the one killed by the
+// interruption included, marked incomplete), in their order, and a
+// not-started warning that counts the others; uninterrupted, every
+// command and no such warning. Which commands started is read from the
+// executor's log of the runs it answered, not from the benchmark.
+func TestInterruptedDocumentStartedOnly(t *testing.T) {
+	const n = 40
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		after  int // runs answered before the cancel; -1: none
+		killed bool
+	}{
+		{"sequential, before a start", Options{Runs: 2}, 25, false},
+		{"sequential, killed in a run", Options{Runs: 2}, 25, true},
+		{"sequential, after a warm-up", Options{Runs: 2, Warmup: 1}, 10 + 4*3 + 1, false},
+		{"sequential, prepare killed", Options{Runs: 2, Prepare: []string{"sleep 2{x}"}}, 30, true},
+		{"interleaved, first round", Options{Runs: 3, Order: Interleaved}, 10 + 7, false},
+		{"interleaved, setups ran", Options{Runs: 3, Order: Interleaved, Setup: []string{"sleep 1{x}"}}, 10 + n + 3, false},
+		{"before the first command", Options{Runs: 2}, 10, false},
+		{"not interrupted", Options{Runs: 2}, -1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds := scan(t, n)
+			opts := tc.opts
+			opts.NoShell, opts.Simulate, opts.Seed = true, true, 1
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			tw := &tripwire{sim: simulator{}, after: tc.after, killed: tc.killed, stop: cancel}
+			if tc.after < 0 {
+				tw.after = 1 << 30
+			}
+			b, err := newBench(cmds, opts, tw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.look = func(name string) (string, error) { return "/bin/" + name, nil }
+			b.loop()
+			b.interrupted(ctx)
+			b.close()
+			rep := b.rep
+			if rep.Interrupted != (tc.after >= 0) || rep.Err != nil {
+				t.Fatalf("interrupted %v, err %v", rep.Interrupted, rep.Err)
+			}
+			// The commands whose command, setup or prepare line the
+			// executor saw, in the commands' order.
+			seen := map[string]bool{}
+			for _, l := range tw.lines {
+				seen[l] = true
+			}
+			var want []string
+			for _, c := range cmds {
+				x := c.Params["x"]
+				if seen[c.Line] || seen["sleep 1"+x] || seen["sleep 2"+x] || tc.after < 0 {
+					want = append(want, c.Name)
+				}
+			}
+			d := rep.Document(result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
+			var got []string
+			for i, m := range d.Measurements {
+				got = append(got, m.Name)
+				last := i == len(d.Measurements)-1
+				if w := m.Metric("wall"); tc.after >= 0 && last && tc.opts.Order == "" && (w == nil || len(w.Values) < 2) != m.Incomplete {
+					t.Errorf("%s: incomplete %v with %d runs", m.Name, m.Incomplete, len(w.Values))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("document holds %d commands %v, want the %d started %v", len(got), got, len(want), want)
+			}
+			var note string
+			for _, w := range d.Warnings {
+				if w.Code == "not-started" {
+					note = w.Message
+				}
+			}
+			wantNote := ""
+			if left := n - len(want); left > 0 {
+				wantNote = fmt.Sprintf("%d of the %d commands %s not started because of the interruption and %s left out",
+					left, n, map[bool]string{true: "was", false: "were"}[left == 1], map[bool]string{true: "is", false: "are"}[left == 1])
+			}
+			if note != wantNote {
+				t.Errorf("warning %q, want %q", note, wantNote)
+			}
+		})
 	}
 }
