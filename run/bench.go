@@ -294,6 +294,10 @@ type Benchmark struct {
 	// is -1 where unavailable (Windows); both are 0 with no real runs.
 	OwnCPU    time.Duration
 	Processes int
+
+	// inProgress marks a Snapshot: its document, like an interrupted
+	// benchmark's, leaves out the commands not started.
+	inProgress bool
 }
 
 // Incomplete reports whether some command lacks runs, or has no timed

@@ -66,16 +66,23 @@ func (r *Benchmark) DocumentContext(ctx context.Context, m result.Meta) (*result
 		d.Warnings = append(d.Warnings, warn.NewNote("rusage-unavailable", usageUnavailable, "measure on Linux or macOS for per-run memory and context switches"))
 	}
 	results := r.Results
-	if r.Interrupted {
-		// As hyperfine's export holds the benchmarks that ran, an
-		// interrupted benchmark's holds the commands that started (a
-		// scan interrupted early has thousands that did not): one
-		// interrupted in the middle stays, marked incomplete.
+	if r.Interrupted || r.inProgress {
+		// As hyperfine's export holds the benchmarks that ran, the
+		// document of an interrupted benchmark, or of one in progress
+		// (Snapshot), holds the commands that started (a scan
+		// interrupted early has thousands that did not, and building
+		// and rendering them took seconds): one interrupted in the
+		// middle stays, marked incomplete.
 		results = slices.DeleteFunc(slices.Clone(results), func(res *CommandRuns) bool { return !res.started() })
 		if left := len(r.Results) - len(results); left > 0 {
-			d.Warnings = append(d.Warnings, warn.New("not-started",
-				fmt.Sprintf("%d of the %s %s not started because of the interruption and %s left out", left, plural.Count(len(r.Results), "command"), plural.Was(left), plural.Is(left)),
-				"run them again without interrupting (a scan: narrow -P/-L to the values left out)"))
+			of := fmt.Sprintf("%d of the %s", left, plural.Count(len(r.Results), "command"))
+			w := warn.New("not-started", of+" "+plural.Was(left)+" not started because of the interruption and "+plural.Is(left)+" left out",
+				"run them again without interrupting (a scan: narrow -P/-L to the values left out)")
+			if !r.Interrupted {
+				w = warn.New("not-started", "in progress: "+of+" "+plural.Is(left)+" not started yet and "+plural.Is(left)+" left out",
+					"let the benchmark run to its end")
+			}
+			d.Warnings = append(d.Warnings, w)
 		}
 	}
 	w := r.whole()
@@ -93,11 +100,14 @@ func (r *Benchmark) DocumentContext(ctx context.Context, m result.Meta) (*result
 
 // Snapshot returns a copy of the benchmark as it is now, which the runs
 // that follow leave as it is, so that another goroutine can make its
-// document (DocumentContext) while the benchmark goes on or stops. It
+// document (DocumentContext) while the benchmark goes on or stops; that
+// document holds the commands started so far (a not-started warning
+// counts the others), as an interrupted benchmark's does. It
 // costs a copy of each command's bookkeeping, not of its samples: a run
 // only ever appends to them.
 func (r *Benchmark) Snapshot() *Benchmark {
 	s := *r
+	s.inProgress = true
 	s.Results = make([]*CommandRuns, len(r.Results))
 	for i, res := range r.Results {
 		c := *res
