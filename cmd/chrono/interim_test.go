@@ -2,7 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -114,29 +120,93 @@ func TestInterimStopsAtCancel(t *testing.T) {
 }
 
 // TestRunScanInterrupted: a --debug-mode scan of 100,000 values whose
-// context is cancelled by a SIGTERM exits 143 with an export of no runs:
-// before, --debug-mode did not look at the signal's context and went on
-// with every value (and rebuilt the document after each).
+// context a SIGTERM cancels exits 143. Cancelled before its first run
+// (while the commands are built or the environment captured), it says
+// that nothing was measured and writes no export; cancelled at its
+// 2,000th look at the context (a countdown: the same point on any
+// machine), in the first round of its interleaved runs, its exports and
+// its text hold only the commands started, each with its run, and a
+// warning counts the others.
 func TestRunScanInterrupted(t *testing.T) {
-	injectInterrupt(t, syscall.SIGTERM)
-	dir := crosstest.TempDir(t)
-	js, hf := filepath.Join(dir, "scan.json"), filepath.Join(dir, "hyperfine.json")
-	_, errb, code := runChrono(t, "", "run", "--debug-mode", "--runs", "2", "-P", "x", "1", "100000", "--style", "none",
-		"--export-json", js, "--export-hyperfine-json", hf, "sleep 0.001")
-	if code != 143 {
-		t.Fatalf("exit %d, want 143; stderr %s", code, errb)
+	const n = 100_000
+	for _, tc := range []struct {
+		name string
+		at   int64 // looks at the context before the cancel; 0: cancelled from the start
+	}{{"before the first run", 0}, {"during the runs", 2000}} {
+		t.Run(tc.name, func(t *testing.T) {
+			injectCountdown(t, syscall.SIGTERM, tc.at)
+			dir := crosstest.TempDir(t)
+			js, hf := filepath.Join(dir, "scan.json"), filepath.Join(dir, "hyperfine.json")
+			out, errb, code := runChrono(t, "", "run", "--debug-mode", "--runs", "2", "-P", "x", "1", strconv.Itoa(n), "--style", "basic",
+				"--export-json", js, "--export-hyperfine-json", hf, "sleep 0.001")
+			if code != 143 {
+				t.Fatalf("exit %d, want 143; stderr %s", code, errb)
+			}
+			if tc.at == 0 {
+				_, jerr := os.Stat(js)
+				_, herr := os.Stat(hf)
+				if want := "nothing was measured and no export written"; !strings.Contains(errb, want) || out != "" || !os.IsNotExist(jerr) || !os.IsNotExist(herr) {
+					t.Errorf("stdout %q, stderr %q (want %q), exports %v %v; want none", out, errb, want, jerr, herr)
+				}
+				return
+			}
+			d, err := result.ReadFile(js)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.Incomplete || !d.Run.Command.Interrupted || len(d.Measurements) == 0 || len(d.Measurements) >= 2000 {
+				t.Fatalf("export: incomplete %v, interrupted %v, %d commands; want an interrupted document of fewer than 2,000 (2,000 looks, one per run, in the first round of interleaved runs)",
+					d.Incomplete, d.Run.Command.Interrupted, len(d.Measurements))
+			}
+			for i, m := range d.Measurements {
+				if w := m.Metric("wall"); (w == nil || len(w.Values) == 0) && i < len(d.Measurements)-1 {
+					t.Errorf("%s has no runs but is not the last", m.Name)
+				}
+			}
+			want := fmt.Sprintf("%d of the %d commands were not started because of the interruption and are left out", n-len(d.Measurements), n)
+			found := false
+			for _, w := range d.Warnings {
+				found = found || w.Message == want
+			}
+			if !found || !strings.Contains(out, want) {
+				t.Errorf("warning %q in the document %v, in the text %v", want, found, strings.Contains(out, want))
+			}
+			var h struct{ Results []json.RawMessage }
+			if b, err := os.ReadFile(hf); err != nil || json.Unmarshal(b, &h) != nil || len(h.Results) != len(d.Measurements) {
+				t.Errorf("hyperfine export: %v, %d results; want %d", err, len(h.Results), len(d.Measurements))
+			}
+		})
 	}
-	d, err := result.ReadFile(js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := 0
-	for i := range d.Measurements {
-		if w := d.Measurements[i].Metric("wall"); w != nil {
-			runs += len(w.Values)
+}
+
+// injectCountdown makes the commands' interruptContext return a context
+// that sig cancels once its Err has been asked for at times (at once
+// when at is 0).
+func injectCountdown(t *testing.T, sig os.Signal, at int64) {
+	old := interruptContext
+	interruptContext = func(parent context.Context) (context.Context, func()) {
+		ctx, cancel := context.WithCancelCause(parent)
+		c := &countdownCtx{Context: ctx, cancel: func() { cancel(interruptedError{sig}) }}
+		c.left.Store(at)
+		if at == 0 {
+			c.cancel()
 		}
+		return c, func() {}
 	}
-	if !d.Incomplete || !d.Run.Command.Interrupted || runs != 0 {
-		t.Errorf("export: incomplete %v, interrupted %v, %d runs; want an interrupted document of no runs", d.Incomplete, d.Run.Command.Interrupted, runs)
+	t.Cleanup(func() { interruptContext = old })
+}
+
+// countdownCtx is a context cancelled once its Err was asked for left
+// times: an interruption at the same point of a benchmark on any machine.
+type countdownCtx struct {
+	context.Context
+	cancel func()
+	left   atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.left.Add(-1) < 0 {
+		c.cancel()
 	}
+	return c.Context.Err()
 }

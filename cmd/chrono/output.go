@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -266,26 +267,54 @@ func writeFile(path string, stdout io.Writer, render func(io.Writer) error) erro
 	return outfile.Write(path, render)
 }
 
-// exportFiles writes the exports of d that go to files (not "-"),
-// redacted with --redact: subcommands that export what they measured so
-// far after every measured item, as hyperfine does, call it then.
-// Standard output, and a FIFO, device or /dev/fd/N, which a second
-// write would add to rather than replace, get their one document or
-// table from emit at the end.
-func (o *output) exportFiles(d *result.Document, ro report.Options) error {
+// renderFiles renders the exports of d that go to files (not "-"),
+// redacted with --redact, for writeRendered: subcommands that export
+// what they measured so far after every measured item, as hyperfine
+// does, call them then (rendering apart from writing, so that the
+// rendering need not hold up the final write). Standard output, and a
+// FIFO, device or /dev/fd/N, which a second write would add to rather
+// than replace, get their one document or table from emit at the end.
+func (o *output) renderFiles(d *result.Document, ro report.Options) ([]rendered, error) {
 	if !o.hasFileExports() {
-		return nil
+		return nil, nil
 	}
 	if o.redact {
 		result.Redact(d)
 	}
+	var files []rendered
 	var errs []error
 	for _, e := range o.exports() {
 		if e.path == "-" || outfile.InPlace(e.path) {
 			continue
 		}
-		errs = append(errs, outfile.Write(e.path, func(w io.Writer) error {
+		r, err := renderFile(e.path, func(w io.Writer) error {
 			return report.Render(w, report.Subject{Docs: []*result.Document{d}}, e.format, ro)
+		})
+		files, errs = append(files, r), append(errs, err)
+	}
+	return files, errors.Join(errs...)
+}
+
+// rendered is the content of a FILE, rendered before it is written.
+type rendered struct {
+	path string
+	data []byte
+}
+
+// renderFile renders what render produces for path into memory.
+func renderFile(path string, render func(io.Writer) error) (rendered, error) {
+	var b bytes.Buffer
+	err := render(&b)
+	return rendered{path, b.Bytes()}, err
+}
+
+// writeRendered writes the files (through package outfile).
+func writeRendered(files []rendered) error {
+	var errs []error
+	for _, r := range files {
+		errs = append(errs, outfile.Write(r.path, func(w io.Writer) error {
+			_, err := w.Write(r.data)
+			return err
 		}))
 	}
 	return errors.Join(errs...)

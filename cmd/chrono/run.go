@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chronograph/chronograph/counters"
+	"github.com/chronograph/chronograph/env"
 	"github.com/chronograph/chronograph/internal/outfile"
 	"github.com/chronograph/chronograph/internal/plural"
 	"github.com/chronograph/chronograph/report"
@@ -337,6 +338,11 @@ func runCompletion(cmd *cobra.Command, args []string, toComplete string) ([]stri
 }
 
 func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
+	// The signals are taken first, before anything slow (the commands
+	// of a scan, the environment): a SIGINT or SIGTERM from here on
+	// stops the run.
+	ctx, stop := interruptContext(cmd.Context())
+	defer stop()
 	if err := checkRunFlags(f); err != nil {
 		return err
 	}
@@ -411,20 +417,34 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		}
 		timeUnit = strings.ReplaceAll(u.Name, "µ", "u")
 	}
-	cmds, err := run.Commands(lines, f.names, params, opts)
+	// Building the commands (100,000 of a scan: about a second) and
+	// capturing the environment take long; a signal meanwhile ends the
+	// run at once, with nothing measured.
+	var cmds []run.Command
+	var refName string
+	var host *env.Host
+	err = untilDone(ctx, func() error {
+		var err error
+		if cmds, err = run.Commands(lines, f.names, params, opts); err != nil {
+			return runError(err)
+		}
+		if cmds, refName, err = withReference(cmds, f, params, opts); err != nil {
+			return err
+		}
+		if err := checkPerCommand(f, len(lines)); err != nil {
+			return err
+		}
+		host = captureEnv()
+		return nil
+	})
+	if ctx.Err() != nil {
+		return exitError{code: interruptExitCode(ctx), err: errors.New("run: interrupted before the first run: nothing was measured and no export written")}
+	}
 	if err != nil {
-		return runError(err)
-	}
-	refName := ""
-	if cmds, refName, err = withReference(cmds, f, params, opts); err != nil {
-		return err
-	}
-	if err := checkPerCommand(f, len(lines)); err != nil {
 		return err
 	}
 
 	stderr := cmd.ErrOrStderr()
-	host := captureEnv()
 	f.out.noText = f.style == "none" || f.exportHyperfine == "-"
 	opts.Reference, opts.Sort, opts.TimeUnit = refName, f.sort, timeUnit
 	if f.style == "hyperfine" {
@@ -435,8 +455,6 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	}
 	var mu sync.Mutex
 	var exportErr error
-	ctx, stop := interruptContext(cmd.Context())
-	defer stop()
 	// The file exports are written at the end (and on interruption) from
 	// the one final document, and during the benchmark after a command
 	// now and then (see interim: hyperfine writes them after every
@@ -453,14 +471,20 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 				return // interrupted: the final document is written
 			}
 			d.Incomplete, d.End = true, time.Now()
+			// Rendered before the lock, which the final write takes: a
+			// signal during the rendering does not wait for it.
+			files, err := f.out.renderFiles(d, report.Options{})
+			if hyperfineFile {
+				hf, herr := renderFile(f.exportHyperfine, func(w io.Writer) error { return renderHyperfine(w, d) })
+				files, err = append(files, hf), errors.Join(err, herr)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if ctx.Err() != nil {
 				return
 			}
-			err = f.out.exportFiles(d, report.Options{})
-			if hyperfineFile {
-				err = errors.Join(err, writeHyperfine(f.exportHyperfine, nil, d))
+			if err == nil {
+				err = writeRendered(files)
 			}
 			if err != nil && exportErr == nil {
 				exportErr = err
@@ -589,9 +613,12 @@ func runFiles(f runFlags) []file {
 // writeHyperfine writes d as hyperfine's JSON export to path (- =
 // stdout).
 func writeHyperfine(path string, stdout io.Writer, d *result.Document) error {
-	return writeFile(path, stdout, func(w io.Writer) error {
-		return report.Render(w, report.Subject{Docs: []*result.Document{d}}, report.Hyperfine, report.Options{})
-	})
+	return writeFile(path, stdout, func(w io.Writer) error { return renderHyperfine(w, d) })
+}
+
+// renderHyperfine renders d as hyperfine's JSON export.
+func renderHyperfine(w io.Writer, d *result.Document) error {
+	return report.Render(w, report.Subject{Docs: []*result.Document{d}}, report.Hyperfine, report.Options{})
 }
 
 // ignoreAll is the value of a bare -i/--ignore-failure.
@@ -722,4 +749,18 @@ func withReference(cmds []run.Command, f runFlags, params []run.Param, opts run.
 		cmds[i].Index++
 	}
 	return append(rc, cmds...), rc[0].Name, nil
+}
+
+// untilDone runs fn on a goroutine of its own and returns its error, or
+// nil as soon as ctx is done (fn is then abandoned: the caller reads
+// nothing fn writes once ctx is done).
+func untilDone(ctx context.Context, fn func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
 }
