@@ -163,8 +163,10 @@ With fewer than 6 runs a median or a ratio has no confidence interval and
 no difference is called significant.
 
 Ctrl-C kills the running command's process group, writes the exports with
-what was measured (marked incomplete) and exits with 130 (143 after SIGTERM);
-a second Ctrl-C while they are written ends chrono at once.
+what was measured (marked incomplete: the commands started, a warning
+counting those not started) and exits with 130 (143 after SIGTERM); before
+the first run it writes nothing and says so; a second Ctrl-C while they are
+written ends chrono at once.
 
 Exit status: 0 when every command has timings; 1 when a command cannot be
 started, exits non-zero (without -i), or has no timing at all because
@@ -349,7 +351,14 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 	if err := f.out.check(runFiles(f)...); err != nil {
 		return err
 	}
-	params, err := parseParams(f)
+	// The values of a scan (100,000: about 0.1 s), the commands (about
+	// a second) and the environment take long to make; a signal
+	// meanwhile ends the run at once, with nothing measured.
+	var params []run.Param
+	err := beforeRuns(ctx, func() (err error) {
+		params, err = parseParams(f)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -417,13 +426,10 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		}
 		timeUnit = strings.ReplaceAll(u.Name, "µ", "u")
 	}
-	// Building the commands (100,000 of a scan: about a second) and
-	// capturing the environment take long; a signal meanwhile ends the
-	// run at once, with nothing measured.
 	var cmds []run.Command
 	var refName string
 	var host *env.Host
-	err = untilDone(ctx, func() error {
+	err = beforeRuns(ctx, func() error {
 		var err error
 		if cmds, err = run.Commands(lines, f.names, params, opts); err != nil {
 			return runError(err)
@@ -437,9 +443,6 @@ func runRun(cmd *cobra.Command, lines []string, f runFlags) error {
 		host = captureEnv()
 		return nil
 	})
-	if ctx.Err() != nil {
-		return exitError{code: interruptExitCode(ctx), err: errors.New("run: interrupted before the first run: nothing was measured and no export written")}
-	}
 	if err != nil {
 		return err
 	}
@@ -751,16 +754,20 @@ func withReference(cmds []run.Command, f runFlags, params []run.Param, opts run.
 	return append(rc, cmds...), rc[0].Name, nil
 }
 
-// untilDone runs fn on a goroutine of its own and returns its error, or
-// nil as soon as ctx is done (fn is then abandoned: the caller reads
-// nothing fn writes once ctx is done).
-func untilDone(ctx context.Context, fn func() error) error {
+// beforeRuns runs fn, a step before the first run, on a goroutine of its
+// own and returns its error, or the error of a run interrupted with
+// nothing measured as soon as ctx is done (fn is then abandoned: the
+// caller reads nothing fn writes after an error).
+func beforeRuns(ctx context.Context, fn func() error) error {
 	done := make(chan error, 1)
 	go func() { done <- fn() }()
+	var err error
 	select {
-	case err := <-done:
-		return err
+	case err = <-done:
 	case <-ctx.Done():
-		return nil
 	}
+	if ctx.Err() != nil {
+		return exitError{code: interruptExitCode(ctx), err: errors.New("run: interrupted before the first run: nothing was measured and no export written")}
+	}
+	return err
 }
