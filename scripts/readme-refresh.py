@@ -22,12 +22,15 @@ subprocess.run(["go", "build", "-o", os.path.join(bindir, "chrono"), "./cmd/chro
 env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"])
 
 src = open(os.path.join(root, "README.md")).read().split("\n")
-out, in_block = [], False
+out, in_block, want_rc = [], False, 0
 i = 0
 while i < len(src):
     line = src[i]
     if line.startswith("```"):
-        in_block = (not in_block) and line[3:].split()[:1] == ["console"]
+        info = line[3:].split()
+        in_block = (not in_block) and info[:1] == ["console"]
+        # "console exact exit=N": the block's commands are expected to exit N.
+        want_rc = next((int(w[5:]) for w in info if w.startswith("exit=")), 0) if in_block else 0
         out.append(line)
         i += 1
         continue
@@ -35,7 +38,7 @@ while i < len(src):
         out.append(line)
         cmd = line[2:]
         p = subprocess.run(cmd, shell=True, cwd=root, env=env, capture_output=True, text=True)
-        if p.returncode != 0:
+        if p.returncode != want_rc:
             sys.exit(f"readme-refresh: {cmd!r} exited {p.returncode}:\n{p.stderr}")
         out.extend(p.stdout.rstrip("\n").split("\n"))
         i += 1
