@@ -232,7 +232,7 @@ func layoutKeys(p *chart, w vg.Length) ([]placedKey, vg.Length) {
 		out = append(out, placedKey{key: k, x: x, row: row})
 		x += ew + keySpacing
 	}
-	return out, (row+1)*keyRowH + vg.Points(4)
+	return out, vg.Length((row+1)*keyRowH) + vg.Points(4)
 }
 
 // drawKeys draws the placed legend entries in the strip at the top of c,
@@ -241,7 +241,7 @@ func drawKeys(c draw.Canvas, t *tagger, keys []placedKey) {
 	sty := draw.TextStyle{Color: color.Black, Font: keyFont, Handler: plot.DefaultTextHandler}
 	for i, k := range keys {
 		t.key = i
-		top := c.Max.Y - vg.Points(3) - k.row*keyRowH
+		top := c.Max.Y - vg.Points(3) - vg.Length(k.row*keyRowH)
 		tc := c
 		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: k.x, Y: top - keyRowH + vg.Points(3)}, Max: vg.Point{X: k.x + keyThumb, Y: top}}
 		for _, th := range k.thumbs {

@@ -282,7 +282,7 @@ func (t triangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	if t.down {
 		tip, base = -r, r/2
 	}
-	half := r * vg.Length(math.Sqrt(3)/2)
+	half := vg.Length(r * vg.Length(math.Sqrt(3)/2))
 	var path vg.Path
 	path.Move(vg.Point{X: pt.X, Y: pt.Y + tip})
 	path.Line(vg.Point{X: pt.X - half, Y: pt.Y + base})

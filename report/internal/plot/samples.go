@@ -772,7 +772,7 @@ type dot struct {
 func (d *dots) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	for _, q := range d.pts {
-		c.DrawGlyph(draw.GlyphStyle{Color: faded(q.color, 200), Radius: vg.Points(1.5 + 6*math.Sqrt(q.share)), Shape: draw.CircleGlyph{}}, vg.Point{X: tx(q.x), Y: ty(q.y)})
+		c.DrawGlyph(draw.GlyphStyle{Color: faded(q.color, 200), Radius: vg.Points(1.5 + float64(6*math.Sqrt(q.share))), Shape: draw.CircleGlyph{}}, vg.Point{X: tx(q.x), Y: ty(q.y)})
 	}
 	for _, m := range d.medians {
 		c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 20}, Radius: vg.Points(9), Shape: draw.RingGlyph{}}, vg.Point{X: tx(m.X), Y: ty(m.Y)})
