@@ -124,6 +124,18 @@ type Diff struct {
 // metrics get their medians and no test. Measurements present in one
 // document only are listed in OnlyOld and OnlyNew.
 func Documents(baseline, newer *result.Document, all bool) *Diff {
+	return DocumentsSorted(baseline, newer, all, nil)
+}
+
+// DocumentsSorted is Documents with the sorted samples of each metric
+// from sorted: its values without NaN, in increasing order, which a
+// renderer that holds them already (view.Series.Sorted) passes so that
+// each sample is sorted once per page. A nil sorted sorts a copy of each
+// metric's values once, for its median and its comparison alike.
+func DocumentsSorted(baseline, newer *result.Document, all bool, sorted func(*result.Metric) []float64) *Diff {
+	if sorted == nil {
+		sorted = sortedMetric
+	}
 	d := &Diff{Baseline: baseline, Newer: newer}
 	old := map[string]*result.Measurement{}
 	for i := range baseline.Measurements {
@@ -148,7 +160,7 @@ func Documents(baseline, newer *result.Document, all bool) *Diff {
 			if omet == nil || (len(omet.Values) == 0 && !isBinned(omet)) || omet.Unit != met.Unit {
 				continue
 			}
-			d.Changes = append(d.Changes, change(m.Name, omet, met))
+			d.Changes = append(d.Changes, change(m.Name, omet, met, sorted))
 		}
 	}
 	for _, m := range baseline.Measurements {
@@ -167,10 +179,18 @@ func isBinned(m *result.Metric) bool {
 
 // change compares metric met of measurement name with the baseline's
 // omet, under the one rule for small samples.
-func change(name string, omet, met *result.Metric) Change {
+func change(name string, omet, met *result.Metric, sorted func(*result.Metric) []float64) Change {
 	c := Change{Measurement: name, Metric: met.Name, Unit: met.Unit, OldMetric: omet, NewMetric: met,
-		Old: median(omet), New: median(met), NOld: count(omet), NNew: count(met), PHolm: math.NaN(), MoreRuns: -1}
-	if isBinned(met) || isBinned(omet) {
+		NOld: count(omet), NNew: count(met), PHolm: math.NaN(), MoreRuns: -1}
+	binned := isBinned(met) || isBinned(omet)
+	var so, sn []float64 // the sorted values, each sorted once
+	if binned {
+		c.Old, c.New = median(omet), median(met)
+	} else {
+		so, sn = sorted(omet), sorted(met)
+		c.Old, c.New = medianSorted(omet, so), medianSorted(met, sn)
+	}
+	if binned {
 		// Binned samples (latency histograms): the medians are read
 		// from the bins, but the test needs raw values.
 		c.Err = errors.New("the samples are binned: no test of binned samples yet, compare the medians and percentiles")
@@ -182,7 +202,11 @@ func change(name string, omet, met *result.Metric) Change {
 		c.MannWhitney.P = math.NaN()
 		c.Significant = c.Ratio != 1
 	} else {
-		c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+		if len(so) == len(omet.Values) && len(sn) == len(met.Values) {
+			c.MedianRatio, c.Err = stats.CompareMediansSorted(sn, so, stats.Confidence, stats.Alpha, 1)
+		} else { // NaNs: the test refuses them, the interval resamples
+			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+		}
 		if few, no := TooFewForCI(len(met.Values), len(omet.Values)); few {
 			c.NoCI, c.Significant = no, false
 		}
@@ -196,14 +220,17 @@ func change(name string, omet, met *result.Metric) Change {
 
 // median is the median of m's samples as the views print it: of the
 // values (NaNs left out; stats.SummarizeSorted), or read from the bins.
-func median(m *result.Metric) float64 {
+func median(m *result.Metric) float64 { return medianSorted(m, sortedValues(m.Values)) }
+
+// medianSorted is median(m) of sorted, m's values without NaN, sorted.
+func medianSorted(m *result.Metric, sorted []float64) float64 {
 	if len(m.Values) == 0 && m.Histogram != nil {
 		if m.Histogram.Total() == 0 {
 			return 0
 		}
 		return m.Histogram.Quantile(0.5)
 	}
-	return stats.SummarizeSorted(sortedValues(m.Values)).Median
+	return stats.SummarizeSorted(sorted).Median
 }
 
 // count is the number of m's samples: its values, or its histogram's.
@@ -213,6 +240,9 @@ func count(m *result.Metric) int {
 	}
 	return len(m.Values)
 }
+
+// sortedMetric is sortedValues of m's values.
+func sortedMetric(m *result.Metric) []float64 { return sortedValues(m.Values) }
 
 // sortedValues returns xs without its NaNs, sorted.
 func sortedValues(xs []float64) []float64 {
@@ -294,7 +324,7 @@ func Measurements(base, next *result.Measurement, metrics ...string) []Change {
 		if omet == nil || met == nil || omet.Unit != met.Unit || len(omet.Values) == 0 || len(met.Values) == 0 {
 			continue
 		}
-		out = append(out, change(next.Name, omet, met))
+		out = append(out, change(next.Name, omet, met, sortedMetric))
 	}
 	return out
 }

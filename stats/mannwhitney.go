@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/warn"
 )
 
@@ -84,41 +85,41 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 	if slices.ContainsFunc(a, math.IsNaN) || slices.ContainsFunc(b, math.IsNaN) {
 		return MannWhitneyResult{}, errors.New("stats: Mann-Whitney test got NaN values: remove them first")
 	}
-	// Rank a ∪ b with mid-ranks for ties; R1 is the rank sum of a.
-	type obs struct {
-		x   float64
-		inA bool
-	}
-	all := make([]obs, 0, na+nb)
-	for _, x := range a {
-		all = append(all, obs{x, true})
-	}
-	for _, x := range b {
-		all = append(all, obs{x, false})
-	}
-	slices.SortFunc(all, func(p, q obs) int {
-		switch {
-		case p.x < q.x:
-			return -1
-		case p.x > q.x:
-			return 1
-		}
-		return 0
-	})
+	sa, sb := slices.Clone(a), slices.Clone(b)
+	radix.Sort(sa)
+	radix.Sort(sb)
+	return mannWhitneySorted(sa, sb), nil
+}
+
+// mannWhitneySorted is MannWhitneyU of sorted, non-empty samples sa and
+// sb without NaN: it ranks sa ∪ sb by merging them (the pooled order of
+// the values, which is all the ranks depend on), with no sort.
+func mannWhitneySorted(sa, sb []float64) MannWhitneyResult {
+	na, nb := len(sa), len(sb)
 	n := na + nb
+	// Rank sa ∪ sb with mid-ranks for ties; R1 is the rank sum of sa.
 	var r1, tieTerm float64
 	var groups []int // sizes of the groups of equal values, in increasing order
-	for i := 0; i < n; {
-		j := i + 1
-		for j < n && all[j].x == all[i].x {
-			j++
+	for i, ia, ib := 0, 0, 0; i < n; {
+		var x float64
+		if ib == nb || ia < na && sa[ia] <= sb[ib] {
+			x = sa[ia]
+		} else {
+			x = sb[ib]
 		}
+		ca, cb := 0, 0
+		for ia+ca < na && sa[ia+ca] == x {
+			ca++
+		}
+		for ib+cb < nb && sb[ib+cb] == x {
+			cb++
+		}
+		ia, ib = ia+ca, ib+cb
+		j := i + ca + cb
 		// Values i..j-1 share the mid-rank of ranks i+1..j.
 		rank := float64(float64(i+1+j) / 2)
-		for k := i; k < j; k++ {
-			if all[k].inA {
-				r1 += rank
-			}
+		for range ca {
+			r1 += rank
 		}
 		t := j - i
 		groups = append(groups, t)
@@ -138,7 +139,7 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 		}
 		lower, upper := mwuExactTails(groups, m, int(math.Round(w)))
 		res.P = min(1, 2*min(lower, upper))
-		return res, nil
+		return res
 	}
 	// Normal approximation: mean na*nb/2, variance with the tie
 	// correction, and a continuity correction of 0.5 towards the mean.
@@ -147,7 +148,7 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 	sd := math.Sqrt(fa * fb / 12 * ((fn + 1) - tieTerm/float64(fn*(fn-1))))
 	z := (max(u1, float64(fa*fb)-u1) - mu - 0.5) / sd
 	res.P = min(max(2*normalSF(z), MinPValue(na, nb)), 1)
-	return res, nil
+	return res
 }
 
 // mwuExactTails returns P(W <= w) and P(W >= w) for W = 2U, U the
