@@ -46,6 +46,9 @@ import (
 type htmlRenderer struct{}
 
 func (htmlRenderer) Render(w io.Writer, s Subject, o Options) error {
+	// The page's layouts, plots and comparisons share one sorted copy of
+	// each metric's samples.
+	o.cache = view.NewSeriesCache()
 	switch {
 	case s.Diff != nil:
 		return writeReportPage(w, []*result.Document{s.Diff.Baseline, s.Diff.Newer}, []*compare.Diff{s.Diff}, s, o)
@@ -61,7 +64,7 @@ func (htmlRenderer) Render(w io.Writer, s Subject, o Options) error {
 	var diffs []*compare.Diff
 	if len(s.Docs) > 1 && sameKind(s.Docs) {
 		for _, d := range s.Docs[1:] {
-			diffs = append(diffs, compare.Documents(s.Docs[0], d, o.All))
+			diffs = append(diffs, compare.DocumentsSorted(s.Docs[0], d, o.All, o.view().Sorted))
 		}
 	}
 	return writeReportPage(w, s.Docs, diffs, s, o)
@@ -191,7 +194,7 @@ func htmlDocument(d *result.Document, n int, o Options) (htmlDoc, error) {
 		return htmlDoc{}, err
 	}
 	hd.Plots = plots
-	if lines := plot.Unvaried(d); len(lines) > 0 {
+	if lines := plot.Unvaried(d, o.view()); len(lines) > 0 {
 		hd.Blocks = append(hd.Blocks, htmlBlock{Lines: lines})
 	}
 	for _, b := range v.Blocks {

@@ -90,3 +90,77 @@ func BenchmarkSortMillion(b *testing.B) {
 		slices.Sort(buf)
 	}
 }
+
+// pairDocuments is two command documents (a baseline and a newer one) of
+// n wall samples each, one command per document, seeded: the fixture of
+// `chrono report --html OLD NEW` at scale (issue 20).
+func pairDocuments(n int) []*result.Document {
+	var docs []*result.Document
+	r := rand.New(rand.NewPCG(3, 4))
+	for k, base := range []float64{1e6, 1.05e6} {
+		d := &result.Document{Schema: result.Schema, Version: result.Version, Kind: result.KindCommand,
+			Tool: result.Tool{Name: "chrono", Version: "bench"}, Start: time.Date(2026, 11, 30, 12, k, 0, 0, time.UTC)}
+		wall := make([]float64, n)
+		for i := range wall {
+			v := base * math.Exp(0.05*r.NormFloat64())
+			if r.Float64() < 1e-4 {
+				v *= 5
+			}
+			wall[i] = math.Round(v)
+		}
+		d.Measurements = []result.Measurement{{Name: "build", Primary: "wall", Metrics: []result.Metric{
+			{Name: "wall", Unit: result.UnitNs, Resolution: 1, Values: wall}}}}
+		docs = append(docs, d)
+	}
+	return docs
+}
+
+// BenchmarkHTMLPair renders the HTML page of two command documents of
+// 1,000,000 wall samples each (pairDocuments) and, interleaved with it in
+// the same process, its anchor: sorting every sample of the two documents
+// once (a copy of each, slices.Sort). Each iteration times both, in ABBA
+// order; it reports the median of the per-iteration ratios (render/sort)
+// and their min and max. Issue 20's goal is ratio ≤ 10. Run:
+// go test ./report -run '^$' -bench HTMLPair -benchtime 6x.
+func BenchmarkHTMLPair(b *testing.B) {
+	docs := pairDocuments(1_000_000)
+	bufs := make([][]float64, len(docs))
+	for i, d := range docs {
+		bufs[i] = make([]float64, len(d.Measurements[0].Metrics[0].Values))
+	}
+	sortAll := func() {
+		for i, d := range docs {
+			copy(bufs[i], d.Measurements[0].Metrics[0].Values)
+			slices.Sort(bufs[i])
+		}
+	}
+	render := func() {
+		var c countingWriter
+		if err := Render(&c, Subject{Docs: docs}, HTML, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	timed := func(f func()) float64 {
+		t0 := time.Now()
+		f()
+		return float64(time.Since(t0))
+	}
+	var ratios []float64
+	i := 0
+	for b.Loop() {
+		var r, s float64
+		if i%2 == 0 {
+			s = timed(sortAll)
+			r = timed(render)
+		} else {
+			r = timed(render)
+			s = timed(sortAll)
+		}
+		ratios = append(ratios, r/s)
+		i++
+	}
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "median-ratio")
+	b.ReportMetric(ratios[0], "min-ratio")
+	b.ReportMetric(ratios[len(ratios)-1], "max-ratio")
+}

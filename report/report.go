@@ -99,11 +99,14 @@ type Options struct {
 	// Plot names the one plot an SVG rendering draws (PlotNames lists
 	// them).
 	Plot string
+	// cache shares each metric's sorted samples within one rendering
+	// (set by the renderers that read samples more than once).
+	cache *view.SeriesCache
 }
 
 // view is o as package view reads it.
 func (o Options) view() view.Options {
-	return view.Options{All: o.All, Percentiles: o.Percentiles, Unit: o.Unit, Reference: o.Reference, Sort: o.Sort, Style: o.Style}
+	return view.Options{All: o.All, Percentiles: o.Percentiles, Unit: o.Unit, Reference: o.Reference, Sort: o.Sort, Style: o.Style, Cache: o.cache}
 }
 
 // A Renderer writes a subject in one format.

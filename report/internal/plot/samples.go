@@ -38,6 +38,12 @@ const maxDistributionPlots = 12
 // (the primary metric when name is ""), in order. Function documents
 // contribute their batch measurements only.
 func sampleSets(d *result.Document, name string) []sampleSet {
+	return sampleSetsOf(d, name, view.Options{})
+}
+
+// sampleSetsOf is sampleSets with each metric's Series from o (its
+// cache, when it holds one).
+func sampleSetsOf(d *result.Document, name string, o view.Options) []sampleSet {
 	var out []sampleSet
 	for i := range d.Measurements {
 		m := &d.Measurements[i]
@@ -55,7 +61,7 @@ func sampleSets(d *result.Document, name string) []sampleSet {
 		if met == nil {
 			continue
 		}
-		s := view.NewSeries(met)
+		s := o.Series(met)
 		if s.N() == 0 {
 			continue
 		}
@@ -71,7 +77,7 @@ func sampleSets(d *result.Document, name string) []sampleSet {
 // intervals; the primary metric per CPU where samples ran on several;
 // and every other metric side by side.
 func samplePlots(ps *set, d *result.Document, o view.Options, prefix string) error {
-	sets := sampleSets(d, "")
+	sets := sampleSetsOf(d, "", o)
 	if len(sets) == 0 {
 		return nil
 	}
@@ -330,12 +336,13 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 				if len(buf) == 0 {
 					continue
 				}
-				slices.Sort(buf)
+				bmin, bmax := slices.Min(buf), slices.Max(buf)
+				bmed := view.MiddleOf(buf)
 				x := float64(a+z-1) / 2
-				b.x, b.lo, b.hi = append(b.x, x), append(b.lo, buf[0]/sc.div), append(b.hi, buf[len(buf)-1]/sc.div)
-				med = append(med, plotter.XY{X: x, Y: view.Middle(buf) / sc.div})
-				pts = append(pts, hoverPoint{X: x, Y: view.Middle(buf) / sc.div, Text: fmt.Sprintf("%s: samples %d–%d: median %s, min %s, max %s", ss.name, a, z-1,
-					view.Figure(view.Middle(buf), ss.s.Unit, ss.s.Observed(), autoUnit), view.Figure(buf[0], ss.s.Unit, ss.s.Observed(), autoUnit), view.Figure(buf[len(buf)-1], ss.s.Unit, ss.s.Observed(), autoUnit))})
+				b.x, b.lo, b.hi = append(b.x, x), append(b.lo, bmin/sc.div), append(b.hi, bmax/sc.div)
+				med = append(med, plotter.XY{X: x, Y: bmed / sc.div})
+				pts = append(pts, hoverPoint{X: x, Y: bmed / sc.div, Text: fmt.Sprintf("%s: samples %d–%d: median %s, min %s, max %s", ss.name, a, z-1,
+					view.Figure(bmed, ss.s.Unit, ss.s.Observed(), autoUnit), view.Figure(bmin, ss.s.Unit, ss.s.Observed(), autoUnit), view.Figure(bmax, ss.s.Unit, ss.s.Observed(), autoUnit))})
 			}
 			l, err := plotter.NewLine(med)
 			if err != nil {
@@ -639,7 +646,7 @@ func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix stri
 		if plotted == maxOtherMetrics {
 			break
 		}
-		rows := sampleSets(d, n)
+		rows := sampleSetsOf(d, n, o)
 		if !varies(rows) {
 			continue
 		}
@@ -670,18 +677,18 @@ func varies(rows []sampleSet) bool {
 // Unvaried lists, one line each, the other metrics of document d (see
 // Plots) whose values are one number in every sample of every
 // measurement ("major_faults: 0 in all 40 samples"), which have no plot.
-func Unvaried(d *result.Document) []string {
+func Unvaried(d *result.Document, o view.Options) []string {
 	switch d.Kind {
 	case result.KindEnv, result.KindSleep, result.KindLatency, result.KindClocks, result.KindHistory:
 		return nil
 	}
-	sets := sampleSets(d, "")
+	sets := sampleSetsOf(d, "", o)
 	if len(sets) == 0 {
 		return nil
 	}
 	var out []string
 	for _, n := range otherMetrics(sets) {
-		rows := sampleSets(d, n)
+		rows := sampleSetsOf(d, n, o)
 		if len(rows) == 0 || varies(rows) {
 			continue
 		}

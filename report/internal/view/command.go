@@ -57,6 +57,7 @@ type cmdInfo struct {
 	// runs counts every timing run (timed out included); failed those
 	// that exited non-zero; clamped those whose corrected wall time is 0.
 	runs, failed, clamped int
+	o                     Options // its Series cache
 }
 
 // median is the wall median, +Inf without a timed run (sorts last).
@@ -122,7 +123,7 @@ func (c *cmdInfo) metricSeries(name string) *Series {
 	if met == nil || len(met.Values) == 0 {
 		return nil
 	}
-	return NewSeries(met)
+	return c.o.Series(met)
 }
 
 // commandSettings are the presentation choices of a command document:
@@ -158,11 +159,11 @@ func settingsOf(d *result.Document, o Options) commandSettings {
 }
 
 // commandInfos reads the commands of d.
-func commandInfos(d *result.Document) []*cmdInfo {
+func commandInfos(d *result.Document, o Options) []*cmdInfo {
 	var cs []*cmdInfo
 	for i := range d.Measurements {
 		m := &d.Measurements[i]
-		c := &cmdInfo{idx: i + 1, m: m}
+		c := &cmdInfo{idx: i + 1, m: m, o: o}
 		if m.Detail.Command != nil {
 			c.det = *m.Detail.Command
 		}
@@ -171,7 +172,7 @@ func commandInfos(d *result.Document) []*cmdInfo {
 		}
 		c.runs = len(c.det.TimedOut)
 		if met := m.Metric("wall"); met != nil && len(met.Values) > 0 {
-			c.wall = NewSeries(met)
+			c.wall = o.Series(met)
 			c.runs += len(met.Values)
 			c.medianCI()
 			if raw := m.Metric("wall_raw"); raw != nil && len(raw.Values) == len(met.Values) {
@@ -305,7 +306,7 @@ func commandView(d *result.Document, o Options) (*View, error) {
 		return genericView(d, o)
 	}
 	st := settingsOf(d, o)
-	cs := commandInfos(d)
+	cs := commandInfos(d, o)
 	cmp, err := compare.CommandDocument(d, st.reference)
 	if err != nil {
 		return nil, err

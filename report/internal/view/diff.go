@@ -15,7 +15,7 @@ import (
 // medianCell is the cell of a change's median v of metric m, with the
 // digits the median of m's samples is known to.
 func medianCell(v float64, m *result.Metric, o Options) Cell {
-	return FigureCell(v, m.Unit, NewSeries(m).AtQuantile(0.5), o.Unit)
+	return FigureCell(v, m.Unit, o.Series(m).AtQuantile(0.5), o.Unit)
 }
 
 // DiffView lays out a diff (compare.Documents): one row per compared

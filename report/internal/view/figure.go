@@ -3,6 +3,7 @@ package view
 import (
 	"errors"
 	"math"
+	"sync"
 
 	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/result"
@@ -64,6 +65,40 @@ func NewSeries(m *result.Metric) *Series {
 	radix.Sort(xs)
 	return &Series{Unit: m.Unit, Resolution: res, Sorted: xs, Summary: stats.SummarizeSorted(xs)}
 }
+
+// A SeriesCache keeps the Series of each metric of one rendering, so
+// that a page's layouts, plots and comparisons sort each metric's samples
+// once (a page of two documents of a million samples sorted them seven
+// times). The documents must not change while it is in use; it is safe
+// for concurrent use.
+type SeriesCache struct {
+	mu sync.Mutex
+	m  map[*result.Metric]*Series
+}
+
+// NewSeriesCache returns an empty cache for Options.Cache.
+func NewSeriesCache() *SeriesCache { return &SeriesCache{m: map[*result.Metric]*Series{}} }
+
+// Series returns NewSeries(m), made once per metric when o holds a
+// Cache. The Series is shared: read it, never change it.
+func (o Options) Series(m *result.Metric) *Series {
+	c := o.Cache
+	if c == nil {
+		return NewSeries(m)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[m]
+	if !ok {
+		s = NewSeries(m)
+		c.m[m] = s
+	}
+	return s
+}
+
+// Sorted returns the values of m without NaN in increasing order, from
+// o's cache (compare.DocumentsSorted's sorted).
+func (o Options) Sorted(m *result.Metric) []float64 { return o.Series(m).Sorted }
 
 // N is the number of samples.
 func (s *Series) N() int { return s.Summary.N }

@@ -149,9 +149,7 @@ func Sparkline(values []float64, width int, o Options) string {
 		buf := make([]float64, 0, len(xs)/width+1)
 		for j := range width {
 			chunk := xs[j*len(xs)/width : (j+1)*len(xs)/width]
-			buf = append(buf[:0], chunk...)
-			slices.Sort(buf)
-			cols[j] = Middle(buf)
+			cols[j] = MiddleOf(append(buf[:0], chunk...))
 		}
 	}
 	lo, hi := slices.Min(cols), slices.Max(cols)
@@ -165,6 +163,64 @@ func Sparkline(values []float64, width int, o Options) string {
 		b.WriteRune(level(f, lv))
 	}
 	return b.String()
+}
+
+// MiddleOf is Middle of buf's values in increasing order, found by
+// selection (no sort: O(len(buf))); it reorders buf, which must be
+// non-empty and hold no NaN.
+func MiddleOf(buf []float64) float64 {
+	n := len(buf)
+	k := n / 2
+	selectNth(buf, k)
+	if n%2 == 1 {
+		return buf[k]
+	}
+	return (slices.Max(buf[:k]) + buf[k]) / 2
+}
+
+// selectNth reorders xs so that xs[k] is the value a sort would put
+// there, none before it greater and none after it smaller (Hoare's
+// quickselect, pivot the median of three; short runs are
+// insertion-sorted).
+func selectNth(xs []float64, k int) {
+	lo, hi := 0, len(xs)-1
+	for hi-lo >= 16 {
+		m := lo + (hi-lo)/2
+		if xs[m] < xs[lo] {
+			xs[m], xs[lo] = xs[lo], xs[m]
+		}
+		if xs[hi] < xs[lo] {
+			xs[hi], xs[lo] = xs[lo], xs[hi]
+		}
+		if xs[hi] < xs[m] {
+			xs[hi], xs[m] = xs[m], xs[hi]
+		}
+		p := xs[m]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < p {
+				i++
+			}
+			for xs[j] > p {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		// Now xs[lo..j] <= p <= xs[i..hi], and xs[j+1..i-1] == p.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+	slices.Sort(xs[lo : hi+1])
 }
 
 // Middle is the median of sorted values.
@@ -189,7 +245,7 @@ func Middle(sorted []float64) float64 {
 // for terminals: Markdown and CSV leave them out). It is nil for a metric
 // without samples.
 func ChartLines(m *result.Metric, indent string, o Options) []string {
-	s := NewSeries(m)
+	s := o.Series(m)
 	if s.N() == 0 {
 		return nil
 	}

@@ -21,6 +21,9 @@ type Options struct {
 	Reference   string
 	Sort        string
 	Style       string
+	// Cache, when set, shares each metric's Series within one rendering
+	// (Options.Series).
+	Cache *SeriesCache
 }
 
 func (o Options) percentiles() []float64 {
