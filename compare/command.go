@@ -100,11 +100,18 @@ func CommandDocument(d *result.Document, reference string) (*Commands, error) {
 			return nil, fmt.Errorf("compare: the reference %q is none of the commands of the document: name a command by its name or command line", reference)
 		}
 	} else {
+		meds := map[*result.Measurement]float64{} // each median computed once
 		by := func(m *result.Measurement) float64 {
-			if out.RankedBy == "wall" {
-				return wallMedian(m)
+			if med, ok := meds[m]; ok {
+				return med
 			}
-			med, _ := metricMedian(m, out.RankedBy)
+			var med float64
+			if out.RankedBy == "wall" {
+				med = wallMedian(m)
+			} else {
+				med, _ = metricMedian(m, out.RankedBy)
+			}
+			meds[m] = med
 			return med
 		}
 		for i := range d.Measurements {
@@ -152,7 +159,7 @@ func rankMetric(d *result.Document) string {
 		if !timed(m) {
 			continue
 		}
-		if _, ok := metricMedian(m, m.Primary); !ok || (rank != "" && m.Primary != rank) {
+		if met := m.Metric(m.Primary); met == nil || len(met.Values) == 0 || (rank != "" && m.Primary != rank) {
 			return "wall"
 		}
 		rank = m.Primary
