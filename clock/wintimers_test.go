@@ -3,6 +3,7 @@ package clock
 import (
 	"errors"
 	"math"
+	"math/big"
 	"runtime"
 	"strings"
 	"testing"
@@ -26,6 +27,24 @@ func TestQPCToNanos(t *testing.T) {
 	for _, tt := range tests {
 		if got := qpcToNanos(tt.ticks, tt.hz); got != tt.want {
 			t.Errorf("qpcToNanos(%d, %d) = %d, want %d", tt.ticks, tt.hz, got, tt.want)
+		}
+	}
+}
+
+// TestQPCToNanosExact: the conversion is floor(ticks·1e9/hz), checked
+// against big integers at the frequencies Windows uses (10 MHz, the
+// TSC's, the ACPI PM timer's) and at counter values up to 2^62.
+func TestQPCToNanosExact(t *testing.T) {
+	for _, hz := range []int64{10_000_000, 3_579_545, 2_400_000_000, 1} {
+		for _, ticks := range []int64{0, 1, 99, 10_000_000, 1 << 40, 1 << 62 / 1_000_000_000} {
+			want := new(big.Int).Mul(big.NewInt(ticks), big.NewInt(1e9))
+			want.Quo(want, big.NewInt(hz))
+			if !want.IsInt64() {
+				continue // beyond int64 ns: centuries of uptime
+			}
+			if got := qpcToNanos(ticks, hz); got != want.Int64() {
+				t.Errorf("qpcToNanos(%d, %d) = %d, want %v", ticks, hz, got, want)
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -14,24 +13,6 @@ import (
 	"github.com/chronograph/chronograph/result"
 	"golang.org/x/sys/windows"
 )
-
-// TestQPCNanos: the tick conversion is floor(ticks·1e9/freq), checked
-// against big integers at the frequencies Windows uses (10 MHz, the TSC's,
-// the ACPI PM timer's) and at counter values up to 2^62.
-func TestQPCNanos(t *testing.T) {
-	for _, freq := range []uint64{10_000_000, 3_579_545, 2_400_000_000, 1} {
-		for _, ticks := range []uint64{0, 1, 99, 10_000_000, 1 << 40, 1 << 62 / 1_000_000_000} {
-			want := new(big.Int).Mul(new(big.Int).SetUint64(ticks), big.NewInt(1e9))
-			want.Quo(want, new(big.Int).SetUint64(freq))
-			if !want.IsInt64() {
-				continue // beyond int64 ns: centuries of uptime
-			}
-			if got := qpcNanos(ticks, freq); got != want.Int64() {
-				t.Errorf("qpcNanos(%d, %d) = %d, want %v", ticks, freq, got, want)
-			}
-		}
-	}
-}
 
 // TestNanotimeQPC: delay's clock on windows is QueryPerformanceCounter:
 // it never steps back, it moves within a few thousand reads (Go's

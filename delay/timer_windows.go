@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/chronograph/chronograph/clock"
 )
 
 // winTimer is a waitable timer a wait blocks on: high-resolution where
@@ -56,11 +58,13 @@ type windowsClock struct{}
 
 var systemClock clockSource = newWindowsClock()
 
-// newWindowsClock references what now reads, so that package
-// initialization (defaultSleeper reads the clock through the interface,
-// which initialization order does not follow) finds it ready.
+// newWindowsClock checks that now can read QueryPerformanceCounter
+// (documented never to fail since Windows XP): clock.QPC would otherwise
+// read 0 for ever.
 func newWindowsClock() windowsClock {
-	_, _ = procQueryPerformanceCounter, qpcFreq
+	if _, err := clock.QPC(); err != nil {
+		panic("delay: " + err.Error())
+	}
 	return windowsClock{}
 }
 

@@ -2,21 +2,20 @@ package delay
 
 import (
 	"fmt"
-	"math/bits"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/chronograph/chronograph/clock"
 )
 
 // The calls of the Windows waits that golang.org/x/sys/windows has no
 // wrapper for.
 var (
-	kernel32                    = windows.NewLazySystemDLL("kernel32.dll")
-	procQueryPerformanceCounter = kernel32.NewProc("QueryPerformanceCounter")
-	procQueryPerformanceFreq    = kernel32.NewProc("QueryPerformanceFrequency")
-	procCreateWaitableTimerExW  = kernel32.NewProc("CreateWaitableTimerExW")
-	procSetWaitableTimer        = kernel32.NewProc("SetWaitableTimer")
+	kernel32                   = windows.NewLazySystemDLL("kernel32.dll")
+	procCreateWaitableTimerExW = kernel32.NewProc("CreateWaitableTimerExW")
+	procSetWaitableTimer       = kernel32.NewProc("SetWaitableTimer")
 
 	winmm               = windows.NewLazySystemDLL("winmm.dll")
 	procTimeBeginPeriod = winmm.NewProc("timeBeginPeriod")
@@ -28,36 +27,13 @@ var (
 	procNtSetTimerResolution   = ntdll.NewProc("NtSetTimerResolution")
 )
 
-// qpcFreq is QueryPerformanceFrequency, fixed at boot (10 MHz on modern
-// Windows and always under Wine).
-var qpcFreq = func() uint64 {
-	var f int64
-	syscall.SyscallN(procQueryPerformanceFreq.Addr(), uintptr(unsafe.Pointer(&f)))
-	if f <= 0 {
-		panic("delay: QueryPerformanceFrequency returned no frequency") // documented never to fail since Windows XP
-	}
-	return uint64(f)
-}()
-
-// nanotime is QueryPerformanceCounter in nanoseconds. Go's own monotonic
-// clock on windows is the interrupt time, which steps every timer period
-// (0.5 to 15.6 ms): too coarse to time a wait or to spin on. The ticks
-// are converted with 128-bit arithmetic (exact for any counter value
-// below 2^64/1e9 seconds' worth, centuries).
+// nanotime is clock.QPC: QueryPerformanceCounter in nanoseconds. Go's
+// own monotonic clock on windows is the interrupt time, which steps
+// every timer period (0.5 to 15.6 ms): too coarse to time a wait or to
+// spin on.
 func nanotime() int64 {
-	var c int64
-	syscall.SyscallN(procQueryPerformanceCounter.Addr(), uintptr(unsafe.Pointer(&c)))
-	return qpcNanos(uint64(c), qpcFreq)
-}
-
-// qpcNanos converts ticks of a counter running at freq Hz to ns.
-func qpcNanos(ticks, freq uint64) int64 {
-	if freq == 10_000_000 {
-		return int64(ticks * 100)
-	}
-	hi, lo := bits.Mul64(ticks, 1e9)
-	q, _ := bits.Div64(hi, lo, freq)
-	return int64(q)
+	d, _ := clock.QPC() // qpcErr, checked once by newWindowsClock
+	return int64(d)
 }
 
 // Timer resolutions are in 100 ns units, as the kernel keeps them.
