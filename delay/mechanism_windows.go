@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/chronograph/chronograph/internal/wintimer"
 )
 
 // mechanisms lists every waiting mechanism measured on windows: the Go
@@ -75,10 +77,11 @@ func ntDelaySetup(raise bool) func(time.Duration, *stopFlag) (*waiter, error) {
 		}
 		cleanup := func() {}
 		if raise {
-			_, finest, _, err := timerResolutions()
+			r, err := wintimer.Query()
 			if err != nil {
 				return nil, fmt.Errorf("delay: %w", err)
 			}
+			finest := int64(r.Finest)
 			if _, err := setTimerResolution(finest, true); err != nil {
 				return nil, fmt.Errorf("delay: %w", err)
 			}

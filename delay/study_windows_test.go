@@ -10,6 +10,7 @@ import (
 
 	"github.com/chronograph/chronograph/internal/thread"
 	"github.com/chronograph/chronograph/internal/wine"
+	"github.com/chronograph/chronograph/internal/wintimer"
 	"github.com/chronograph/chronograph/result"
 	"golang.org/x/sys/windows"
 )
@@ -95,7 +96,8 @@ func TestWindowsStudy(t *testing.T) {
 // call. That the resolution really changes, only Windows shows: Wine
 // keeps its own and reports it unchanged.
 func TestTimerResolutionCalls(t *testing.T) {
-	coarsest, finest, cur, err := timerResolutions()
+	r, err := wintimer.Query()
+	coarsest, finest, cur := int64(r.Coarsest), int64(r.Finest), int64(r.Current)
 	if err != nil || finest <= 0 || coarsest < finest || cur < finest || cur > coarsest {
 		t.Fatalf("NtQueryTimerResolution: coarsest %d, finest %d, current %d ns, %v", coarsest, finest, cur, err)
 	}

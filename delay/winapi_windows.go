@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/internal/wintimer"
 )
 
 // The calls of the Windows waits that golang.org/x/sys/windows has no
@@ -21,10 +22,9 @@ var (
 	procTimeBeginPeriod = winmm.NewProc("timeBeginPeriod")
 	procTimeEndPeriod   = winmm.NewProc("timeEndPeriod")
 
-	ntdll                      = windows.NewLazySystemDLL("ntdll.dll")
-	procNtDelayExecution       = ntdll.NewProc("NtDelayExecution")
-	procNtQueryTimerResolution = ntdll.NewProc("NtQueryTimerResolution")
-	procNtSetTimerResolution   = ntdll.NewProc("NtSetTimerResolution")
+	ntdll                    = windows.NewLazySystemDLL("ntdll.dll")
+	procNtDelayExecution     = ntdll.NewProc("NtDelayExecution")
+	procNtSetTimerResolution = ntdll.NewProc("NtSetTimerResolution")
 )
 
 // nanotime is clock.QPC: QueryPerformanceCounter in nanoseconds. Go's
@@ -43,30 +43,14 @@ const hundredNs = 100
 // never asked to be shorter than requested.
 func hundreds(ns int64) int64 { return (ns + hundredNs - 1) / hundredNs }
 
-// timerResolutions returns NtQueryTimerResolution's coarsest and finest
-// timer resolutions and the current one, in ns (typically 15.625 ms,
-// 0.5 ms and whatever the most demanding process asked for).
-func timerResolutions() (coarsest, finest, current int64, err error) {
-	var min, max, cur uint32
-	r, _, _ := syscall.SyscallN(procNtQueryTimerResolution.Addr(),
-		uintptr(unsafe.Pointer(&min)), uintptr(unsafe.Pointer(&max)), uintptr(unsafe.Pointer(&cur)))
-	if r != 0 {
-		return 0, 0, 0, fmt.Errorf("NtQueryTimerResolution: %w", windows.NTStatus(r))
-	}
-	return int64(min) * hundredNs, int64(max) * hundredNs, int64(cur) * hundredNs, nil
-}
-
 // timerResolution is the current system timer resolution in ns, -1 when
 // it cannot be read.
 func timerResolution() int64 {
-	if procNtQueryTimerResolution.Find() != nil {
-		return -1
-	}
-	_, _, cur, err := timerResolutions()
+	r, err := wintimer.Query()
 	if err != nil {
 		return -1
 	}
-	return cur
+	return int64(r.Current)
 }
 
 // setTimerResolution requests (set) or releases the timer resolution res

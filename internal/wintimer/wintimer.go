@@ -1,6 +1,7 @@
 // Package wintimer reads the Windows timer resolution
 // (NtQueryTimerResolution), for packages clock and env, which both
-// report it and import nothing of each other.
+// report it and import nothing of each other, and for delay, which
+// records it with each wait it studies.
 package wintimer
 
 import "time"
