@@ -5,7 +5,6 @@ package run
 import (
 	"os"
 	"syscall"
-	"time"
 )
 
 // sysProcAttr: this platform has no POSIX process groups; a timeout or an
@@ -19,26 +18,6 @@ func killGroup(p *os.Process) { p.Kill() }
 // (which the caller reads from ProcessState); RSS, faults and context
 // switches stay -1 (unavailable).
 func fillUsage(s *Sample, ps *os.ProcessState) {}
-
-// signalOf: processes are not ended by POSIX signals on this platform.
-func signalOf(ps *os.ProcessState) (string, int) { return "", 0 }
-
-const usageUnavailable = "this platform gives no per-process rusage (max RSS, page faults, context switches) for a child"
-
-// maxRSSUnit: no max RSS is read on this platform.
-const maxRSSUnit = 1
-
-// CPUTimeResolution is the step of the user and system times of a run
-// (Sample.User, Sample.Sys): Windows counts process times in 100 ns
-// units.
-const cpuTimeResolution = 100 * time.Nanosecond
-
-// defaultShell is the shell commands run through unless -S or -N says
-// otherwise, as in hyperfine.
-const defaultShell = "cmd.exe"
-
-// selfCPU: not measured on this platform.
-func selfCPU() (time.Duration, bool) { return 0, false }
 
 // attachGroup: nothing to attach a process to here.
 func attachGroup(p *os.Process) error { return nil }
