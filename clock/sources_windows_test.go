@@ -7,17 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/wine"
 )
-
-// underWine skips t with why when it runs under Wine: what only real
-// Windows shows.
-func underWine(t *testing.T, why string) {
-	t.Helper()
-	if v, ok := wine.Version(); ok {
-		t.Skipf("under Wine %s: %s (only real Windows shows it)", v, why)
-	}
-}
 
 // TestWindowsSources: the Windows clocks are listed in order; those Wine
 // has answer and never step back on one thread; the ones it lacks say so,
@@ -131,7 +123,7 @@ func TestThreadCycles(t *testing.T) {
 			t.Errorf("ThreadCycles under Wine: %v, want an unavailable error naming Wine %s", err, v)
 		}
 	}
-	underWine(t, "QueryThreadCycleTime counts the thread's cycles")
+	crosstest.SkipUnderWine(t, "QueryThreadCycleTime counts the thread's cycles")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +172,7 @@ func TestPlatformHost(t *testing.T) {
 			t.Errorf("Wine's timer figures given as Windows's: %+v %+v", w.Timer, w.Adjustment)
 		}
 	}
-	underWine(t, "NtQueryTimerResolution and GetSystemTimeAdjustment state the clock interrupt's period")
+	crosstest.SkipUnderWine(t, "NtQueryTimerResolution and GetSystemTimeAdjustment state the clock interrupt's period")
 	if r := w.Timer; r == nil || r.Finest <= 0 || r.Finest > r.Current || r.Current > r.Coarsest {
 		t.Errorf("timer resolution %+v (%s)", w.Timer, w.TimerUnavailable)
 	}
