@@ -14,9 +14,10 @@ import (
 )
 
 // The Windows functions this package calls. golang.org/x/sys/windows
-// wraps few of them, and its wrappers go through LazyProc.Call, whose
-// pointer arguments escape (an allocation per read); every call here is
-// syscall.SyscallN on the procedure's address, which allocates nothing.
+// wraps few of them, and LazyProc.Call, its way to call the others,
+// moves their pointer arguments to the heap (an allocation per read);
+// every call here is syscall.SyscallN on the procedure's address, as
+// x/sys's own wrappers make it, which allocates nothing.
 var (
 	kernel32   = windows.NewLazySystemDLL("kernel32.dll")
 	kernelbase = windows.NewLazySystemDLL("kernelbase.dll")
