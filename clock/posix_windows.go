@@ -35,23 +35,19 @@ func posixSources() []Source { return nil }
 
 // threadCPU is GetThreadTimes of the calling thread, kernel plus user
 // time: 100 ns units, charged at clock interrupts (see ThreadCPU).
-func threadCPU() (int64, error) {
-	var c, e, k, u windows.Filetime
-	r, _, errno := syscall.SyscallN(procGetThreadTimes.Addr(), uintptr(windows.CurrentThread()),
-		uintptr(unsafe.Pointer(&c)), uintptr(unsafe.Pointer(&e)), uintptr(unsafe.Pointer(&k)), uintptr(unsafe.Pointer(&u)))
-	if r == 0 {
-		return 0, cpuTimeError("GetThreadTimes", errno)
-	}
-	return (filetime(k) + filetime(u)) * 100, nil
-}
+func threadCPU() (int64, error) { return cpuTimes(procGetThreadTimes, windows.CurrentThread()) }
 
 // processCPU is GetProcessTimes of this process, kernel plus user time.
-func processCPU() (int64, error) {
+func processCPU() (int64, error) { return cpuTimes(procGetProcessTimes, windows.CurrentProcess()) }
+
+// cpuTimes is the kernel plus user time, in ns, that p (GetThreadTimes or
+// GetProcessTimes, which take the same arguments) gives for h.
+func cpuTimes(p *windows.LazyProc, h windows.Handle) (int64, error) {
 	var c, e, k, u windows.Filetime
-	r, _, errno := syscall.SyscallN(procGetProcessTimes.Addr(), uintptr(windows.CurrentProcess()),
+	r, _, errno := syscall.SyscallN(p.Addr(), uintptr(h),
 		uintptr(unsafe.Pointer(&c)), uintptr(unsafe.Pointer(&e)), uintptr(unsafe.Pointer(&k)), uintptr(unsafe.Pointer(&u)))
 	if r == 0 {
-		return 0, cpuTimeError("GetProcessTimes", errno)
+		return 0, cpuTimeError(p.Name, errno)
 	}
 	return (filetime(k) + filetime(u)) * 100, nil
 }
