@@ -304,17 +304,15 @@ func platformHost(h *Host) {
 // not a Windows kernel's (Wine waits on the Linux host's timers), so it
 // is given as unavailable, with what Wine answered.
 func timerResolution(wineVersion string) (TimerResolution, error) {
-	r, err := wintimer.Query()
-	if err != nil {
+	r, err := wintimer.Measured(wineVersion)
+	var we *wintimer.WineError
+	switch {
+	case errors.As(err, &we):
+		return TimerResolution{}, fmt.Errorf("clock: %w: measure on Windows: %w", err, ErrUnavailable)
+	case err != nil:
 		return TimerResolution{}, fmt.Errorf("clock: %w: %w", err, ErrUnavailable)
 	}
-	t := TimerResolution{Coarsest: r.Coarsest, Finest: r.Finest, Current: r.Current}
-	if wineVersion != "" {
-		return TimerResolution{}, fmt.Errorf("clock: under Wine %s NtQueryTimerResolution answers coarsest %v, finest %v, current %v: "+
-			"Wine's figures, not a Windows clock interrupt's (Wine waits on the Linux host's timers): measure on Windows: %w",
-			wineVersion, t.Coarsest, t.Finest, t.Current, ErrUnavailable)
-	}
-	return t, nil
+	return TimerResolution{Coarsest: r.Coarsest, Finest: r.Finest, Current: r.Current}, nil
 }
 
 // timeAdjustment is GetSystemTimeAdjustment's answer (not a Windows

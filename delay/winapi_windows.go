@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/chronograph/chronograph/clock"
+	"github.com/chronograph/chronograph/internal/wine"
 	"github.com/chronograph/chronograph/internal/wintimer"
 )
 
@@ -44,9 +45,12 @@ const hundredNs = 100
 func hundreds(ns int64) int64 { return (ns + hundredNs - 1) / hundredNs }
 
 // timerResolution is the current system timer resolution in ns, -1 when
-// it cannot be read.
+// it cannot be read or is not Windows's: under Wine the answer is Wine's
+// (wintimer.Measured), and the document's environment says why its
+// windows.timer_resolution_ns is unknown.
 func timerResolution() int64 {
-	r, err := wintimer.Query()
+	v, _ := wine.Version()
+	r, err := wintimer.Measured(v)
 	if err != nil {
 		return -1
 	}

@@ -78,11 +78,9 @@ func windowsInfo(h *Host) *Windows {
 	} else {
 		w.PowerPlan, w.PowerPlanName = guid, powerSchemes[guid]
 	}
-	switch r, err := wintimer.Query(); {
+	switch r, err := wintimer.Measured(w.Wine); {
 	case err != nil:
 		h.setUnknown("windows.timer_resolution_ns", err.Error())
-	case w.Wine != "":
-		h.setUnknown("windows.timer_resolution_ns", fmt.Sprintf("under Wine %s NtQueryTimerResolution answers current %v, finest %v, coarsest %v: Wine's figures, not a Windows clock interrupt's", w.Wine, r.Current, r.Finest, r.Coarsest))
 	default:
 		w.TimerResolutionNs, w.TimerFinestNs, w.TimerCoarsestNs = int64(r.Current), int64(r.Finest), int64(r.Coarsest)
 	}
