@@ -124,7 +124,7 @@ func Profile(ctx context.Context, cmds []Command, opts Options, po ProfileOption
 	thread.Go(func() { // the spawn path's locked thread, as Run's
 		defer close(done)
 		for i := range b.cmds {
-			cp, err := b.profileCommand(i, po)
+			cp, err := b.profileCommand(ctx, i, po)
 			if err != nil {
 				runErr = err
 				return
@@ -140,7 +140,7 @@ func Profile(ctx context.Context, cmds []Command, opts Options, po ProfileOption
 }
 
 // profileCommand makes the profiled runs of command i and merges them.
-func (b *bench) profileCommand(i int, po ProfileOptions) (CommandProfile, error) {
+func (b *bench) profileCommand(ctx context.Context, i int, po ProfileOptions) (CommandProfile, error) {
 	c := &b.cmds[i]
 	cp := CommandProfile{Command: c}
 	how := po.Profiler
@@ -148,7 +148,7 @@ func (b *bench) profileCommand(i int, po ProfileOptions) (CommandProfile, error)
 	for r := 0; r < po.Runs; r++ {
 		path := filepath.Join(po.Dir, strconv.Itoa(i)+"."+strconv.Itoa(r)+".pprof")
 		os.Remove(path) // a stale file must not pass for this run's
-		p, used, err := b.profileRun(c, r, path, how, po)
+		p, used, err := b.profileRun(ctx, c, r, path, how, po)
 		if err != nil {
 			return cp, err
 		}
@@ -169,8 +169,9 @@ func (b *bench) profileCommand(i int, po ProfileOptions) (CommandProfile, error)
 }
 
 // profileRun makes profiled run r of c, writing its profile to path, and
-// returns the profile and the profiler used.
-func (b *bench) profileRun(c *Command, r int, path string, how Profiler, po ProfileOptions) (*profile.Profile, Profiler, error) {
+// returns the profile and the profiler used; ctx's end stops perf script
+// as it stops the run.
+func (b *bench) profileRun(ctx context.Context, c *Command, r int, path string, how Profiler, po ProfileOptions) (*profile.Profile, Profiler, error) {
 	iter := "profile-" + strconv.Itoa(r)
 	if how == ProfilerGo || how == ProfilerAuto {
 		spec := b.spec(c, c.Argv, c.Path, iter, "")
@@ -205,7 +206,7 @@ func (b *bench) profileRun(c *Command, r int, path string, how Profiler, po Prof
 		return nil, how, err
 	}
 	var script, stderr bytes.Buffer
-	cmd := exec.Command(perf, "script", "-i", data)
+	cmd := ToolCommand(ctx, perf, "script", "-i", data)
 	cmd.Stdout, cmd.Stderr = &script, &stderr
 	if err := cmd.Run(); err != nil {
 		return nil, how, fmt.Errorf("run: perf script -i %s: %v: %s", data, err, firstLine(stderr.String()))

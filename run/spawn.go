@@ -435,3 +435,28 @@ func (s *procSpawner) Close() {
 	closeQuiet(s.devNull)
 	s.devNull = nil
 }
+
+// ToolCommand returns the exec.Cmd of a program chrono runs beside the
+// benchmark (go build, go test, perf script) that ctx's end stops at once,
+// as it stops a run: the program runs in a process group of its own,
+// killed whole when ctx is done (what it started too: go build's
+// compilers, go test's test binary, which a kill of the go command alone
+// leaves running with its output open, and Wait waiting for it), and
+// Wait returns within toolWaitDelay even when a process outside the group
+// still holds that output (on Windows, where only the program is killed).
+func ToolCommand(ctx context.Context, name string, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, name, args...)
+	c.SysProcAttr = sysProcAttr()
+	c.Cancel = func() error {
+		killGroup(c.Process)
+		return nil
+	}
+	c.WaitDelay = toolWaitDelay
+	return c
+}
+
+// toolWaitDelay bounds ToolCommand's Wait for the program's output once
+// it exited or was killed: long enough to read what it wrote (the
+// error of a failed go build), short against an orphan that would hold
+// the output open for minutes.
+const toolWaitDelay = time.Second
