@@ -120,7 +120,7 @@ func parseMerge(s string) ([]weightedFile, error) {
 	return out, nil
 }
 
-func runPGO(cmd *cobra.Command, pkg string, f pgoFlags) error {
+func runPGO(cmd *cobra.Command, pkg string, f pgoFlags) (err error) {
 	switch {
 	case f.workload == "":
 		return usagef("pgo: --workload 'CMD' is what both builds are measured on (and profiled on, without --bench): e.g. --workload '{bin} -r 300'")
@@ -167,6 +167,14 @@ func runPGO(cmd *cobra.Command, pkg string, f pgoFlags) error {
 	stderr := cmd.ErrOrStderr()
 	ctx, stop := interruptContext(cmd.Context())
 	defer stop()
+	defer func() {
+		// A step a signal cut short (go build or go test killed with
+		// what they started, a profiled or timed run killed) fails
+		// with its own error: the signal is the cause.
+		if err != nil && ctx.Err() != nil {
+			err = exitError{code: interruptExitCode(ctx), err: errors.New("pgo: interrupted: no report, export or default.pgo written")}
+		}
+	}()
 
 	plain, pgoBin := filepath.Join(dir, "plain"+exeSuffix()), filepath.Join(dir, "pgo"+exeSuffix())
 	fmt.Fprintf(stderr, "chrono: go build -pgo=off %s\n", pkg)
@@ -246,7 +254,7 @@ func runPGO(cmd *cobra.Command, pkg string, f pgoFlags) error {
 		return runError(err)
 	}
 	if rep.Interrupted {
-		return exitError{code: interruptExitCode(ctx), err: errors.New("pgo: interrupted")}
+		return ctx.Err() // the deferred function makes it the interruption
 	}
 	if rep.Err != nil {
 		return rep.Err
@@ -325,10 +333,11 @@ func workloadLine(workload, bin string) string {
 	return q + " " + workload
 }
 
-// goCmd runs the go command; its output goes to the error when it fails.
+// goCmd runs the go command, killed with what it started when ctx is
+// done; its output goes to the error when it fails.
 func goCmd(ctx context.Context, args ...string) error {
 	var out bytes.Buffer
-	c := exec.CommandContext(ctx, "go", args...)
+	c := run.ToolCommand(ctx, "go", args...)
 	c.Stdout, c.Stderr = &out, &out
 	if err := c.Run(); err != nil {
 		return fmt.Errorf("pgo: go %s: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(out.String()))
@@ -338,7 +347,7 @@ func goCmd(ctx context.Context, args ...string) error {
 
 // goList returns the directory of package pkg.
 func goList(ctx context.Context, pkg string) (string, error) {
-	out, err := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", pkg).Output()
+	out, err := run.ToolCommand(ctx, "go", "list", "-f", "{{.Dir}}", pkg).Output()
 	if err != nil {
 		return "", fmt.Errorf("pgo: go list %s: %w", pkg, err)
 	}

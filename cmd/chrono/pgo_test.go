@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/crosstest"
@@ -175,6 +176,25 @@ func TestPGOUsage(t *testing.T) {
 		_, stderr, code := runChrono(t, "", tt.args...)
 		if code != exitUsage || !strings.Contains(stderr, tt.want) {
 			t.Errorf("chrono %s: exit %d, %q; want exit %d naming %q", strings.Join(tt.args, " "), code, stderr, exitUsage, tt.want)
+		}
+	}
+}
+
+// TestPGOInterrupted: a signal while chrono pgo builds (go build
+// killed) ends it as an interruption (128 + the signal), not as a
+// failed build.
+func TestPGOInterrupted(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		injectInterrupt(t, tc.sig)
+		_, stderr, code := runChrono(t, "", "pgo", "../../examples/interp", "--workload", "{bin}")
+		if code != tc.code || !strings.Contains(stderr, "pgo: interrupted") || strings.Contains(stderr, "go build -pgo=off ../../examples/interp:") {
+			t.Errorf("%v during go build: exit %d, %q; want exit %d, interrupted", tc.sig, code, stderr, tc.code)
 		}
 	}
 }
