@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/crosstest"
+	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 )
 
 // needGo skips a test that builds Go programs where there is no go
@@ -63,13 +64,20 @@ func firstTraceRow(text, name string) string {
 
 // TestPlantedRegression is the traced regression end to end: two builds
 // of examples/regress, the second with checksum made four times slower
-// (-tags slow), each measured by chrono run with --profile; the gate
-// between their documents fails with the regression, and the
-// differential profile of the regressed measurement names main.checksum
-// first, in the text and in the HTML report. (Profiles hold CPU time:
-// the function that took more of it is named whatever the load.)
+// (-tags slow), each measured by chrono run --instructions with
+// --profile; the gate between their documents fails with the
+// regression, and the differential profile of the regressed measurement
+// names main.checksum first, in the text and in the HTML report. The
+// gate is on instructions, which the load does not move: every run of
+// the slow build counts 2.4 times those of the fast one, so the U test
+// of 6 runs against 6 (the fewest with an interval, which the diff of
+// the HTML report needs) gives its smallest p (0.002) on any machine,
+// where wall and CPU time under load could leave it undecided (it failed
+// so once). (Profiles hold CPU time: the function that took more of it
+// is named whatever the load.)
 func TestPlantedRegression(t *testing.T) {
 	needGo(t)
+	valgrindtest.Need(t)
 	dir := crosstest.TempDir(t)
 	fast, slow := filepath.Join(dir, "fast"), filepath.Join(dir, "slow")
 	buildExample(t, "./examples/regress", fast)
@@ -81,19 +89,15 @@ func TestPlantedRegression(t *testing.T) {
 			t.Fatal(err)
 		}
 		doc := filepath.Join(pdir, side.name+".json")
-		_, stderr, code := runChrono(t, "", "run", "-N", "--runs", "20", "--style", "none", "-n", "regress",
+		_, stderr, code := runChrono(t, "", "run", "-N", "--instructions", "--runs", "6", "--style", "none", "-n", "regress",
 			"--profile", pdir, "--profile-runs", "5", "--export-json", doc, crosstest.Argv(side.bin)[0])
 		if code != 0 {
 			t.Fatalf("chrono run %s: exit %d: %s", side.name, code, stderr)
 		}
 		docs = append(docs, doc)
 	}
-	// --all gates the user CPU time too: wall time on a loaded machine
-	// can be too noisy to decide in 20 runs, the CPU time is not (20 runs and 5
-	// profiled ones: with 10 and 3 the test failed once beside the report
-	// package's browser tests).
-	out, stderr, code := runChrono(t, "", "report", "--baseline", docs[0], docs[1], "--fail-on", "regression", "--all")
-	if code != 1 || !strings.Contains(out, "Regressed") || !regexp.MustCompile(`\n  regress +user `).MatchString(out) {
+	out, stderr, code := runChrono(t, "", "report", "--baseline", docs[0], docs[1], "--fail-on", "regression")
+	if code != 1 || !strings.Contains(out, "Regressed") || !regexp.MustCompile(`\n  regress +instructions `).MatchString(out) {
 		t.Fatalf("the gate: exit %d, want 1 with one regression:\n%s%s", code, out, stderr)
 	}
 	if got := firstTraceRow(out, "regress"); got != "main.checksum" {
