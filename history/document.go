@@ -62,16 +62,8 @@ func (s *Store) TrendDocument(ctx context.Context, q Query, o CheckOptions, allR
 	d := s.newDocument(m, result.HistoryViewTrend, q)
 	d.Run.History.Detector = detectorOf(o)
 	d.Run.History.AllRuns = allRuns
-	ss, err := s.Select(ctx, q)
-	if err != nil {
+	if _, err := s.addChanges(ctx, d, q, o); err != nil {
 		return nil, err
-	}
-	for _, se := range ss {
-		chs, err := Changes(se.Points, o)
-		if err != nil {
-			return nil, err
-		}
-		d.Measurements = append(d.Measurements, seriesMeasurement(se, chs))
 	}
 	return d, nil
 }
@@ -99,15 +91,11 @@ func (s *Store) CheckDocument(ctx context.Context, names []string, q Query, o Ch
 	}
 	for _, name := range names {
 		q.Name = name
-		ss, err := s.Select(ctx, q)
+		changes, err := s.addChanges(ctx, d, q, o)
 		if err != nil {
 			return nil, err
 		}
-		for _, se := range ss {
-			chs, err := Changes(se.Points, o)
-			if err != nil {
-				return nil, err
-			}
+		for _, chs := range changes {
 			check.Checked++
 			if len(chs) > 0 {
 				check.Changed++
@@ -115,10 +103,26 @@ func (s *Store) CheckDocument(ctx context.Context, names []string, q Query, o Ch
 					check.Regressed++
 				}
 			}
-			d.Measurements = append(d.Measurements, seriesMeasurement(se, chs))
 		}
 	}
 	return d, nil
+}
+
+// addChanges adds to d the series q selects, each with its change points
+// (Changes with o), and returns those, a list per series.
+func (s *Store) addChanges(ctx context.Context, d *result.Document, q Query, o CheckOptions) ([][]ChangePoint, error) {
+	ss, err := s.Select(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]ChangePoint, len(ss))
+	for i, se := range ss {
+		if out[i], err = Changes(se.Points, o); err != nil {
+			return nil, err
+		}
+		d.Measurements = append(d.Measurements, seriesMeasurement(se, out[i]))
+	}
+	return out, nil
 }
 
 // ExportDocument returns the series q selects.
