@@ -22,7 +22,7 @@ import (
 // counter's calibration (each segment's frequency, in ppm from the
 // figure used, and the kernel's figure).
 func clocksPlots(ps *set, d *result.Document, prefix string, o view.Options) error {
-	if sets := sampleSetsOf(d, "", o); len(sets) > 0 {
+	if sets := sampleSets(d, "", o); len(sets) > 0 {
 		if err := ps.add(prefix+"-read-cost", func(name string) (*Plot, error) {
 			p, err := violinPlot(sets, name, "read cost per clock", plotW, o)
 			if err != nil {

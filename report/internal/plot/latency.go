@@ -27,7 +27,7 @@ const latencyColumns = 300
 // percentile, the x axis in "nines" (90 %, 99 %, 99.9 %, ...).
 // Measurements are read by their metric "latency" (binned, or raw).
 func latencyPlots(ps *set, d *result.Document, prefix string, o view.Options) error {
-	sets := sampleSetsOf(d, "latency", o)
+	sets := sampleSets(d, "latency", o)
 	if len(sets) == 0 {
 		return nil
 	}

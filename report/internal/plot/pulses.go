@@ -31,7 +31,7 @@ func pulsesPlots(ps *set, d *result.Document, prefix string, o view.Options) err
 		}
 	}
 	var lat, widths []sampleSet
-	for _, ss := range sampleSets(d, "") {
+	for _, ss := range sampleSets(d, "", o) {
 		if ss.s.Unit != result.UnitNs || !(ss.s.Summary.Max > ss.s.Summary.Min) {
 			continue
 		}

@@ -35,15 +35,10 @@ type sampleSet struct {
 const maxDistributionPlots = 12
 
 // sampleSets returns the measurements of d with samples of metric name
-// (the primary metric when name is ""), in order. Function documents
-// contribute their batch measurements only.
-func sampleSets(d *result.Document, name string) []sampleSet {
-	return sampleSetsOf(d, name, view.Options{})
-}
-
-// sampleSetsOf is sampleSets with each metric's Series from o (its
-// cache, when it holds one).
-func sampleSetsOf(d *result.Document, name string, o view.Options) []sampleSet {
+// (the primary metric when name is ""), in order, each metric's Series
+// from o (its cache, when it holds one). Function documents contribute
+// their batch measurements only.
+func sampleSets(d *result.Document, name string, o view.Options) []sampleSet {
 	var out []sampleSet
 	for i := range d.Measurements {
 		m := &d.Measurements[i]
@@ -77,7 +72,7 @@ func sampleSetsOf(d *result.Document, name string, o view.Options) []sampleSet {
 // intervals; the primary metric per CPU where samples ran on several;
 // and every other metric side by side.
 func samplePlots(ps *set, d *result.Document, o view.Options, prefix string) error {
-	sets := sampleSetsOf(d, "", o)
+	sets := sampleSets(d, "", o)
 	if len(sets) == 0 {
 		return nil
 	}
@@ -646,7 +641,7 @@ func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix stri
 		if plotted == maxOtherMetrics {
 			break
 		}
-		rows := sampleSetsOf(d, n, o)
+		rows := sampleSets(d, n, o)
 		if !varies(rows) {
 			continue
 		}
@@ -682,13 +677,13 @@ func Unvaried(d *result.Document, o view.Options) []string {
 	case result.KindEnv, result.KindSleep, result.KindLatency, result.KindClocks, result.KindHistory:
 		return nil
 	}
-	sets := sampleSetsOf(d, "", o)
+	sets := sampleSets(d, "", o)
 	if len(sets) == 0 {
 		return nil
 	}
 	var out []string
 	for _, n := range otherMetrics(sets) {
-		rows := sampleSetsOf(d, n, o)
+		rows := sampleSets(d, n, o)
 		if len(rows) == 0 || varies(rows) {
 			continue
 		}
