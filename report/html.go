@@ -46,9 +46,6 @@ import (
 type htmlRenderer struct{}
 
 func (htmlRenderer) Render(w io.Writer, s Subject, o Options) error {
-	// The page's layouts, plots and comparisons share one sorted copy of
-	// each metric's samples.
-	o.cache = view.NewSeriesCache()
 	switch {
 	case s.Diff != nil:
 		return writeReportPage(w, []*result.Document{s.Diff.Baseline, s.Diff.Newer}, []*compare.Diff{s.Diff}, s, o)

@@ -100,7 +100,7 @@ type Options struct {
 	// them).
 	Plot string
 	// cache shares each metric's sorted samples within one rendering
-	// (set by the renderers that read samples more than once).
+	// (set by checked.Render, for every format).
 	cache *view.SeriesCache
 }
 
@@ -161,6 +161,9 @@ func (c checked) Render(w io.Writer, s Subject, o Options) error {
 	if err := s.check(c.f); err != nil {
 		return err
 	}
+	// The layouts, plots and comparisons of one rendering share one
+	// sorted copy of each metric's samples.
+	o.cache = view.NewSeriesCache()
 	return c.r.Render(w, s, o)
 }
 

@@ -440,7 +440,7 @@ func comparisonPlot(d *result.Document, sets []sampleSet, name string, o view.Op
 	if c := d.Run.Function; c != nil && c.Compare != nil && len(c.Compare.Cases) > 1 {
 		rounds := map[string]compare.Rounds{}
 		for _, ss := range sets {
-			if r, err := view.FunctionRounds(ss.m); err == nil {
+			if r, err := view.FunctionRounds(ss.m, o); err == nil {
 				rounds[ss.name] = r
 			}
 		}

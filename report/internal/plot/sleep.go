@@ -114,7 +114,7 @@ func sleepPlot(cells []plotSleepCell, mechs []string, metric, name, title, ylabe
 		if met == nil {
 			continue
 		}
-		s := view.NewSeries(met)
+		s := o.Series(met)
 		if s.N() == 0 {
 			continue
 		}

@@ -65,7 +65,7 @@ func clocksView(d *result.Document, o Options) (*View, error) {
 		if cd.Cross != nil {
 			cross = TextCell(crossText(cd.Cross, cd.NominalNs))
 		}
-		s := NewSeries(cost)
+		s := o.Series(cost)
 		t.Rows = append(t.Rows, []Cell{TextCell(m.Name), TextCell(string(cd.Kind)), TextCell(cd.Path), res, tick,
 			s.Cell(s.Quantile(0.5), s.AtQuantile(0.5), o.Unit), s.Cell(s.Quantile(0.99), s.AtQuantile(0.99), o.Unit),
 			back, cross})

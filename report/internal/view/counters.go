@@ -158,10 +158,10 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 			events.Rows = append(events.Rows, []Cell{TextCell(marker), TextCell(""), TextCell(e.Name), TextCell(reason)})
 			continue
 		}
-		s := NewSeries(met)
+		s := o.Series(met)
 		var running *Series
 		if rm := m.Metric(e.Name + "_running"); rm != nil && len(rm.Values) > 0 {
-			running = NewSeries(rm)
+			running = o.Series(rm)
 		}
 		csvRow(e.Name, e.State, e.Reason, e.CountedRuns, s, running)
 		sum := s.Summary
@@ -203,7 +203,7 @@ func countersBlocks(d *result.Document, m *result.Measurement, run *result.Count
 		if met == nil || len(met.Values) == 0 {
 			continue
 		}
-		s := NewSeries(met)
+		s := o.Series(met)
 		csvRow(t.metric, result.CounterCounted, "", s.N(), s, nil)
 		sd, se := "", ""
 		if t.metric == "wall" && s.N() >= 2 {

@@ -67,9 +67,10 @@ func NewSeries(m *result.Metric) *Series {
 }
 
 // A SeriesCache keeps the Series of each metric of one rendering, so
-// that a page's layouts, plots and comparisons sort each metric's samples
+// that its layouts, plots and comparisons sort each metric's samples
 // once (a page of two documents of a million samples sorted them seven
-// times). The documents must not change while it is in use; it is safe
+// times; a command's text view, twice). Every layout takes the Series of
+// a document's metric through Options.Series. The documents must not change while it is in use; it is safe
 // for concurrent use.
 type SeriesCache struct {
 	mu sync.Mutex

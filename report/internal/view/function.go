@@ -45,7 +45,7 @@ func functionView(d *result.Document, o Options) (*View, error) {
 			modes[fd.Benchmark] = append(modes[fd.Benchmark], m)
 			continue
 		}
-		f, err := newFunctionFigures(m)
+		f, err := newFunctionFigures(m, o)
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +73,7 @@ func functionView(d *result.Document, o Options) (*View, error) {
 			var lines []string
 			for _, mm := range ms {
 				if mm.Detail.Function.Mode == result.FunctionInstructions {
-					for _, l := range instructionLines(mm) {
+					for _, l := range instructionLines(mm, o) {
 						lines = append(lines, "  "+l)
 					}
 					continue
@@ -103,6 +103,7 @@ func functionView(d *result.Document, o Options) (*View, error) {
 type functionFigures struct {
 	m    *result.Measurement
 	fd   *result.FunctionDetail
+	o    Options // the Series of m's metrics come through it
 	wall *Series
 	// xs are the samples' ns/op in order, blocks their blocks and cpus
 	// their CPUs (-1 where the thread changed CPU; nil when unknown).
@@ -119,13 +120,13 @@ type functionFigures struct {
 // newFunctionFigures reads a batch measurement's samples and recomputes
 // its interval. It fails when the document's blocks do not hold its
 // samples.
-func newFunctionFigures(m *result.Measurement) (*functionFigures, error) {
-	f := &functionFigures{m: m, fd: m.Detail.Function}
+func newFunctionFigures(m *result.Measurement, o Options) (*functionFigures, error) {
+	f := &functionFigures{m: m, fd: m.Detail.Function, o: o}
 	wm := m.Metric("wall")
 	if wm == nil {
 		return nil, fmt.Errorf("report: function measurement %q has no wall metric (ns/op per sample)", m.Name)
 	}
-	f.wall, f.xs = NewSeries(wm), wm.Values
+	f.wall, f.xs = o.Series(wm), wm.Values
 	n := len(f.xs)
 	if pl := f.fd.Placement; pl != nil && len(pl.BlockSizes) > 0 {
 		// Check the sizes before expanding them: a damaged document
@@ -222,7 +223,7 @@ func functionTables(fs []*functionFigures, o Options) (text, csvT *Table) {
 			if met == nil || len(met.Values) == 0 {
 				return Missing
 			}
-			ms := NewSeries(met)
+			ms := o.Series(met)
 			return FigureCell(ms.Summary.Median, result.UnitOne, countPrecision(ms), o.Unit)
 		}
 		cpuWall := Missing
@@ -377,7 +378,7 @@ func (f *functionFigures) countersLine() string {
 		var s *Series
 		extra := ""
 		if met := f.m.Metric(c.Event); met != nil {
-			s = NewSeries(met)
+			s = f.o.Series(met)
 		} else if len(c.PartialPerOp) > 0 {
 			s = NewSeries(&result.Metric{Unit: result.UnitCountPerOp, Values: c.PartialPerOp})
 			extra = fmt.Sprintf(" (in %d of %s)", len(c.PartialPerOp), plural.Count(len(f.xs), "sample"))
@@ -400,7 +401,7 @@ func (f *functionFigures) countersLine() string {
 		parts = append(parts, part)
 	}
 	if met := f.m.Metric("ipc"); met != nil && len(met.Values) > 0 {
-		s := NewSeries(met)
+		s := f.o.Series(met)
 		parts = append(parts, "IPC "+unit.Plain(s.Summary.Median, s.AtQuantile(0.5)))
 	}
 	if len(parts) == 0 {
@@ -416,7 +417,7 @@ func modeLine(m *result.Measurement, o Options) string {
 	if met == nil {
 		return fmt.Sprintf("%s: no samples", fd.Mode)
 	}
-	s := NewSeries(met)
+	s := o.Series(met)
 	if s.N() == 0 {
 		return fmt.Sprintf("%s: no samples", fd.Mode)
 	}
@@ -454,7 +455,7 @@ func modeLine(m *result.Measurement, o Options) string {
 			if wm == nil {
 				break
 			}
-			w := NewSeries(wm)
+			w := o.Series(wm)
 			per = append(per, mops(w.Summary.Median, w.AtQuantile(0.5)))
 			all = append(all, wm.Values...)
 		}
@@ -502,9 +503,9 @@ func (f *functionFigures) rounds() compare.Rounds {
 // FunctionRounds are the samples of a function document's batch
 // measurement m as the rounds of a comparison (compare.PairedRounds), as
 // its text view compares them; an error when its blocks do not hold its
-// samples.
-func FunctionRounds(m *result.Measurement) (compare.Rounds, error) {
-	f, err := newFunctionFigures(m)
+// samples. The wall metric's Series comes through o.
+func FunctionRounds(m *result.Measurement, o Options) (compare.Rounds, error) {
+	f, err := newFunctionFigures(m, o)
 	if err != nil {
 		return compare.Rounds{}, err
 	}

@@ -63,7 +63,7 @@ func genericViewWith(d *result.Document, o Options, rule cellRule) (*View, error
 			if !o.All && m.Primary != "" && met.Name != m.Primary {
 				continue
 			}
-			s := NewSeries(met)
+			s := o.Series(met)
 			if s.N() == 0 {
 				continue
 			}

@@ -14,14 +14,14 @@ import (
 // iteration, exact or not and why, the simulated cache figures with the
 // caches and the cycle model, and valgrind's cost. The figures are read
 // from the metrics (the samples), the rest from the mode's details.
-func instructionLines(m *result.Measurement) []string {
+func instructionLines(m *result.Measurement, o Options) []string {
 	mode := m.Detail.Function.Instructions
 	fig := func(name string) (string, bool) {
 		met := m.Metric(name)
 		if met == nil || len(met.Values) == 0 {
 			return "", false
 		}
-		s := NewSeries(met)
+		s := o.Series(met)
 		p := s.AtQuantile(0.5)
 		p.Exact = p.Exact || met.Exact
 		return countText(s.Summary.Median, p), true
@@ -68,13 +68,13 @@ func instructionLines(m *result.Measurement) []string {
 			unit.Duration(mode.NativeNsPerOp, unit.Precision{Resolution: 0.1}), unit.Duration(mode.LongestRegionNs, unit.Precision{Resolution: 1000}))
 	}
 	ls = append(ls, cost+"; "+strings.Join(mode.Runtime, " "))
-	return append(ls, hardwareLines(m)...)
+	return append(ls, hardwareLines(m, o)...)
 }
 
 // hardwareLines are the hardware's counts of an instruction-mode
 // measurement (bench.Instructions.Hardware, perf_event_open, counted
 // natively), labelled as the hardware's, or why there are none.
-func hardwareLines(m *result.Measurement) []string {
+func hardwareLines(m *result.Measurement, o Options) []string {
 	fd := m.Detail.Function
 	var parts []string
 	n := 0
@@ -83,7 +83,7 @@ func hardwareLines(m *result.Measurement) []string {
 		if met == nil || len(met.Values) == 0 {
 			continue
 		}
-		s := NewSeries(met)
+		s := o.Series(met)
 		n = max(n, s.N())
 		part := c.Event + " " + countText(s.Summary.Median, countPrecision(s))
 		if c.Note != "" {

@@ -57,7 +57,7 @@ func latencyView(d *result.Document, o Options) (*View, error) {
 		}
 		r := latencyRow{m: m, det: det}
 		if met := m.Metric("latency"); met != nil && met.Histogram != nil && met.Histogram.Total() > 0 {
-			r.s, r.h = NewSeries(met), met.Histogram
+			r.s, r.h = o.Series(met), met.Histogram
 		}
 		if det.Thread == nil {
 			all = &r

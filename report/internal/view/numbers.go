@@ -79,7 +79,7 @@ func numbersView(d *result.Document, o Options) (*View, error) {
 		if len(d.Measurements) > 1 {
 			heading = m.Name
 		}
-		blocks, row := numbersBlocks(m, met, run, method, du, heading)
+		blocks, row := numbersBlocks(m, met, o.Series(met), run, method, du, heading)
 		v.Blocks = append(v.Blocks, blocks...)
 		csvT.Rows = append(csvT.Rows, row)
 	}
@@ -88,10 +88,9 @@ func numbersView(d *result.Document, o Options) (*View, error) {
 	return v, nil
 }
 
-// numbersBlocks lays out one measurement of a numbers document, and its
-// CSV row.
-func numbersBlocks(m *result.Measurement, met *result.Metric, run result.NumbersRun, method stats.Method, du unit.Unit, heading string) ([]Block, []Cell) {
-	s := NewSeries(met)
+// numbersBlocks lays out one measurement of a numbers document, its
+// metric met of Series s, and its CSV row.
+func numbersBlocks(m *result.Measurement, met *result.Metric, s *Series, run result.NumbersRun, method stats.Method, du unit.Unit, heading string) ([]Block, []Cell) {
 	sum := s.Summary
 	cell := func(x float64, p unit.Precision) Cell {
 		if math.IsInf(x, 0) {

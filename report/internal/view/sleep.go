@@ -49,13 +49,13 @@ func sleepView(d *result.Document, o Options) (*View, error) {
 		}
 		c := &sleepCell{m: m, det: m.Detail.Sleep}
 		if met := m.Metric("achieved"); met != nil && len(met.Values) > 0 {
-			c.ach = NewSeries(met)
+			c.ach = o.Series(met)
 		}
 		if met := m.Metric("overshoot"); met != nil && len(met.Values) > 0 {
-			c.over = NewSeries(met)
+			c.over = o.Series(met)
 		}
 		if met := m.Metric("cpu"); met != nil && len(met.Values) > 0 {
-			c.cpu = NewSeries(met)
+			c.cpu = o.Series(met)
 		}
 		cells = append(cells, c)
 	}

@@ -68,7 +68,7 @@ func traceView(d *result.Document, o Options) (*View, error) {
 					row = append(row, Missing)
 				}
 			} else {
-				s := NewSeries(met)
+				s := o.Series(met)
 				row = append(row, TextCell(strconv.Itoa(s.N())))
 				for _, p := range tracePercentiles {
 					row = append(row, s.Cell(s.Quantile(p/100), s.AtQuantile(p/100), o.Unit))
