@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
+	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 	"github.com/chronograph/chronograph/unit"
@@ -220,7 +220,7 @@ func change(name string, omet, met *result.Metric, sorted func(*result.Metric) [
 
 // median is the median of m's samples as the views print it: of the
 // values (NaNs left out; stats.SummarizeSorted), or read from the bins.
-func median(m *result.Metric) float64 { return medianSorted(m, sortedValues(m.Values)) }
+func median(m *result.Metric) float64 { return medianSorted(m, sortedMetric(m)) }
 
 // medianSorted is median(m) of sorted, m's values without NaN, sorted.
 func medianSorted(m *result.Metric, sorted []float64) float64 {
@@ -241,20 +241,8 @@ func count(m *result.Metric) int {
 	return len(m.Values)
 }
 
-// sortedMetric is sortedValues of m's values.
-func sortedMetric(m *result.Metric) []float64 { return sortedValues(m.Values) }
-
-// sortedValues returns xs without its NaNs, sorted.
-func sortedValues(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			out = append(out, x)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+// sortedMetric is m's values without NaN, sorted (radix.Numbers).
+func sortedMetric(m *result.Metric) []float64 { return radix.Numbers(m.Values) }
 
 // TooFewForCI reports whether samples of na and nb values are too small
 // for the interval of a median or of a ratio of medians (fewer than

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/chronograph/chronograph/internal/radix"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -27,7 +28,7 @@ func Medians(a, b []float64, seed uint64) (stats.MedianRatio, error) {
 		return stats.CompareMedians(a, b, stats.Confidence, stats.Alpha, seed)
 	}
 	var r stats.MedianRatio
-	sa, sb := sortedValues(a), sortedValues(b)
+	sa, sb := radix.Numbers(a), radix.Numbers(b)
 	ma, mb := stats.SummarizeSorted(sa).Median, stats.SummarizeSorted(sb).Median
 	r.Ratio = ma / mb
 	ia, erra := stats.MedianCI(sa, stats.Confidence)

@@ -137,7 +137,7 @@ func MedianCI(xs []float64, confidence float64) (Interval, error) {
 	if err := checkConfidence(confidence); err != nil {
 		return Interval{}, err
 	}
-	return MedianCISorted(sortedNumbers(xs), confidence)
+	return MedianCISorted(radix.Numbers(xs), confidence)
 }
 
 // MedianCISorted is MedianCI of a sample already sorted in increasing

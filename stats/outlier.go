@@ -56,7 +56,7 @@ func tukeyFences(q1, q3 float64) Outliers {
 // the quartiles nor flagged. xs is not modified. A sample with fewer than
 // 4 values (or only NaNs) gets NaN fences and no outliers. It sorts a copy
 // of xs; TukeySorted takes one sorted already.
-func Tukey(xs []float64) Outliers { return TukeySorted(xs, sortedNumbers(xs)) }
+func Tukey(xs []float64) Outliers { return TukeySorted(xs, radix.Numbers(xs)) }
 
 // TukeySorted is Tukey with the values of xs already sorted in increasing
 // order (as slices.Sort sorts them, NaNs first): the fences come from
@@ -108,19 +108,6 @@ func room(n int) []int {
 	return make([]int, 0, n)
 }
 
-// sortedNumbers returns the values of xs but NaN, sorted in increasing
-// order: a new slice.
-func sortedNumbers(xs []float64) []float64 {
-	sorted := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			sorted = append(sorted, x)
-		}
-	}
-	radix.Sort(sorted)
-	return sorted
-}
-
 // withoutNaN returns sorted without the NaNs that slices.Sort puts first.
 func withoutNaN(sorted []float64) []float64 {
 	nan := 0
@@ -145,7 +132,7 @@ const DefaultModifiedZThreshold = 3.5
 // value is flagged. NaN values are ignored. xs is not modified. It sorts a
 // copy of xs; ModifiedZSorted takes one sorted already.
 func ModifiedZ(xs []float64, threshold float64) []int {
-	return ModifiedZSorted(xs, sortedNumbers(xs), threshold)
+	return ModifiedZSorted(xs, radix.Numbers(xs), threshold)
 }
 
 // ModifiedZSorted is ModifiedZ with the values of xs already sorted in

@@ -70,6 +70,19 @@ func Sort(xs []float64) {
 	}
 }
 
+// Numbers returns the values of xs but NaN in a new slice, sorted in
+// increasing order by Sort; xs is not modified.
+func Numbers(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	Sort(out)
+	return out
+}
+
 // scratchPool holds the scratch copies of Sort for the next sort (of the
 // same sample's copy in the report, typically), so that a sort allocates
 // it once.

@@ -96,3 +96,45 @@ func BenchmarkSortMillion(b *testing.B) {
 		}
 	})
 }
+
+// TestNumbers: Numbers is the values but NaN in increasing order, in a
+// new slice, the input left as it was.
+func TestNumbers(t *testing.T) {
+	nan := math.NaN()
+	big := make([]float64, minRadix+3)
+	for i := range big {
+		big[i] = float64((i * 7919) % 1000)
+	}
+	big[5], big[minRadix] = nan, nan
+	for _, tt := range []struct {
+		name string
+		xs   []float64
+		want []float64
+	}{
+		{"empty", nil, []float64{}},
+		{"only NaN", []float64{nan, nan}, []float64{}},
+		{"mixed", []float64{3, nan, -1, math.Inf(1), 2, nan, math.Inf(-1)}, []float64{math.Inf(-1), -1, 2, 3, math.Inf(1)}},
+		{"radix sized", big, func() []float64 {
+			var w []float64
+			for _, x := range big {
+				if x == x {
+					w = append(w, x)
+				}
+			}
+			slices.Sort(w)
+			return w
+		}()},
+	} {
+		orig := slices.Clone(tt.xs)
+		got := Numbers(tt.xs)
+		if !slices.Equal(got, tt.want) || got == nil {
+			t.Errorf("%s: Numbers = %v, want %v", tt.name, got, tt.want)
+		}
+		if !slices.EqualFunc(tt.xs, orig, same) {
+			t.Errorf("%s: the input was modified", tt.name)
+		}
+		if len(got) > 0 && len(tt.xs) > 0 && &got[0] == &tt.xs[0] {
+			t.Errorf("%s: Numbers returned its input", tt.name)
+		}
+	}
+}

@@ -56,13 +56,7 @@ func NewSeries(m *result.Metric) *Series {
 		}
 		return s
 	}
-	xs := make([]float64, 0, len(m.Values))
-	for _, v := range m.Values {
-		if !math.IsNaN(v) {
-			xs = append(xs, v)
-		}
-	}
-	radix.Sort(xs)
+	xs := radix.Numbers(m.Values)
 	return &Series{Unit: m.Unit, Resolution: res, Sorted: xs, Summary: stats.SummarizeSorted(xs)}
 }
 
