@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/chronograph/chronograph/stats"
@@ -51,5 +52,38 @@ func TestMediansAsymptotic(t *testing.T) {
 	r, err = Medians(a, b, 1)
 	if err == nil || !math.IsNaN(r.CI.Lo) || !math.IsNaN(r.CI.Hi) {
 		t.Errorf("zero median: %+v, %v", r, err)
+	}
+}
+
+// TestMediansSorted: of the sorted samples, MediansSorted gives what
+// Medians gives of the samples, on both sides of BootstrapLimit, and
+// refuses NaN and an empty sample as Medians does.
+func TestMediansSorted(t *testing.T) {
+	shuffled := func(n int, base float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = base + float64((i*7919)%1000)
+		}
+		return xs
+	}
+	for _, n := range []int{30, BootstrapLimit/2 + 1} {
+		a, b := shuffled(n, 2e6), shuffled(n+3, 1e6)
+		sa, sb := slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
+		want, werr := Medians(a, b, 1)
+		got, err := MediansSorted(sa, sb, 1)
+		if (err == nil) != (werr == nil) || got.Ratio != want.Ratio || got.CI != want.CI || got.MannWhitney != want.MannWhitney || got.Significant != want.Significant {
+			t.Errorf("n %d: MediansSorted %+v, %v; Medians %+v, %v", n, got, err, want, werr)
+		}
+	}
+	for _, tt := range []struct {
+		name   string
+		sa, sb []float64
+	}{
+		{"NaN", append([]float64{math.NaN()}, make([]float64, BootstrapLimit)...), []float64{1, 2}},
+		{"empty", nil, make([]float64, BootstrapLimit+1)},
+	} {
+		if _, err := MediansSorted(tt.sa, tt.sb, 1); err == nil {
+			t.Errorf("%s: no error", tt.name)
+		}
 	}
 }

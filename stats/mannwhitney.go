@@ -91,6 +91,17 @@ func MannWhitneyU(a, b []float64) (MannWhitneyResult, error) {
 	return mannWhitneySorted(sa, sb), nil
 }
 
+// MannWhitneyUSorted is MannWhitneyU of samples already sorted in
+// increasing order (view.Series.Sorted, a document's sorted copy): the
+// same result with no copy and no sort. Unsorted input gives a wrong
+// result; an empty sample or NaN values are the same errors.
+func MannWhitneyUSorted(sa, sb []float64) (MannWhitneyResult, error) {
+	if len(sa) == 0 || len(sb) == 0 || math.IsNaN(sa[0]) || math.IsNaN(sb[0]) || math.IsNaN(sa[len(sa)-1]) || math.IsNaN(sb[len(sb)-1]) {
+		return MannWhitneyU(sa, sb) // its error
+	}
+	return mannWhitneySorted(sa, sb), nil
+}
+
 // mannWhitneySorted is MannWhitneyU of sorted, non-empty samples sa and
 // sb without NaN: it ranks sa ∪ sb by merging them (the pooled order of
 // the values, which is all the ranks depend on), with no sort.

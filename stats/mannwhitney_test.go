@@ -451,3 +451,35 @@ func TestMannWhitneyExactLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestMannWhitneyUSorted: of sorted copies it gives MannWhitneyU's
+// result, with ties and on both sides of the exact limit, and its errors
+// for an empty sample or NaN.
+func TestMannWhitneyUSorted(t *testing.T) {
+	for _, tt := range []struct{ a, b []float64 }{
+		{[]float64{3, 1, 2, 2, 5}, []float64{4, 4, 0, 6}},
+		{[]float64{1, 1, 1}, []float64{1, 1}},
+		{spreadOf(200, 3), spreadOf(300, 5)},
+	} {
+		want, werr := MannWhitneyU(tt.a, tt.b)
+		got, err := MannWhitneyUSorted(slices.Sorted(slices.Values(tt.a)), slices.Sorted(slices.Values(tt.b)))
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("%v %v: %+v, %v; MannWhitneyU %+v, %v", tt.a, tt.b, got, err, want, werr)
+		}
+	}
+	for _, tt := range []struct{ a, b []float64 }{{nil, []float64{1}}, {[]float64{math.NaN(), 1}, []float64{2}}, {[]float64{1}, []float64{2, math.NaN()}}} {
+		_, werr := MannWhitneyU(tt.a, tt.b)
+		if _, err := MannWhitneyUSorted(tt.a, tt.b); err == nil || werr == nil || err.Error() != werr.Error() {
+			t.Errorf("%v %v: error %v, MannWhitneyU's %v", tt.a, tt.b, err, werr)
+		}
+	}
+}
+
+// spreadOf is n values from 0 to k-1 and beyond, in a scrambled order.
+func spreadOf(n, k int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64((i*7919)%(n+k)) / float64(k)
+	}
+	return xs
+}

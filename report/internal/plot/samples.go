@@ -104,6 +104,15 @@ func samplePlots(ps *set, d *result.Document, o view.Options, prefix string) err
 	return otherMetricPlots(ps, d, sets, prefix, o)
 }
 
+// medians is compare.Medians of the samples of ss against ref's, from
+// their sorted copies when those hold every sample (no NaN).
+func medians(ss, ref sampleSet) (stats.MedianRatio, error) {
+	if len(ss.s.Sorted) == len(ss.metric.Values) && len(ref.s.Sorted) == len(ref.metric.Values) {
+		return compare.MediansSorted(ss.s.Sorted, ref.s.Sorted, 1)
+	}
+	return compare.Medians(ss.metric.Values, ref.metric.Values, 1)
+}
+
 // comparable reports whether the medians of sets lie within a factor of
 // 10 of each other, so that their distributions side by side on one axis
 // show their shapes (Go benchmarks of unrelated functions do not: each
@@ -479,7 +488,7 @@ func comparisonPlot(d *result.Document, sets []sampleSet, name string, o view.Op
 			if ss.name == ref || ss.s.Binned() {
 				continue
 			}
-			r, err := compare.Medians(ss.metric.Values, refSet.metric.Values, 1)
+			r, err := medians(ss, refSet)
 			if err != nil {
 				continue
 			}
