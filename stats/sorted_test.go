@@ -82,8 +82,10 @@ func TestSortedVariants(t *testing.T) {
 	}
 }
 
-// refTukey is Tukey as a reference: the quartiles of the sorted numbers,
-// then every value against the fences.
+// refTukey is Tukey as a reference, from the definitions alone (not
+// tukeyFences, nor TukeySorted's loop): the quartiles of the sorted
+// numbers, the fences Q1 - 3 IQR, Q1 - 1.5 IQR, Q3 + 1.5 IQR and Q3 + 3
+// IQR, and each class by its own interval, as Outliers documents them.
 func refTukey(xs []float64) Outliers {
 	var s []float64
 	for _, x := range xs {
@@ -92,20 +94,27 @@ func refTukey(xs []float64) Outliers {
 		}
 	}
 	slices.Sort(s)
+	nan := math.NaN()
+	o := Outliers{Q1: nan, Q3: nan, IQR: nan, LowSevereFence: nan, LowMildFence: nan, HighMildFence: nan, HighSevereFence: nan}
 	if len(s) < 4 {
-		return tukeyFences(math.NaN(), math.NaN())
+		return o
 	}
-	o := tukeyFences(Quantile(s, 0.25, Linear), Quantile(s, 0.75, Linear))
+	o.Q1, o.Q3 = Quantile(s, 0.25, Linear), Quantile(s, 0.75, Linear)
+	o.IQR = o.Q3 - o.Q1
+	o.LowSevereFence, o.LowMildFence = o.Q1-float64(3*o.IQR), o.Q1-float64(1.5*o.IQR)
+	o.HighMildFence, o.HighSevereFence = o.Q3+float64(1.5*o.IQR), o.Q3+float64(3*o.IQR)
 	for i, x := range xs {
-		switch {
-		case x < o.LowSevereFence:
+		if x < o.LowSevereFence {
 			o.LowSevere = append(o.LowSevere, i)
-		case x < o.LowMildFence:
+		}
+		if o.LowSevereFence <= x && x < o.LowMildFence {
 			o.LowMild = append(o.LowMild, i)
-		case x > o.HighSevereFence:
-			o.HighSevere = append(o.HighSevere, i)
-		case x > o.HighMildFence:
+		}
+		if o.HighMildFence < x && x <= o.HighSevereFence {
 			o.HighMild = append(o.HighMild, i)
+		}
+		if x > o.HighSevereFence {
+			o.HighSevere = append(o.HighSevere, i)
 		}
 	}
 	return o
