@@ -21,8 +21,10 @@ func TestTukey(t *testing.T) {
 	if o.Q1 != q1 || o.Q3 != q3 || o.IQR != q3-q1 {
 		t.Fatalf("quartiles %v %v %v, want %v %v", o.Q1, o.Q3, o.IQR, q1, q3)
 	}
-	if o.LowSevereFence != q1-3*o.IQR || o.LowMildFence != q1-1.5*o.IQR ||
-		o.HighMildFence != q3+1.5*o.IQR || o.HighSevereFence != q3+3*o.IQR {
+	// float64(...) keeps the compiler from fusing the references'
+	// multiply-adds on arm64, where the code under test does not fuse.
+	if o.LowSevereFence != q1-float64(3*o.IQR) || o.LowMildFence != q1-float64(1.5*o.IQR) ||
+		o.HighMildFence != q3+float64(1.5*o.IQR) || o.HighSevereFence != q3+float64(3*o.IQR) {
 		t.Errorf("fences %+v", o)
 	}
 	if o.Q1 != 4.75 || o.Q3 != 16.25 || o.LowMildFence != -12.5 || o.HighSevereFence != 50.75 {
