@@ -32,29 +32,37 @@ var (
 // intervals), the rest those through stats; scopeprom Prometheus' client
 // (its only job), result/input x/perf's benchfmt, profiles pprof's
 // profile package, and so do compare, run and bench (through package
-// profiles: they record and compare CPU profiles).
+// profiles: they record and compare CPU profiles). Where only is set it
+// lists every package outside the standard library pkg may link besides
+// itself (ours relative to the module): capture, which programs that read
+// captures import, links warn alone; profiles, imported by the measuring
+// packages, pprof's profile package and the file writer (which brings
+// x/sys); cpuprof, imported by the programs being measured, nothing.
 var light = []struct {
 	pkg     string
 	allowed []string
+	only    []string
 }{
-	{"unit", nil},
-	{"warn", nil},
-	{"capture", nil},
-	{"clock", sys},
-	{"env", sys},
-	{"stats", statsMod},
-	{"result", measure},
-	{"compare", measureProfs},
-	{"counters", measure},
-	{"delay", measure},
-	{"run", measureProfs},
-	{"bench", measureProfs},
-	{"bench/benchtest", measureProfs},
-	{"tracer", measure},
-	{"scope", measure},
-	{"scope/scopeprom", append(slices.Clone(measure), prom...)},
-	{"result/input", append(slices.Clone(measure), "golang.org/x/perf", "github.com/aclements/go-moremath")},
-	{"profiles", append(slices.Clone(sys), pprof)},
+	{"unit", nil, nil},
+	{"warn", nil, nil},
+	{"capture", nil, []string{"warn"}},
+	{"clock", sys, nil},
+	{"env", sys, nil},
+	{"stats", statsMod, nil},
+	{"result", measure, nil},
+	{"compare", measureProfs, nil},
+	{"counters", measure, nil},
+	{"delay", measure, nil},
+	{"run", measureProfs, nil},
+	{"bench", measureProfs, nil},
+	{"bench/benchtest", measureProfs, nil},
+	{"tracer", measure, nil},
+	{"scope", measure, nil},
+	{"scope/scopeprom", append(slices.Clone(measure), prom...), nil},
+	{"result/input", append(slices.Clone(measure), "golang.org/x/perf", "github.com/aclements/go-moremath"), nil},
+	{"profiles", append(slices.Clone(sys), pprof), []string{"warn", "internal/outfile", "internal/plural",
+		"github.com/google/pprof/profile", "golang.org/x/sys/unix", "golang.org/x/sys/windows"}},
+	{"profiles/cpuprof", nil, []string{}},
 }
 
 // ours lists chronograph's packages no light package may import.
@@ -167,11 +175,26 @@ func violations(pkg string, deps []dep, imports map[string][]string, allowed, fo
 	return bad
 }
 
+// outside returns, for pkg's listing, a line per package outside the
+// standard library, other than pkg, that only does not list (ours
+// relative to the module).
+func outside(pkg string, deps []dep, imports map[string][]string, only []string) []string {
+	root := module + "/" + pkg
+	var bad []string
+	for _, d := range deps {
+		rel := strings.TrimPrefix(d.path, module+"/")
+		if d.module != "" && d.path != root && !slices.Contains(only, rel) {
+			bad = append(bad, "links package "+rel+": "+chain(imports, root, d.path))
+		}
+	}
+	return bad
+}
+
 // TestLightPackages: every package a program imports to measure links
-// only the modules listed for it, on every supported platform, and none
-// of report, history, internal/browser or the commands; a failure names
-// the package, the platform, the module and the import chain that brings
-// it in.
+// only the modules listed for it (and, where only is set, only the
+// packages listed), on every supported platform, and none of report,
+// history, internal/browser or the commands; a failure names the package,
+// the platform, the module and the import chain that brings it in.
 func TestLightPackages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list for every package and platform")
@@ -182,7 +205,48 @@ func TestLightPackages(t *testing.T) {
 			for _, v := range violations(l.pkg, deps, imports, l.allowed, nil, true) {
 				t.Errorf("%s on %s %s (allowed: %s)", l.pkg, target, v, strings.Join(append([]string{"the standard library", "chronograph"}, l.allowed...), ", "))
 			}
+			if l.only == nil {
+				continue
+			}
+			for _, v := range outside(l.pkg, deps, imports, l.only) {
+				t.Errorf("%s on %s %s (allowed: %s)", l.pkg, target, v, strings.Join(append([]string{"the standard library"}, l.only...), ", "))
+			}
 		}
+	}
+}
+
+// TestLightPackagesNoCgo: no package a light package links outside the
+// standard library has cgo files (listed with cgo enabled, where files
+// that import "C" count), so a program that imports one to measure builds
+// without a C toolchain.
+func TestLightPackagesNoCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	gocmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is not on PATH: %v", err)
+	}
+	args := []string{"list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}\t{{join .CgoFiles \" \"}}{{end}}"}
+	for _, l := range light {
+		args = append(args, module+"/"+l.pkg)
+	}
+	cmd := exec.Command(gocmd, args...)
+	cmd.Env = append(cmd.Environ(), "CGO_ENABLED=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	n := 0
+	for line := range strings.Lines(string(out)) {
+		p, cgo, _ := strings.Cut(strings.TrimRight(line, "\n"), "\t")
+		n++
+		if cgo != "" {
+			t.Errorf("%s has cgo files: %s", strings.TrimPrefix(p, module+"/"), cgo)
+		}
+	}
+	if n < len(light) {
+		t.Fatalf("go list listed %d packages outside the standard library, fewer than the %d light ones", n, len(light))
 	}
 }
 
@@ -229,5 +293,13 @@ func TestViolationsNamed(t *testing.T) {
 	}
 	if got := violations("report", append(deps[1:], dep{"modernc.org/sqlite", "modernc.org/sqlite"}), imports, nil, []string{"modernc.org/"}, false); len(got) != 1 {
 		t.Fatalf("report with sqlite: %q", got)
+	}
+	got = outside("bench", deps, imports, []string{"report", "golang.org/x/sys/unix"})
+	want = []string{"links package gonum.org/v1/plot: bench -> report -> gonum.org/v1/plot", "links package gonum.org/v1/plot/vg: bench -> report -> gonum.org/v1/plot/vg"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("outside: got %q\nwant %q", got, want)
+	}
+	if got := outside("bench", deps[:1], imports, []string{}); len(got) != 0 {
+		t.Fatalf("outside, bench alone: %q", got)
 	}
 }
