@@ -19,8 +19,10 @@
 package cpuprof
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/pprof"
 )
@@ -33,7 +35,8 @@ const Env = "CHRONO_CPUPROFILE"
 // variable is empty it returns a function that does nothing. A file that
 // cannot be created, or a profile already running, is reported on
 // standard error and leaves the program unprofiled: the caller that
-// asked for the profile sees it missing.
+// asked for the profile sees it missing (the file is removed if Start
+// created it; a path that was there, a FIFO, device or symlink, stays).
 func Start() (stop func()) {
 	return start(os.Getenv(Env), os.Stderr)
 }
@@ -42,6 +45,8 @@ func start(path string, stderr io.Writer) func() {
 	if path == "" {
 		return func() {}
 	}
+	_, err := os.Lstat(path)
+	created := errors.Is(err, fs.ErrNotExist)
 	f, err := os.Create(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "cpuprof: %s: %v\n", Env, err)
@@ -50,7 +55,9 @@ func start(path string, stderr io.Writer) func() {
 	if err := pprof.StartCPUProfile(f); err != nil {
 		fmt.Fprintf(stderr, "cpuprof: %s: %v\n", Env, err)
 		f.Close()
-		os.Remove(path)
+		if created {
+			os.Remove(path)
+		}
 		return func() {}
 	}
 	return func() {

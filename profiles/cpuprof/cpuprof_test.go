@@ -69,6 +69,18 @@ func TestStartErrors(t *testing.T) {
 	if _, err := os.Stat(second); !os.IsNotExist(err) {
 		t.Errorf("the refused profile's file is left: %v", err)
 	}
+	// A refused profile to a path that was there before (a FIFO, a
+	// device, a symlink: here a file) leaves the path in place.
+	there := filepath.Join(dir, "there")
+	if err := os.WriteFile(there, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop = start(first, &stderr)
+	start(there, &stderr)()
+	stop()
+	if _, err := os.Stat(there); err != nil {
+		t.Errorf("a refused profile removed the path that was there: %v", err)
+	}
 	if fi, err := os.Stat(first); err != nil || fi.Size() == 0 {
 		t.Errorf("the first profile: %v", err)
 	}
