@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/crosstest"
+	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 )
 
 // loopC is a program whose instruction count is known: a loop of two
@@ -57,7 +58,7 @@ func buildLoop(t *testing.T) string {
 // loop counts is exactly two instructions per trip either way, and a
 // run's count is the same every time.
 func TestCommand(t *testing.T) {
-	needValgrind(t)
+	valgrindtest.Need(t)
 	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
 		t.Skipf("the test program's loop is written for amd64 and arm64, not %s", runtime.GOARCH)
 	}

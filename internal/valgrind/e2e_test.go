@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/objdump"
+	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
 )
 
 // count measures a region of the test binary under callgrind.
@@ -54,7 +55,7 @@ func instructions(t *testing.T, r *Result) (PerOp, []uint64) {
 // TestInstructionsRepeatable: the instruction count of a region is the
 // same in 10 runs, to the instruction, for every region.
 func TestInstructionsRepeatable(t *testing.T) {
-	needValgrind(t)
+	valgrindtest.Need(t)
 	first, firstRaw := instructions(t, count(t, "sum1024", Options{}))
 	t.Logf("sum1024: %v instructions for %v iterations: %.0f per iteration + %.0f fixed", firstRaw, []int{1000, 2000, 3000}, first.PerOp, first.Fixed)
 	for run := 2; run <= 10; run++ {
@@ -83,7 +84,7 @@ func TestInstructionsRepeatable(t *testing.T) {
 // that has run for PreemptAfter yields in them: each count is measured
 // three times and the repeat with the fewest instructions kept.
 func TestInstructionsHandCount(t *testing.T) {
-	needValgrind(t)
+	valgrindtest.Need(t)
 	bin := builtChild(t)
 	fn := func(name string) objdump.Listing { return disassemble(t, bin, name) }
 	sum, loopS, loopC := fn("sumUint64"), fn("loopSum"), fn("loopCalls")
@@ -114,7 +115,7 @@ func TestInstructionsHandCount(t *testing.T) {
 // TestInstructionsPlantedChange: ten more elements (1024 → 1034, about
 // 1 %) cost exactly ten more times the loop body's instructions.
 func TestInstructionsPlantedChange(t *testing.T) {
-	needValgrind(t)
+	valgrindtest.Need(t)
 	bin := builtChild(t)
 	body := counted(t)(disassemble(t, bin, "sumUint64").Body())
 	a, _ := instructions(t, countIn(t, bin, "sum1024", Options{}))
@@ -129,7 +130,7 @@ func TestInstructionsPlantedChange(t *testing.T) {
 // same, the simulated cache events are there, and so is the cycle
 // estimate.
 func TestCacheSim(t *testing.T) {
-	needValgrind(t)
+	valgrindtest.Need(t)
 	plain, _ := instructions(t, count(t, "sum1024", Options{}))
 	r := count(t, "sum1024", Options{CacheSim: true})
 	withSim, _ := instructions(t, r)
@@ -168,7 +169,7 @@ func TestCacheSim(t *testing.T) {
 // TestCountFailures: a program that measures nothing, or fails, is an
 // error that says so.
 func TestCountFailures(t *testing.T) {
-	needValgrind(t)
+	valgrindtest.Need(t)
 	o := Options{Iterations: []int{1, 2}}
 	_, err := Count(context.Background(), []string{"true"}, "sum1024", o)
 	if err == nil || !strings.Contains(err.Error(), "measured no region") {

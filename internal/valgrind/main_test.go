@@ -1,12 +1,9 @@
 package valgrind
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
@@ -89,35 +86,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needValgrind skips the test when valgrind cannot count here, and fails
-// it in CI.
-func needValgrind(t *testing.T) { valgrindtest.Need(t) }
-
-// starts skips the test when valgrind cannot start bin, a test binary of
-// this package: under an emulator (GOARCH=arm64 under qemu-user on an
-// amd64 host, as CI runs the arm64 suite) the valgrind on PATH is the
-// host's, which starts programs of its own architecture only ("failed to
-// start tool 'none' for platform 'arm64-linux'"); the suite of the host's
-// own platform counts them. It asks valgrind once per binary (a run that
-// tests nothing: about 1 s). (Command's tests count a C program that the
-// host's gcc built: they run everywhere.)
-func starts(t *testing.T, bin string) {
-	t.Helper()
-	once, _ := startProbes.LoadOrStore(bin, sync.OnceValue(func() string {
-		out, err := exec.Command("valgrind", "--tool=none", "-q", bin, "-test.run=^$").CombinedOutput()
-		if err != nil && bytes.Contains(out, []byte("failed to start tool")) {
-			return string(bytes.TrimSpace(out))
-		}
-		return "" // it starts (another failure is the tests' to report)
-	}))
-	if why := once.(func() string)(); why != "" {
-		t.Skipf("valgrind cannot run this %s test binary here (an emulated platform?): %s", runtime.GOARCH, why)
-	}
-}
-
-// startProbes holds starts's answer for each binary.
-var startProbes sync.Map
-
 var (
 	childOnce sync.Once
 	childDir  string
@@ -130,8 +98,8 @@ var (
 // would be counted), builtChild's.
 func child(t *testing.T) string {
 	t.Helper()
-	if !raceEnabled && testing.CoverMode() == "" {
-		starts(t, os.Args[0])
+	if Instrumented() == "" {
+		valgrindtest.Starts(t, os.Args[0])
 		return os.Args[0]
 	}
 	return builtChild(t)
@@ -153,6 +121,6 @@ func builtChild(t *testing.T) string {
 	if childErr != nil {
 		t.Fatal(childErr)
 	}
-	starts(t, childPath)
+	valgrindtest.Starts(t, childPath)
 	return childPath
 }

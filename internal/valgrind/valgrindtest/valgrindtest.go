@@ -28,18 +28,34 @@ func Need(t testing.TB) {
 		}
 		t.Skipf("valgrind is not installed (%v); install it (apt-get install valgrind) to test instruction counting", err)
 	}
-	if why := cannotStart(); why != "" {
+	Starts(t, os.Args[0])
+}
+
+// Starts skips the test when valgrind cannot start bin, a test binary
+// (this one, or a rebuild of it): under an emulator (GOARCH=arm64 under
+// qemu-user on an amd64 host, as CI runs the arm64 suite) the valgrind on
+// PATH is the host's, which starts programs of its own architecture only
+// ("failed to start tool 'none' for platform 'arm64-linux'"); the suite
+// of the host's own platform counts them. It asks valgrind once per
+// binary and process (a run that tests nothing: about 1 s).
+func Starts(t testing.TB, bin string) {
+	t.Helper()
+	once, _ := probes.LoadOrStore(bin, sync.OnceValue(func() string { return cannotStart(bin) }))
+	if why := once.(func() string)(); why != "" {
 		t.Skipf("valgrind cannot run this %s test binary here (an emulated platform?): %s", runtime.GOARCH, why)
 	}
 }
 
-// cannotStart asks valgrind, once per process, to start the running test
-// binary (with no test to run): what it said when it could not start a
-// program of this architecture, else "".
-var cannotStart = sync.OnceValue(func() string {
-	out, err := exec.Command("valgrind", "--tool=none", "-q", os.Args[0], "-test.run=^$").CombinedOutput()
+// probes holds Starts's answer for each binary.
+var probes sync.Map
+
+// cannotStart asks valgrind to start the test binary bin (with no test
+// to run): what it said when it could not start a program of this
+// architecture, else "".
+func cannotStart(bin string) string {
+	out, err := exec.Command("valgrind", "--tool=none", "-q", bin, "-test.run=^$").CombinedOutput()
 	if err != nil && bytes.Contains(out, []byte("failed to start tool")) {
 		return string(bytes.TrimSpace(out))
 	}
 	return "" // it starts (another failure is the tests' to report)
-})
+}

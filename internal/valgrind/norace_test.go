@@ -1,5 +1,0 @@
-//go:build !race
-
-package valgrind
-
-const raceEnabled = false
