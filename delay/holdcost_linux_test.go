@@ -7,11 +7,12 @@ import (
 	"math/rand"
 	"runtime"
 	"runtime/metrics"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/chronograph/chronograph/stats"
 )
 
 // BenchmarkHoldCost measures what a Sleeper's waits cost the rest of the
@@ -105,35 +106,19 @@ func holdCost(b *testing.B, neighbor string, newSleeper func() *Sleeper, d time.
 	stop.Store(true)
 	wg.Wait()
 	if len(overs) > 0 {
-		b.ReportMetric(quantileOf(overs, 0.99), "wait-p99-ns")
+		b.ReportMetric(stats.Percentile(overs, 99, stats.Linear), "wait-p99-ns")
 	}
 	switch neighbor {
 	case "wake":
-		b.ReportMetric(quantileOf(lates, 0.5), "nb-p50-ns")
-		b.ReportMetric(quantileOf(lates, 0.99), "nb-p99-ns")
-		b.ReportMetric(quantileOf(lates, 1), "nb-max-ns")
+		b.ReportMetric(stats.Percentile(lates, 50, stats.Linear), "nb-p50-ns")
+		b.ReportMetric(stats.Percentile(lates, 99, stats.Linear), "nb-p99-ns")
+		b.ReportMetric(stats.Percentile(lates, 100, stats.Linear), "nb-max-ns")
 	case "gc":
 		p99, max, n := histDelta(before, after, 0.99)
 		b.ReportMetric(p99*1e9, "stw-p99-ns")
 		b.ReportMetric(max*1e9, "stw-max-ns")
 		b.ReportMetric(float64(n), "stws")
 	}
-}
-
-// quantileOf is the q-quantile of v by linear interpolation (NaN when
-// empty).
-func quantileOf(v []float64, q float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	x := q * float64(len(s)-1)
-	i := int(x)
-	if i >= len(s)-1 {
-		return s[len(s)-1]
-	}
-	return s[i] + (x-float64(i))*(s[i+1]-s[i])
 }
 
 const stwMetric = "/sched/pauses/stopping/gc:seconds"
