@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -213,9 +214,13 @@ type Analysis struct {
 	// the capture (Reader.End), in ticks.
 	Start, End uint64
 	// Changes counts the value changes read.
-	Changes  uint64
-	Channels []Pulses
-	Between  []Latencies
+	Changes uint64
+	// Interrupted says that the reading stopped before the end of the
+	// capture (AnalyzeContext's context ended): End is then the time of
+	// the last change read, and every figure covers the capture up to it.
+	Interrupted bool
+	Channels    []Pulses
+	Between     []Latencies
 	// Window holds the first Spec.Window level changes of the measured
 	// channels (each channel's first level included), in time order.
 	Window []LevelChange
@@ -231,11 +236,28 @@ type Analysis struct {
 // which bounds its memory whatever the capture's length. The reader
 // itself streams in constant memory.
 func Analyze(r *Reader, spec Spec) (*Analysis, error) {
+	return AnalyzeContext(context.Background(), r, spec)
+}
+
+// checkEvery is how many changes AnalyzeContext reads between looks at
+// its context: a few µs of reading, so that a signal is honoured at once.
+const checkEvery = 1 << 12
+
+// AnalyzeContext is Analyze, stopping when ctx ends: it then returns the
+// analysis of what it read (Interrupted set, End the last change's time)
+// with ctx's error, so that an interrupted reading keeps what it
+// measured.
+func AnalyzeContext(ctx context.Context, r *Reader, spec Spec) (*Analysis, error) {
 	a, err := newAnalyzer(r.Info(), spec)
 	if err != nil {
 		return nil, err
 	}
-	for {
+	for n := 1; ; n++ {
+		if n%checkEvery == 0 && ctx.Err() != nil {
+			res := a.finish(a.last)
+			res.Interrupted = true
+			return res, context.Cause(ctx)
+		}
 		c, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break

@@ -7,6 +7,8 @@ import (
 
 	"github.com/chronograph/chronograph/capture"
 	"github.com/chronograph/chronograph/stats"
+	"github.com/chronograph/chronograph/unit"
+	"github.com/chronograph/chronograph/warn"
 )
 
 // PulsesPercentiles are the percentiles a pulses document records for
@@ -97,6 +99,15 @@ func PulsesDocument(in PulsesInput, m Meta) *Document {
 		run.EdgesPerSecond = float64(edges) / s
 	}
 	d.Run.Pulses = run
+	if a.Interrupted {
+		at := fmt.Sprintf("tick %d", a.End)
+		if e := ns(a.End); !math.IsNaN(e) {
+			at = unit.Duration(e, unit.Exactly(e, ns(1)))
+		}
+		d.Warnings = append(d.Warnings, warn.New("interrupted",
+			fmt.Sprintf("interrupted: the capture was read up to %s (%d changes); every figure covers that part only", at, a.Changes),
+			"let the reading finish, or give a shorter capture"))
+	}
 	return d
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -158,8 +159,10 @@ func runPulses(cmd *cobra.Command, args []string, f pulsesFlags) error {
 		b.Within = tick.FloorTicks(within)
 		spec.Between = append(spec.Between, b)
 	}
-	a, err := capture.Analyze(r, spec)
-	if err != nil {
+	ctx, stop := interruptContext(context.Background())
+	defer stop()
+	a, err := capture.AnalyzeContext(ctx, r, spec)
+	if err != nil && (a == nil || !a.Interrupted) {
 		if strings.Contains(err.Error(), "line ") || strings.Contains(err.Error(), ".sr") {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -167,5 +170,11 @@ func runPulses(cmd *cobra.Command, args []string, f pulsesFlags) error {
 	}
 	elapsed := time.Since(start)
 	d := result.PulsesDocument(result.PulsesInput{Source: path, Info: in, Spec: spec, Elapsed: elapsed, Analysis: a}, meta(cmd, recordedEnv(cmd)))
-	return f.out.emit(cmd, d, report.Options{})
+	if err := f.out.emit(cmd, d, report.Options{}); err != nil {
+		return err
+	}
+	if a.Interrupted {
+		return exitError{code: interruptExitCode(ctx), err: fmt.Errorf("pulses: %v; the figures cover what was read", context.Cause(ctx))}
+	}
+	return nil
 }

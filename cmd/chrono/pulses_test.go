@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/chronograph/chronograph/internal/crosstest"
@@ -146,5 +147,45 @@ func TestPulsesDownstream(t *testing.T) {
 	var raw map[string]any
 	if err := json.Unmarshal(data, &raw); err != nil || raw["kind"] != "pulses" {
 		t.Errorf("new.json: %v, kind %v", err, raw["kind"])
+	}
+}
+
+// TestPulsesInterrupted: SIGINT or SIGTERM during the reading of a long
+// capture prints and exports the figures of what was read, with the
+// interrupted warning, and exits 128 + the signal's number.
+func TestPulsesInterrupted(t *testing.T) {
+	dir := crosstest.TempDir(t)
+	p := filepath.Join(dir, "long.vcd")
+	pulsesVCD(t, p, 20000, 5)
+	for sig, want := range map[os.Signal]int{os.Interrupt: 130, syscall.SIGTERM: 143} {
+		// The reading looks at its context every 4096 changes: the
+		// second look ends it, after 8191 changes.
+		injectCountdown(t, sig, 1)
+		jsonPath := filepath.Join(dir, "p.json")
+		out, errb, code := runChrono(t, "", "pulses", p, "--export-json", jsonPath)
+		if code != want || !strings.Contains(errb, "interrupted by SIG") || !strings.Contains(out, "read up to 226.55 µs (8191 changes)") {
+			t.Errorf("%v: exit %d (want %d), stderr %q, stdout:\n%s", sig, code, want, errb, out)
+		}
+		b, err := os.ReadFile(jsonPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := result.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, w := range d.Warnings {
+			found = found || w.Code == "interrupted"
+		}
+		var highs int
+		for _, m := range d.Measurements {
+			if m.Name == "a high" {
+				highs = len(m.Metrics[0].Values)
+			}
+		}
+		if !found || highs != 4094 {
+			t.Errorf("%v: interrupted warning %v, %d high widths (want 4094: the pulses read before the interruption)", sig, found, highs)
+		}
 	}
 }
