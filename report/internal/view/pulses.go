@@ -131,8 +131,12 @@ func pulsesView(d *result.Document, o Options) (*View, error) {
 	}
 	tail = append(tail, Block{Lines: []string{"exactness: " + run.Exactness}})
 	if run.ElapsedNs > 0 {
-		tail = append(tail, Block{Lines: []string{fmt.Sprintf("analysed in %s: %s edges per second", unit.Duration(float64(run.ElapsedNs), unit.Precision{Resolution: 1e6}),
-			unit.Plain(run.EdgesPerSecond, unit.Precision{Uncertainty: run.EdgesPerSecond / 100}))}, In: InText})
+		// Both figures to the percent (three digits at most): one reading
+		// of a real clock, whose later digits another run would change.
+		el := float64(run.ElapsedNs)
+		tail = append(tail, Block{Lines: []string{fmt.Sprintf("analysed in %s: %s edges per second",
+			unit.Duration(el, unit.Precision{Resolution: 1, Uncertainty: el / 100}),
+			unit.SI(run.EdgesPerSecond, unit.Precision{Uncertainty: run.EdgesPerSecond / 100}, ""))}, In: InText})
 	}
 	blocks := append([]Block{}, head...)
 	blocks = append(blocks, v.Blocks...)
