@@ -16,7 +16,6 @@ func sysClose(int) error                         { return nil }
 func isPermissionError(error) bool               { return false }
 func openErrorReason(_ Event, err error) string  { return err.Error() }
 func paranoidLevel() (int, error)                { return 0, errNoPerf }
-func hasPMU() bool                               { return false }
 func rdpmcStatus(int) (bool, string) {
 	return false, "perf_event_open is Linux only; not available on " + runtime.GOOS
 }

@@ -29,14 +29,6 @@ type Options struct {
 // CaptureWith is Capture, leaving out what o says.
 func CaptureWith(o Options) *Host { return capture(o) }
 
-// leftOut is the reason Host.Unknown gives for what o left out.
-func (o Options) leftOut() string {
-	if o.Reason == "" {
-		return "left out of the capture"
-	}
-	return o.Reason
-}
-
 // unsupportedGroups are the parts of Host that only Linux's /proc and
 // /sys provide.
 var unsupportedGroups = []string{"cpu", "frequency", "system", "scheduler", "process.affinity", "process.cgroup"}

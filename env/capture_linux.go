@@ -67,3 +67,11 @@ func cpuSpeed() (*CPUSpeed, error) {
 	}
 	return measureCPUSpeed(cpus), nil
 }
+
+// leftOut is the reason Host.Unknown gives for what o left out.
+func (o Options) leftOut() string {
+	if o.Reason == "" {
+		return "left out of the capture"
+	}
+	return o.Reason
+}

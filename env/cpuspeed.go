@@ -52,15 +52,6 @@ type CPUSpeedOf struct {
 // (0.05: the slowest takes more than 5 % longer than the fastest).
 const cpuSpeedThreshold = 0.05
 
-// The CPU speed probe: rounds of one trial per CPU, at most speedBudget
-// in all.
-const (
-	speedRounds = 5
-	speedBudget = 50 * time.Millisecond
-	// speedMaxCPUs bounds the CPUs measured (one locked thread each).
-	speedMaxCPUs = 1024
-)
-
 // analyzeCPUSpeed derives the speeds from the trial times (ns) of each
 // CPU; unmeasured lists the CPUs without a trial and why. It is the
 // decision logic of the CPU speed probe, apart from the measuring.

@@ -11,6 +11,15 @@ import (
 	"github.com/chronograph/chronograph/internal/thread"
 )
 
+// The CPU speed probe: rounds of one trial per CPU, at most speedBudget
+// in all.
+const (
+	speedRounds = 5
+	speedBudget = 50 * time.Millisecond
+	// speedMaxCPUs bounds the CPUs measured (one locked thread each).
+	speedMaxCPUs = 1024
+)
+
 // speedLoopSums is how many 1024-element sums a trial makes: ~20-40 µs on
 // current CPUs.
 const speedLoopSums = 64

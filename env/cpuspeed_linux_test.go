@@ -1,6 +1,9 @@
 package env
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestMeasureCPUSpeed runs the real probe and checks only its structure:
 // every allowed CPU is measured or listed as unmeasured with a reason. Its
@@ -23,8 +26,7 @@ func TestMeasureCPUSpeed(t *testing.T) {
 		if why == "" {
 			t.Errorf("CPU %s unmeasured without a reason", k)
 		}
-		var c int
-		if _, err := fmtSscan(k, &c); err == nil {
+		if c, err := strconv.Atoi(k); err == nil {
 			seen[c] = true
 		}
 	}

@@ -114,15 +114,3 @@ func TestCaptureCPUSpeed(t *testing.T) {
 		t.Errorf("no probe: reason %q", none.Reason("cpu_speed"))
 	}
 }
-
-func fmtSscan(s string, c *int) (int, error) {
-	n := 0
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return 0, errors.New("not a number")
-		}
-		n = n*10 + int(r-'0')
-	}
-	*c = n
-	return 1, nil
-}

@@ -102,10 +102,8 @@ type spawner struct {
 	// started counts the processes started.
 	lastYield time.Time
 	started   int
-	// short records, per argument list, whether the last run of that
-	// command ended within the blocking part of the wait (Linux; see
-	// waitProcess).
-	short map[string]bool
+	//lint:ignore U1000 empty and unread where waitProcess keeps nothing (off Linux)
+	waitState // what the platform's waitProcess keeps between runs
 }
 
 // yieldEvery is how often, at most, run yields the processor between

@@ -148,3 +148,8 @@ func (sp *spawner) parkUntilExit(fd int, p *os.Process, deadline time.Time, time
 		}
 	}
 }
+
+// waitState is what waitProcess keeps between runs: short records, per
+// argument list, whether the last run of that command ended within the
+// blocking part of the wait.
+type waitState struct{ short map[string]bool }

@@ -14,3 +14,8 @@ import (
 func (sp *spawner) waitProcess(p *os.Process, _ *execSpec, deadline time.Time) (*os.ProcessState, bool, error) {
 	return waitBlocking(p, deadline)
 }
+
+// waitState is empty: waitProcess keeps nothing between runs here.
+//
+//lint:ignore U1000 the spawner embeds it on every platform
+type waitState struct{}
