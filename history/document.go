@@ -184,17 +184,9 @@ func seriesMeasurement(se Series, chs []ChangePoint) result.Measurement {
 // detectorOf describes the detection of o, with the defaults Changes and
 // stats.EDivisive apply to its zero fields.
 func detectorOf(o CheckOptions) *result.HistoryDetector {
-	det := &result.HistoryDetector{Method: "e-divisive", Permutations: o.Detector.Permutations, Significance: o.Detector.Significance,
-		MinSegment: o.Detector.MinSegment, Seed: o.Detector.Seed, Confidence: o.Confidence}
-	if det.Permutations == 0 {
-		det.Permutations = 199
-	}
-	if det.Significance == 0 {
-		det.Significance = 0.05
-	}
-	if det.MinSegment == 0 {
-		det.MinSegment = 5
-	}
+	e := o.Detector.WithDefaults()
+	det := &result.HistoryDetector{Method: "e-divisive", Permutations: e.Permutations, Significance: e.Significance,
+		MinSegment: e.MinSegment, Seed: e.Seed, Confidence: o.Confidence}
 	if det.Confidence == 0 {
 		det.Confidence = defaultConfidence
 	}

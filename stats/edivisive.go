@@ -27,6 +27,21 @@ type EDivisiveOptions struct {
 	Seed uint64
 }
 
+// WithDefaults returns o with the defaults EDivisive applies in place of
+// its zero fields: what a detection with o used, for a report to name.
+func (o EDivisiveOptions) WithDefaults() EDivisiveOptions {
+	if o.Permutations == 0 {
+		o.Permutations = 199
+	}
+	if o.Significance == 0 {
+		o.Significance = 0.05
+	}
+	if o.MinSegment == 0 {
+		o.MinSegment = 5
+	}
+	return o
+}
+
 // ChangePoint is a change found by EDivisive.
 type ChangePoint struct {
 	// Index is the first point of the new segment: the series changes
@@ -66,15 +81,7 @@ type ChangePoint struct {
 // shorter than 2·MinSegment has no change. NaN or infinite values are
 // refused with an error.
 func EDivisive(xs []float64, o EDivisiveOptions) ([]ChangePoint, error) {
-	if o.Permutations == 0 {
-		o.Permutations = 199
-	}
-	if o.Significance == 0 {
-		o.Significance = 0.05
-	}
-	if o.MinSegment == 0 {
-		o.MinSegment = 5
-	}
+	o = o.WithDefaults()
 	switch {
 	case !(o.Significance > 0 && o.Significance < 1):
 		return nil, fmt.Errorf("stats: E-divisive significance level %v is not in (0, 1): give e.g. 0.05", o.Significance)

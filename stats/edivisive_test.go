@@ -297,3 +297,15 @@ func TestEDivisiveTooFewPermutations(t *testing.T) {
 		t.Errorf("98 at 0.01: %v", err)
 	}
 }
+
+// TestEDivisiveDefaults: WithDefaults fills exactly the zero fields, with
+// the values EDivisive documents.
+func TestEDivisiveDefaults(t *testing.T) {
+	if got, want := (EDivisiveOptions{}).WithDefaults(), (EDivisiveOptions{Permutations: 199, Significance: 0.05, MinSegment: 5}); got != want {
+		t.Errorf("zero options: %+v, want %+v", got, want)
+	}
+	set := EDivisiveOptions{Permutations: 999, Significance: 0.01, MinSegment: 3, Seed: 7}
+	if got := set.WithDefaults(); got != set {
+		t.Errorf("set options: %+v, want them unchanged", got)
+	}
+}
