@@ -78,14 +78,9 @@ func (c CommandComparison) Conclusion() string { return c.conclusion }
 // subtracted, a wall median within the overhead's scaled MAD gets no
 // ratio. It fails when no command has the reference's name.
 func CommandDocument(d *result.Document, reference string) (*Commands, error) {
-	seed := uint64(1)
-	if r := d.Run.Command; r != nil {
-		if reference == "" {
-			reference = r.Reference
-		}
-		if r.Seed != 0 {
-			seed = r.Seed
-		}
+	seed := DocumentSeed(d)
+	if r := d.Run.Command; r != nil && reference == "" {
+		reference = r.Reference
 	}
 	out := &Commands{Reference: -1, RankedBy: rankMetric(d)}
 	ref := -1
@@ -222,6 +217,16 @@ func overheadResolution(d *result.Document) float64 {
 		return stats.Summarize(w.Values).MADScaled
 	}
 	return 0
+}
+
+// DocumentSeed is the seed of the bootstrap intervals of a command
+// document's comparisons: the one it records (chrono run's --seed), 1
+// without one.
+func DocumentSeed(d *result.Document) uint64 {
+	if r := d.Run.Command; r != nil && r.Seed != 0 {
+		return r.Seed
+	}
+	return 1
 }
 
 // compareMetric compares command a with the reference on a metric: the

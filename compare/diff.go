@@ -160,7 +160,7 @@ func DocumentsSorted(baseline, newer *result.Document, all bool, sorted func(*re
 			if omet == nil || (len(omet.Values) == 0 && !isBinned(omet)) || omet.Unit != met.Unit {
 				continue
 			}
-			d.Changes = append(d.Changes, change(m.Name, omet, met, sorted))
+			d.Changes = append(d.Changes, change(m.Name, omet, met, sorted, 1))
 		}
 	}
 	for _, m := range baseline.Measurements {
@@ -179,7 +179,7 @@ func isBinned(m *result.Metric) bool {
 
 // change compares metric met of measurement name with the baseline's
 // omet, under the one rule for small samples.
-func change(name string, omet, met *result.Metric, sorted func(*result.Metric) []float64) Change {
+func change(name string, omet, met *result.Metric, sorted func(*result.Metric) []float64, seed uint64) Change {
 	c := Change{Measurement: name, Metric: met.Name, Unit: met.Unit, OldMetric: omet, NewMetric: met,
 		NOld: count(omet), NNew: count(met), PHolm: math.NaN(), MoreRuns: -1}
 	binned := isBinned(met) || isBinned(omet)
@@ -203,9 +203,9 @@ func change(name string, omet, met *result.Metric, sorted func(*result.Metric) [
 		c.Significant = c.Ratio != 1
 	} else {
 		if len(so) == len(omet.Values) && len(sn) == len(met.Values) {
-			c.MedianRatio, c.Err = stats.CompareMediansSorted(sn, so, stats.Confidence, stats.Alpha, 1)
+			c.MedianRatio, c.Err = stats.CompareMediansSorted(sn, so, stats.Confidence, stats.Alpha, seed)
 		} else { // NaNs: the test refuses them, the interval resamples
-			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, 1)
+			c.MedianRatio, c.Err = stats.CompareMedians(met.Values, omet.Values, stats.Confidence, stats.Alpha, seed)
 		}
 		if few, no := TooFewForCI(len(met.Values), len(omet.Values)); few {
 			c.NoCI, c.Significant = no, false
@@ -304,15 +304,18 @@ func exactRatio(cur, old float64) float64 {
 // measurements, of one document or two), as Documents compares a
 // metric: the ratio of medians next/base with its bootstrap interval and
 // the Mann-Whitney test, from the samples. A metric missing on either
-// side, or in different units, is left out.
-func Measurements(base, next *result.Measurement, metrics ...string) []Change {
+// side, or in different units, is left out. The intervals are
+// bootstrapped with seed: give two measurements of one command document
+// its seed (DocumentSeed), so that each interval is the one
+// CommandDocument's comparison of the same metric prints.
+func Measurements(base, next *result.Measurement, seed uint64, metrics ...string) []Change {
 	var out []Change
 	for _, name := range metrics {
 		omet, met := base.Metric(name), next.Metric(name)
 		if omet == nil || met == nil || omet.Unit != met.Unit || len(omet.Values) == 0 || len(met.Values) == 0 {
 			continue
 		}
-		out = append(out, change(next.Name, omet, met, sortedMetric))
+		out = append(out, change(next.Name, omet, met, sortedMetric, seed))
 	}
 	return out
 }

@@ -282,7 +282,7 @@ func TestConclusionExact(t *testing.T) {
 		{4117, 4157, "higher than the baseline, exactly: 4157 against 4117, +0.97%"},
 		{4157, 4117, "lower than the baseline, exactly: 4117 against 4157, -0.96%"},
 	} {
-		c := change("sum", &result.Metric{Values: []float64{tt.old, tt.old}, Exact: true}, &result.Metric{Values: []float64{tt.cur, tt.cur}, Exact: true}, sortedMetric)
+		c := change("sum", &result.Metric{Values: []float64{tt.old, tt.old}, Exact: true}, &result.Metric{Values: []float64{tt.cur, tt.cur}, Exact: true}, sortedMetric, 1)
 		if got := c.Conclusion(); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%v → %v: %q, want %q", tt.old, tt.cur, got, tt.want)
 		}

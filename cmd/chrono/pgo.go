@@ -364,7 +364,9 @@ func exeSuffix() string {
 
 // writeGain prints the gain of the pgo build over the plain one: per
 // metric the ratio of medians pgo/plain with its interval and p-value
-// (compare.Measurements), the binaries' sizes and the profile's samples.
+// (compare.Measurements, bootstrapped with the document's seed, as the
+// run report's comparison above it is, so that the two print the same
+// intervals), the binaries' sizes and the profile's samples.
 func writeGain(w io.Writer, d *result.Document, sizes map[string]int64, guide *profile.Profile, inputs int) {
 	var base, next *result.Measurement
 	for i := range d.Measurements {
@@ -381,7 +383,7 @@ func writeGain(w io.Writer, d *result.Document, sizes map[string]int64, guide *p
 	}
 	fmt.Fprintln(w, "profile-guided build against the plain build (pgo/plain, ratio of medians, 95% bootstrap interval, Mann-Whitney p):")
 	metrics := []string{"wall", "user", "sys", "instructions"}
-	changes := compare.Measurements(base, next, metrics...)
+	changes := compare.Measurements(base, next, compare.DocumentSeed(d), metrics...)
 	shown := map[string]bool{}
 	for _, c := range changes {
 		shown[c.Metric] = true

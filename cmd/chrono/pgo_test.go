@@ -10,8 +10,12 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/google/pprof/profile"
+
 	"github.com/chronograph/chronograph/internal/crosstest"
 	"github.com/chronograph/chronograph/internal/valgrind/valgrindtest"
+	"github.com/chronograph/chronograph/report"
+	"github.com/chronograph/chronograph/result"
 )
 
 // needGo skips a test that builds Go programs where there is no go
@@ -233,5 +237,42 @@ func TestRunProfileUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, tt.want) {
 			t.Errorf("chrono %s: exit %d, %q; want exit %d naming %q", strings.Join(tt.args, " "), code, stderr, exitUsage, tt.want)
 		}
+	}
+}
+
+// TestGainSeed: the gain block bootstraps its intervals with the
+// document's seed, as the run report's comparison of the same builds
+// does, so the two print the same interval of pgo/plain. The samples
+// and seed 7 are ones where seed 1's interval differs in its last digit
+// ([0.93, 0.97] against [0.93, 0.98]): with the gain on seed 1, the two
+// printed intervals of one comparison disagreed.
+func TestGainSeed(t *testing.T) {
+	ms := func(vs ...float64) []float64 {
+		for i := range vs {
+			vs[i] *= 1e6
+		}
+		return vs
+	}
+	plain := ms(103, 100, 103, 102, 101, 106, 101, 102, 102, 105, 109, 103)
+	pgo := ms(100, 98, 94, 95, 97, 101, 98, 95, 96, 99, 102, 96)
+	d := result.New(result.KindCommand, result.Meta{})
+	d.Run.Command = &result.CommandRun{Seed: 7, Reference: "plain", Order: "interleaved"}
+	d.Measurements = []result.Measurement{
+		{Name: "plain", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: plain}}},
+		{Name: "pgo", Primary: "wall", Metrics: []result.Metric{{Name: "wall", Unit: "ns", Values: pgo}}},
+	}
+	var rep, gain strings.Builder
+	if err := report.Render(&rep, report.Subject{Docs: []*result.Document{d}}, report.Text, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	writeGain(&gain, d, nil, &profile.Profile{}, 1)
+	ci := regexp.MustCompile(`\[[0-9.]+, [0-9.]+\]`)
+	inRun := ci.FindString(regexp.MustCompile(`"pgo" +[0-9.]+x +\[[^]]*\]`).FindString(rep.String()))
+	inGain := ci.FindString(regexp.MustCompile(`\n  wall +[0-9.]+x \[[^]]*\]`).FindString(gain.String()))
+	if inRun == "" || inGain == "" || inRun != inGain {
+		t.Errorf("the run report's interval of pgo/plain is %q, the gain's %q: want one interval\n%s\n%s", inRun, inGain, rep.String(), gain.String())
+	}
+	if inGain != "[0.93, 0.98]" {
+		t.Errorf("the gain's interval is %q, want seed 7's [0.93, 0.98]", inGain)
 	}
 }
