@@ -1,11 +1,13 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/google/pprof/profile"
 
 	"github.com/chronograph/chronograph/profiles"
+	"github.com/chronograph/chronograph/result"
 )
 
 // Profile is a measurement's CPU profile with what its values cover:
@@ -86,4 +88,109 @@ func step(p Profile, unit string) float64 {
 		s = float64(p.Profile.Period)
 	}
 	return s / p.Iterations
+}
+
+// TraceRuns is the Trace of a change between the runs of a series
+// (chrono history check): base and next hold the profiles of a few runs
+// on either side of it. Each side is merged with its runs weighted
+// equally: each run's profile divided by its own iterations first
+// (profiles.Merge ByFactor, weights 1/Iterations), so that a side's
+// figures are the mean over its runs of the time per iteration, and
+// one long run does not outweigh the others. The Diff's BaseIterations
+// and NewIterations are then the iterations each side covers in all,
+// and the Resolution is one profiler sample of the coarsest run over
+// its side's run count. A side without profiles, or profiles that cannot
+// be merged or compared, gives a Trace with Err.
+func TraceRuns(measurement string, base, next []Profile) Trace {
+	t := Trace{Measurement: measurement}
+	b, errB := mergeRuns(base, "old")
+	n, errN := mergeRuns(next, "new")
+	if t.Err = errors.Join(errB, errN); t.Err != nil {
+		return t
+	}
+	if b.Per != n.Per {
+		t.Err = fmt.Errorf("compare: the old side's profiles are per %s, the new side's per %s: they cannot be put on one footing", b.Per, n.Per)
+		return t
+	}
+	t.Per = n.Per
+	if t.Diff, t.Err = profiles.Compare(b.Profile, n.Profile, b.Iterations, n.Iterations); t.Err != nil {
+		return t
+	}
+	for _, side := range [][]Profile{base, next} {
+		for _, p := range side {
+			t.Resolution = max(t.Resolution, step(p, t.Diff.Unit)/float64(len(side)))
+		}
+	}
+	t.Diff.BaseIterations, t.Diff.NewIterations = iterations(base), iterations(next)
+	return t
+}
+
+// mergeRuns merges the profiles of one side of a change, each run
+// weighted equally per iteration (see TraceRuns), and returns the
+// merged profile with the divisor that makes its values the mean over
+// the runs of the time per iteration.
+func mergeRuns(ps []Profile, side string) (Profile, error) {
+	if len(ps) == 0 {
+		return Profile{}, fmt.Errorf("compare: no profiles on the %s side", side)
+	}
+	in := make([]profiles.Weighted, len(ps))
+	for i, p := range ps {
+		if p.Profile == nil || !(p.Iterations > 0) {
+			return Profile{}, fmt.Errorf("compare: profile %d of the %s side has no profile or no iterations", i+1, side)
+		}
+		if p.Per != ps[0].Per {
+			return Profile{}, fmt.Errorf("compare: the %s side's profiles are per %s and per %s: they cannot be merged", side, ps[0].Per, p.Per)
+		}
+		in[i] = profiles.Weighted{Profile: p.Profile, Weight: 1 / p.Iterations}
+	}
+	if len(ps) == 1 {
+		return ps[0], nil
+	}
+	m, err := profiles.Merge(in, profiles.ByFactor)
+	if err != nil {
+		return Profile{}, fmt.Errorf("compare: merging the %s side's profiles: %w", side, err)
+	}
+	// Merge multiplied run i's values by Factors[i] = c/Iterations_i for
+	// one constant c: the sum is c times the sum of the runs' times per
+	// iteration, so c times the run count makes it their mean.
+	c := float64(m.Factors[0] * ps[0].Iterations)
+	return Profile{Profile: m.Profile, Iterations: float64(c * float64(len(ps))), Per: ps[0].Per}, nil
+}
+
+// iterations is how many iterations the profiles cover in all.
+func iterations(ps []Profile) float64 {
+	var n float64
+	for _, p := range ps {
+		n += p.Iterations
+	}
+	return n
+}
+
+// Record is the trace as a result document holds it
+// (result.ProfileTrace): the functions whose time changed most (at most
+// TraceTop) and the count of the others, or, without a differential
+// profile, the reason as its note.
+func (t Trace) Record() *result.ProfileTrace {
+	if t.Err != nil || t.Diff == nil {
+		why := "no differential profile"
+		if t.Err != nil {
+			why = t.Err.Error()
+		}
+		return &result.ProfileTrace{Note: why}
+	}
+	d := t.Diff
+	r := &result.ProfileTrace{Unit: d.Unit, Per: t.Per, BaseIterations: d.BaseIterations, NewIterations: d.NewIterations,
+		Resolution: t.Resolution, Total: recordChange(d.Total), Funcs: []result.ProfileFuncChange{}}
+	for i, f := range d.Funcs {
+		if i == TraceTop {
+			r.MoreFuncs = len(d.Funcs) - TraceTop
+			break
+		}
+		r.Funcs = append(r.Funcs, result.ProfileFuncChange{Name: f.Name, Flat: *recordChange(f.Flat), Cum: *recordChange(f.Cum)})
+	}
+	return r
+}
+
+func recordChange(c profiles.Change) *result.ProfileChange {
+	return &result.ProfileChange{Before: c.Before, After: c.After, Delta: c.Delta, Share: c.Share}
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,5 +66,48 @@ func TestTraceSlower(t *testing.T) {
 	}
 	if u := g.Traces[1]; u.Measurement != "units" || u.Err == nil || !strings.Contains(u.Err.Error(), "per iteration") {
 		t.Errorf("trace %+v, want units refused for profiles per iteration and per run", u)
+	}
+}
+
+// TestTraceRuns: each side's runs are merged with every run weighted
+// equally per run, whatever its length: the old side's runs of 2 and 4
+// runs spend 100 ms and 300 ms per run in main.f (mean 200 ms), the new
+// side's one run 500 ms, so main.f grew by 300 ms per run; the
+// iterations are the sides' totals, the resolution one 10 ms sample of
+// the new side's single run (the coarsest); a side without
+// profiles, or with profiles per different units, is refused.
+func TestTraceRuns(t *testing.T) {
+	base := []Profile{
+		{cpuProfile(map[string]int64{"main.f": 2e8, "main.g": 2e8}), 2, "run"},
+		{cpuProfile(map[string]int64{"main.f": 12e8, "main.g": 4e8}), 4, "run"},
+	}
+	next := []Profile{{cpuProfile(map[string]int64{"main.f": 5e8, "main.g": 1e8}), 1, "run"}}
+	tr := TraceRuns("m", base, next)
+	if tr.Err != nil || tr.Diff == nil {
+		t.Fatalf("TraceRuns: %v", tr.Err)
+	}
+	f := tr.Diff.Funcs[0]
+	if f.Name != "main.f" || math.Abs(f.Flat.Before-2e8) > 1 || math.Abs(f.Flat.After-5e8) > 1 {
+		t.Errorf("first function %+v, want main.f from 200 ms to 500 ms per run", f)
+	}
+	if len(tr.Diff.Funcs) != 1 {
+		t.Errorf("functions %+v, want main.f alone (main.g takes 100 ms per run on both sides)", tr.Diff.Funcs)
+	}
+	if tr.Diff.BaseIterations != 6 || tr.Diff.NewIterations != 1 {
+		t.Errorf("iterations %v and %v, want the sides' totals 6 and 1", tr.Diff.BaseIterations, tr.Diff.NewIterations)
+	}
+	if math.Abs(tr.Resolution-1e7) > 1e-6 {
+		t.Errorf("resolution %v, want 10 ms (one sample of the new side's single run)", tr.Resolution)
+	}
+	rec := tr.Record()
+	if rec.Total == nil || rec.Funcs[0].Name != "main.f" || rec.Per != "run" || rec.BaseIterations != 6 {
+		t.Errorf("Record: %+v", rec)
+	}
+	if tr := TraceRuns("m", nil, next); tr.Err == nil || !strings.Contains(tr.Err.Error(), "no profiles on the old side") || tr.Record().Note == "" {
+		t.Errorf("no old profiles: %v, want an error naming the old side", tr.Err)
+	}
+	mixed := append(slices.Clone(base), Profile{cpuProfile(map[string]int64{"main.f": 1}), 1, "iteration"})
+	if tr := TraceRuns("m", mixed, next); tr.Err == nil || !strings.Contains(tr.Err.Error(), "per run and per iteration") {
+		t.Errorf("mixed units: %v, want them refused", tr.Err)
 	}
 }

@@ -187,6 +187,12 @@ type HistoryChange struct {
 	// a test at the run where the value changed, with its exact ratio
 	// (Lo = Hi = Ratio, P and Q 0).
 	Exact bool `json:"exact,omitempty"`
+	// Trace, under a regression, is where its time went: the
+	// differential profile of the runs just before and just after the
+	// change, from the profiles the store keeps (chrono history add
+	// keeps those a document refers to), or a note saying why there is
+	// none; absent for other verdicts.
+	Trace *ProfileTrace `json:"trace,omitempty"`
 }
 
 // HistoryStored is a measurement × metric of the store, in a list
