@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/chronograph/chronograph/compare"
+	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/stats"
 )
 
@@ -51,6 +52,11 @@ type ChangePoint struct {
 	// without a test, at the run where the value changed, and its ratio is
 	// exact (Lo = Hi = Ratio; P and Q are 0).
 	Exact bool
+	// Trace is where a regression's time went, from the profiles the
+	// store keeps of the runs on either side (the store's documents set
+	// it, Changes does not): the differential profile, or a note saying
+	// why there is none; nil for other verdicts.
+	Trace *result.ProfileTrace
 }
 
 // Changes finds the change points of a series (stats.EDivisive over the

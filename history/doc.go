@@ -10,6 +10,11 @@
 // its commit range, the ratio of the medians on either side with a
 // bootstrap interval, its p-value and a verdict against a threshold
 // (package compare's words: compare.Regression, Improvement, NoChange).
+// A run may carry the CPU profiles its document refers to (Meta.Profiles:
+// their bytes, kept in the store, since the files beside a CI job's
+// document do not outlive the job); the store's documents then trace each
+// regression to its functions, from the profiles of the runs nearest the
+// change on either side (compare.TraceRuns; HistoryChange.Trace).
 // Select picks the series of a measurement by a Query (its metric, the
 // machines, a start time), and the store's document methods return what
 // each view of chrono history shows as a result document of kind history

@@ -109,7 +109,8 @@ func (s *Store) CheckDocument(ctx context.Context, names []string, q Query, o Ch
 }
 
 // addChanges adds to d the series q selects, each with its change points
-// (Changes with o), and returns those, a list per series.
+// (Changes with o), every regression traced to its functions from the
+// stored profiles (traceChanges), and returns those, a list per series.
 func (s *Store) addChanges(ctx context.Context, d *result.Document, q Query, o CheckOptions) ([][]ChangePoint, error) {
 	ss, err := s.Select(ctx, q)
 	if err != nil {
@@ -118,6 +119,9 @@ func (s *Store) addChanges(ctx context.Context, d *result.Document, q Query, o C
 	out := make([][]ChangePoint, len(ss))
 	for i, se := range ss {
 		if out[i], err = Changes(se.Points, o); err != nil {
+			return nil, err
+		}
+		if err := s.traceChanges(ctx, se, out[i]); err != nil {
 			return nil, err
 		}
 		d.Measurements = append(d.Measurements, seriesMeasurement(se, out[i]))
@@ -176,7 +180,7 @@ func seriesMeasurement(se Series, chs []ChangePoint) result.Measurement {
 	for _, c := range chs {
 		det.Changes = append(det.Changes, result.HistoryChange{Index: c.Index, BeforeCommit: c.Before.Commit, AfterCommit: c.After.Commit,
 			MedianBefore: c.MedianBefore, MedianAfter: c.MedianAfter, RunsBefore: c.NBefore, RunsAfter: c.NAfter,
-			Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: c.P, Q: c.Q, Verdict: string(c.Verdict), Exact: c.Exact})
+			Ratio: c.Ratio, Lo: c.Lo, Hi: c.Hi, P: c.P, Q: c.Q, Verdict: string(c.Verdict), Exact: c.Exact, Trace: c.Trace})
 	}
 	return result.Measurement{Name: se.Name, Primary: se.Metric, Metrics: []result.Metric{met}, Detail: result.KindDetail{History: det}}
 }

@@ -33,6 +33,11 @@ type Meta struct {
 	// AllowDuplicate stores the document even when the store holds one of
 	// the same content (see Store.Add); it is not stored itself.
 	AllowDuplicate bool
+	// Profiles are the CPU profiles the document's measurements refer to
+	// (result.Measurement.Profile), stored with the run so that a check
+	// traces a regression to its functions after the files are gone (see
+	// Profile).
+	Profiles []Profile
 }
 
 // Git is the state of a git working tree. Commit is empty when it was not

@@ -97,7 +97,7 @@ func (postgresDialect) lockContent(ctx context.Context, tx *sql.Tx, hash string)
 
 func (postgresDialect) foreignTables(ctx context.Context, tx *sql.Tx) (int, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('runs', 'measurements')").Scan(&n)
+	err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name IN ('runs', 'measurements', 'profiles')").Scan(&n)
 	return n, err
 }
 
@@ -133,5 +133,17 @@ func (postgresDialect) migrations() [][]string {
 		// 2: see sqliteDialect.migrations.
 		`ALTER TABLE runs ADD COLUMN content_sha256 TEXT`,
 		`CREATE INDEX runs_content ON runs(content_sha256)`,
+	}, {
+		// 3: see sqliteDialect.migrations.
+		`CREATE TABLE profiles (
+			run_id BIGINT NOT NULL REFERENCES runs(id),
+			measurement TEXT NOT NULL,
+			iterations DOUBLE PRECISION NOT NULL,
+			per TEXT NOT NULL,
+			source TEXT NOT NULL,
+			bytes INTEGER NOT NULL,
+			data BYTEA NOT NULL,
+			PRIMARY KEY (run_id, measurement))`,
+		`CREATE INDEX profiles_measurement ON profiles(measurement)`,
 	}}
 }

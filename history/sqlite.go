@@ -151,5 +151,18 @@ func (sqliteDialect) migrations() [][]string {
 		// fillContentHashes), to recognize a document added again.
 		`ALTER TABLE runs ADD COLUMN content_sha256 TEXT`,
 		`CREATE INDEX runs_content ON runs(content_sha256)`,
+	}, {
+		// 3: the CPU profiles the runs' documents refer to, kept as
+		// their bytes (see Profile).
+		`CREATE TABLE profiles (
+			run_id INTEGER NOT NULL REFERENCES runs(id),
+			measurement TEXT NOT NULL,
+			iterations REAL NOT NULL,
+			per TEXT NOT NULL,
+			source TEXT NOT NULL,
+			bytes INTEGER NOT NULL,
+			data BLOB NOT NULL,
+			PRIMARY KEY (run_id, measurement))`,
+		`CREATE INDEX profiles_measurement ON profiles(measurement)`,
 	}}
 }

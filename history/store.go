@@ -39,6 +39,8 @@ type Store struct {
 	db      *sql.DB
 	dialect dialect
 	where   string // the file, or host:port/database (no password)
+	// version is the store's schema version once opened.
+	version int
 
 	// beforeCommit, when set (tests only), runs inside Add's transaction
 	// after the rows are written and before the commit.
@@ -206,6 +208,7 @@ func (s *Store) checkReadable(ctx context.Context) error {
 	case version < readableSince:
 		return fmt.Errorf("%w at %s: it holds no chrono history yet: add results first (chrono history add FILE, or --history on a measuring subcommand)", ErrNoStore, s.where)
 	}
+	s.version = version
 	return nil
 }
 
@@ -236,6 +239,7 @@ func (s *Store) schemaVersion(ctx context.Context, q querier) (version int, exis
 func (s *Store) migrate(ctx context.Context) error {
 	ms := s.dialect.migrations()
 	if version, _, err := s.schemaVersion(ctx, s.db); err == nil && version == len(ms) {
+		s.version = version
 		return nil
 	}
 	tx, err := s.dialect.begin(ctx, s.db)
@@ -266,6 +270,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		return &newerSchemaError{Where: s.where, Found: version, Known: len(ms)}
 	}
 	if version == len(ms) {
+		s.version = version
 		return tx.Commit()
 	}
 	for v := version + 1; v <= len(ms); v++ {
@@ -286,6 +291,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return s.wrap("cannot commit the schema", err)
 	}
+	s.version = len(ms)
 	return nil
 }
 
@@ -365,6 +371,8 @@ type Added struct {
 	// held a run of the same content (see Add): the first such run,
 	// and when it was added. Run and Points are then 0.
 	Duplicate *Duplicate
+	// Profiles counts the profiles stored with the run (Meta.Profiles).
+	Profiles int
 }
 
 // Duplicate is a run of the store with the content of a document added
@@ -435,6 +443,7 @@ type pendingRun struct {
 	body, tags, parts string
 	hash              string
 	rows              []measurementRow
+	profiles          []profileRow
 	added             Added // its Skipped
 }
 
@@ -492,6 +501,9 @@ func prepareRun(doc *result.Document, meta Meta) (*pendingRun, error) {
 	if len(p.rows) == 0 {
 		return p, fmt.Errorf("the %s document has no metric with samples to store (%s): nothing was added", doc.Kind, strings.Join(p.added.Skipped, "; "))
 	}
+	if p.profiles, err = profileRows(doc, meta.Profiles); err != nil {
+		return p, err
+	}
 	return p, nil
 }
 
@@ -542,12 +554,12 @@ func (s *Store) addRuns(ctx context.Context, runs []*pendingRun) ([]Added, error
 // needed and then shared by the runs of the transaction: measurements
 // holds the insert of k rows at once by k.
 type appendStmts struct {
-	duplicate, run *sql.Stmt
-	measurements   map[int]*sql.Stmt
+	duplicate, run, profile *sql.Stmt
+	measurements            map[int]*sql.Stmt
 }
 
 func (st *appendStmts) close() {
-	for _, x := range append(slices.Collect(maps.Values(st.measurements)), st.duplicate, st.run) {
+	for _, x := range append(slices.Collect(maps.Values(st.measurements)), st.duplicate, st.run, st.profile) {
 		if x != nil {
 			x.Close()
 		}
@@ -630,6 +642,10 @@ func (s *Store) addRun(ctx context.Context, tx *sql.Tx, st *appendStmts, p *pend
 		}
 		a.Points += len(rows)
 	}
+	if err := s.addProfiles(ctx, tx, st, a.Run, p.profiles); err != nil {
+		return Added{}, err
+	}
+	a.Profiles = len(p.profiles)
 	return a, nil
 }
 
