@@ -151,7 +151,7 @@ func noProfilesNote(old, new bool) string {
 	if len(side) == 2 {
 		where = "either side"
 	}
-	return "no profiles on " + where + ": add documents made with --profile (chrono run --profile DIR, or bench's profiles) to trace the change to functions"
+	return "no profiles on " + where + ": add documents made with --profile"
 }
 
 // traceRuns is how many runs on each side of a change its trace merges

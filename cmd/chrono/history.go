@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/history"
+	"github.com/chronograph/chronograph/internal/plural"
+	"github.com/chronograph/chronograph/profiles"
 	"github.com/chronograph/chronograph/report"
 	"github.com/chronograph/chronograph/result"
 	"github.com/chronograph/chronograph/result/input"
@@ -43,6 +46,8 @@ type historyFlags struct {
 	permutation    int
 	minSegment     int
 	seed           uint64
+	noProfiles     bool
+	maxProfile     int64
 }
 
 func newHistoryCmd() *cobra.Command {
@@ -106,7 +111,14 @@ benchmark output with the git commit, branch and dirty flag of the working
 directory, the --tag labels and the machine's fingerprint. The files are added
 in one transaction: every one is stored, or (when one cannot be) none is. A
 file whose content the store already holds is skipped with a note, unless
---allow-duplicate.`,
+--allow-duplicate.
+
+The CPU profiles a document refers to (chrono run --profile DIR, bench's
+profiles: files beside the document) are stored with it, their bytes, not
+their paths: the files of a CI job are gone when it ends, and chrono history
+check traces a later regression to its functions from them. --no-profiles
+keeps none; a profile larger than --max-profile-bytes, or one that cannot be
+read, is not kept (with a note), and the document is stored all the same.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tags, err := history.ParseTags(f.tags)
@@ -128,7 +140,11 @@ file whose content the store already holds is skipped with a note, unless
 				if err != nil {
 					return fmt.Errorf("history add: %s: %w", p, err)
 				}
-				entries = append(entries, history.Entry{Doc: d, Meta: history.Meta{Tags: tags, Source: p, AllowDuplicate: f.allowDuplicate}})
+				e := history.Entry{Doc: d, Meta: history.Meta{Tags: tags, Source: p, AllowDuplicate: f.allowDuplicate}}
+				if !f.noProfiles {
+					e.Meta.Profiles = keepProfiles(cmd.ErrOrStderr(), p, d, f.maxProfile)
+				}
+				entries = append(entries, e)
 			}
 			s, err := openHistory(ctx, f.db)
 			if err != nil {
@@ -152,7 +168,50 @@ file whose content the store already holds is skipped with a note, unless
 	}
 	cmd.Flags().StringArrayVar(&f.tags, "tag", nil, "a key=value label stored with the documents (repeatable)")
 	cmd.Flags().BoolVar(&f.allowDuplicate, "allow-duplicate", false, "store a document even when the history holds one of the same content (by default it is skipped with a note)")
+	cmd.Flags().BoolVar(&f.noProfiles, "no-profiles", false, "do not store the CPU profiles the documents refer to")
+	cmd.Flags().Int64Var(&f.maxProfile, "max-profile-bytes", defaultMaxProfile, "the largest profile stored, in bytes (a larger one is left out with a note; default 8 MiB)")
 	return cmd
+}
+
+// defaultMaxProfile is the largest profile history add stores by
+// default: 8 MiB, hundreds of times a typical one (tens of KB).
+const defaultMaxProfile = 8 << 20
+
+// keepProfiles reads the CPU profiles that document d, read from
+// docPath, refers to, for the store: their bytes, checked to be
+// profiles pprof reads. One that is missing, unreadable or larger than
+// max bytes is left out with a note on w.
+func keepProfiles(w io.Writer, docPath string, d *result.Document, max int64) []history.Profile {
+	var out []history.Profile
+	for _, m := range d.Measurements {
+		ref := m.Profile
+		if ref == nil || ref.File == "" {
+			continue
+		}
+		path := profiles.Resolve(docPath, ref.File)
+		skip := func(why string) {
+			fmt.Fprintf(w, "history: not keeping the profile of %s (%s): %s\n", m.Name, path, why)
+		}
+		fi, err := os.Stat(path)
+		switch {
+		case err != nil:
+			skip(err.Error())
+			continue
+		case fi.Size() > max:
+			skip(fmt.Sprintf("%d bytes, more than --max-profile-bytes %d", fi.Size(), max))
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err == nil {
+			_, err = profiles.Parse(bytes.NewReader(data))
+		}
+		if err != nil {
+			skip(err.Error())
+			continue
+		}
+		out = append(out, history.Profile{Measurement: m.Name, Data: data})
+	}
+	return out
 }
 
 // startReadGit starts history.ReadGit of dir and returns a function that
@@ -191,7 +250,11 @@ func sayAdded(cmd *cobra.Command, s *history.Store, a history.Added, meta histor
 	} else if meta.Git.Dirty != nil && *meta.Git.Dirty {
 		git += " (dirty)"
 	}
-	fmt.Fprintf(w, "history: added %s to %s as run %d: %d metric series, commit %s\n", what, s.Where(), a.Run, a.Points, git)
+	kept := ""
+	if a.Profiles > 0 {
+		kept = ", " + plural.Count(a.Profiles, "profile")
+	}
+	fmt.Fprintf(w, "history: added %s to %s as run %d: %d metric series%s, commit %s\n", what, s.Where(), a.Run, a.Points, kept, git)
 	for _, sk := range a.Skipped {
 		fmt.Fprintf(w, "history: not stored: %s\n", sk)
 	}
@@ -388,6 +451,14 @@ better likewise, else no change (the verdicts of chrono report --baseline's
 gate). With --fail-on regression chrono exits 1 when the newest change of some
 series is a regression.
 
+Under each regression, where its time went: when the store keeps profiles of
+the measurement (history add stores those a document refers to, as made by
+chrono run --profile DIR or bench's profiles) on both sides of the change,
+the functions whose flat and cumulative CPU time per run (per iteration for
+benchmarks) changed most, as chrono report --baseline prints them: the
+profiles of up to 3 runs nearest the change on each side, merged with every
+run weighted equally. Without profiles on a side, one line says so.
+
 Only runs of one machine fingerprint are compared: each machine's runs form
 their own series (--machine keeps one machine).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -529,7 +600,11 @@ func (o *output) addHistory(cmd *cobra.Command, d *result.Document) error {
 		return err
 	}
 	defer s.Close()
-	return addToHistory(ctx, cmd, s, d, history.Meta{Git: readGit(), Source: strings.Join(invocation(cmd), " ")}, "the "+d.Kind+" document")
+	hm := history.Meta{Git: readGit(), Source: strings.Join(invocation(cmd), " ")}
+	// The profiles the document refers to (chrono run --profile), named
+	// relative to the file it is exported to.
+	hm.Profiles = keepProfiles(cmd.ErrOrStderr(), o.exportJSON, d, defaultMaxProfile)
+	return addToHistory(ctx, cmd, s, d, hm, "the "+d.Kind+" document")
 }
 
 // checkHistory opens the store of --history before anything is measured,

@@ -469,3 +469,105 @@ func TestHistoryCheckVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// tracedSeries writes n copies of the committed traced document of side
+// ("base": the fast build of examples/regress, "new": the slow one),
+// each with its profile beside it in a directory of its own under dir
+// and started a minute after the one before from first, and returns
+// their paths.
+func tracedSeries(t *testing.T, dir, side string, n, first int) []string {
+	t.Helper()
+	src := filepath.Join("testdata", "traced", side)
+	prof, err := os.ReadFile(filepath.Join(src, "0.pprof"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for i := range n {
+		d, err := result.ReadFile(filepath.Join(src, "regress.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Start = d.Start.Add(time.Duration(first+i) * time.Minute)
+		sub := filepath.Join(dir, fmt.Sprintf("%s%d", side, i))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, d.Measurements[0].Profile.File), prof, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(sub, "regress.json")
+		if err := result.WriteFile(p, d); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// TestHistoryProfiles: history add keeps the profiles the documents refer
+// to (their bytes: the files are deleted before the check), notes one it
+// cannot read and adds its document all the same; check traces the
+// regression between 6 runs of the fast build of examples/regress and 6
+// of the slow one to main.checksum from the 3 runs nearest the change on
+// each side, in the text, the JSON document and the trend's HTML page;
+// with --no-profiles it says in one line that there are none.
+func TestHistoryProfiles(t *testing.T) {
+	dir := crosstest.TempDir(t)
+	docs := append(tracedSeries(t, filepath.Join(dir, "docs"), "base", 6, 0), tracedSeries(t, filepath.Join(dir, "docs"), "new", 6, 6)...)
+	missing := filepath.Join(filepath.Dir(docs[0]), "0.pprof")
+	if err := os.Remove(missing); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "h.db")
+	_, errOut, code := runChrono(t, "", append([]string{"history", "add", "--db", db}, docs...)...)
+	if code != 0 || strings.Count(errOut, "1 profile, commit") != 11 || !strings.Contains(errOut, "history: not keeping the profile of regress ("+missing+"): ") {
+		t.Fatalf("add: exit %d, want 12 documents, 11 profiles kept and a note about the missing one:\n%s", code, errOut)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runChrono(t, "", "history", "check", "--db", db, "--fail-on", "regression")
+	if code != exitFailure || !strings.Contains(out, "  regression\n") {
+		t.Fatalf("check: exit %d, want 1 with the regression:\n%s%s", code, out, errOut)
+	}
+	if got := firstTraceRow(out, "regress, wall"); got != "main.checksum" {
+		t.Errorf("the trace names %q first, want main.checksum:\n%s", got, out)
+	}
+	if !strings.Contains(out, "CPU profiles of runs 4, 5, 6 against runs 7, 8, 9, new − baseline per run (30 runs and 30 runs)") {
+		t.Errorf("the trace does not say which runs it merged:\n%s", out)
+	}
+	js, _, _ := runChrono(t, "", "history", "check", "--db", db, "--json")
+	d, err := result.Unmarshal([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := d.Measurements[0].Detail.History.Newest().Trace; tr == nil || len(tr.Funcs) == 0 || tr.Funcs[0].Name != "main.checksum" {
+		t.Errorf("the check document's trace: %+v", tr)
+	}
+	// chrono report of the document prints the same text.
+	if again, _, _ := runChrono(t, js, "report"); again != out {
+		t.Errorf("chrono report of the check document differs from check's text:\n%s\n---\n%s", again, out)
+	}
+	page := filepath.Join(dir, "trend.html")
+	if _, errOut, code := runChrono(t, "", "history", "trend", "--db", db, "regress", "--html", page); code != 0 {
+		t.Fatalf("trend --html: exit %d: %s", code, errOut)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := strings.Index(string(html), "where the time went: regress, wall"), strings.Index(string(html), "main.checksum")
+	if i < 0 || j < i {
+		t.Errorf("the trend page has no differential table naming main.checksum after its heading")
+	}
+	bare := filepath.Join(dir, "bare.db")
+	docs = append(tracedSeries(t, filepath.Join(dir, "docs"), "base", 6, 0), tracedSeries(t, filepath.Join(dir, "docs"), "new", 6, 6)...)
+	if _, errOut, code := runChrono(t, "", append([]string{"history", "add", "--db", bare, "--no-profiles"}, docs...)...); code != 0 || strings.Contains(errOut, "profile") {
+		t.Fatalf("add --no-profiles: exit %d: %s", code, errOut)
+	}
+	out, _, _ = runChrono(t, "", "history", "check", "--db", bare)
+	if !strings.Contains(out, "\nwhere the time went: regress, wall (") || !strings.Contains(out, "): no profiles on either side: add documents made with --profile\n") {
+		t.Errorf("check without profiles does not say so:\n%s", out)
+	}
+}

@@ -50,10 +50,11 @@ func buildExample(t *testing.T, pkg, bin string, tags ...string) {
 	}
 }
 
-// firstTraceRow returns the function of the first row of the table of
-// "where the time went: NAME" in a text rendering.
+// firstTraceRow returns the function of the first row of the table
+// under the first heading "where the time went: NAME..." in a text
+// rendering (NAME, or NAME and more: history's "regress, wall (a..b)").
 func firstTraceRow(text, name string) string {
-	_, after, ok := strings.Cut(text, "where the time went: "+name+"\n")
+	_, after, ok := strings.Cut(text, "where the time went: "+name)
 	if !ok {
 		return ""
 	}

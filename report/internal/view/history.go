@@ -46,6 +46,7 @@ func historyView(d *result.Document, o Options) (*View, error) {
 		case result.HistoryViewCheck:
 			if len(s.Det.Changes) > 0 {
 				v.Blocks = append(v.Blocks, s.checkBlock(run, o))
+				v.Blocks = append(v.Blocks, s.traceBlocks()...)
 			}
 		default:
 			v.Blocks = append(v.Blocks, s.runsBlock(o))
@@ -268,6 +269,26 @@ func (s *HistorySeries) checkBlock(run *result.HistoryRun, o Options) Block {
 		plural.Count(len(s.Det.Changes), "change")), Table: t}
 }
 
+// traceBlocks are where the time of each regression of the series went
+// (result.HistoryChange.Trace): its differential profile, laid out as
+// chrono report --baseline lays out one (ProfileTraceBlock), or the one
+// line that says why there is none.
+func (s *HistorySeries) traceBlocks() []Block {
+	var out []Block
+	for _, c := range s.Det.Changes {
+		if c.Trace == nil {
+			continue
+		}
+		head := "where the time went: " + s.M.Name + ", " + s.Det.Metric + " (" + ShortCommit(c.BeforeCommit) + ".." + ShortCommit(c.AfterCommit) + ")"
+		if c.Trace.Total == nil {
+			out = append(out, Block{Lines: []string{head + ": " + c.Trace.Note}})
+			continue
+		}
+		out = append(out, ProfileTraceBlock(head, c.Trace))
+	}
+	return out
+}
+
 // checkSummary is check's last line: what was checked and found.
 func checkSummary(run *result.HistoryRun) string {
 	c := run.Check
@@ -367,7 +388,8 @@ func argMax(xs []float64) int {
 
 // PageBlocks are what a series' plot on the HTML page needs beside it:
 // the table of its changes (commits, the segments' medians, the ratio
-// with its interval, p, the verdict) and the runs around each change
+// with its interval, p, the verdict), the differential profile of each
+// regression (traceBlocks), and the runs around each change
 // (every run when they are few), dated and with their commits.
 func (s *HistorySeries) PageBlocks(run *result.HistoryRun, o Options) []Block {
 	var bs []Block
@@ -375,6 +397,7 @@ func (s *HistorySeries) PageBlocks(run *result.HistoryRun, o Options) []Block {
 		b := s.checkBlock(run, o)
 		b.Heading = "change points of " + s.M.Name + ", " + s.Det.Metric + " (" + detectorText(run.Detector) + ")"
 		bs = append(bs, b)
+		bs = append(bs, s.traceBlocks()...)
 	}
 	const around, few = 3, 20
 	show := make([]bool, len(s.Det.Runs))
