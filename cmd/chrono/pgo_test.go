@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,13 +81,19 @@ func firstTraceRow(text, name string) string {
 // where wall and CPU time under load could leave it undecided (it failed
 // so once). (Profiles hold CPU time: the function that took more of it
 // is named whatever the load.)
+//
+// Its history subtest adds 5 documents of each build (wall time, chrono
+// run --profile, the documents' directories deleted after each add) to
+// a history, in which chrono history check must find the regression and
+// trace it to main.checksum from the stored profiles alone.
 func TestPlantedRegression(t *testing.T) {
 	needGo(t)
-	valgrindtest.Need(t)
 	dir := crosstest.TempDir(t)
 	fast, slow := filepath.Join(dir, "fast"), filepath.Join(dir, "slow")
 	buildExample(t, "./examples/regress", fast)
 	buildExample(t, "./examples/regress", slow, "slow")
+	t.Run("history", func(t *testing.T) { plantedHistory(t, dir, fast, slow) })
+	valgrindtest.Need(t)
 	var docs []string
 	for _, side := range []struct{ name, bin string }{{"base", fast}, {"new", slow}} {
 		pdir := filepath.Join(dir, side.name)
@@ -120,6 +127,46 @@ func TestPlantedRegression(t *testing.T) {
 	if i < 0 || j < i {
 		t.Errorf("the HTML report has no differential table naming main.checksum after its heading")
 	}
+}
+
+// plantedHistory is TestPlantedRegression's history: 5 runs of chrono
+// run of the fast build and 5 of the slow one, each added to a history
+// as it is made and its files deleted, then chrono history check.
+// (-n 1000 rounds, half the default work: some 5 profiler samples per
+// profiled run of the fast build, 45 per side; wall time, which 2.4
+// times the work moves far beyond the load's noise.)
+func plantedHistory(t *testing.T, dir, fast, slow string) {
+	db := filepath.Join(dir, "history.db")
+	for i := range 10 {
+		bin := fast
+		if i >= 5 {
+			bin = slow
+		}
+		pdir := filepath.Join(dir, fmt.Sprintf("h%d", i))
+		doc := filepath.Join(pdir, "regress.json")
+		if err := os.MkdirAll(pdir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runChrono(t, "", "run", "-N", "--runs", "3", "--warmup", "0", "--style", "none", "-n", "regress",
+			"--profile", pdir, "--profile-runs", "3", "--export-json", doc, crosstest.Argv(bin)[0]+" -n 1000")
+		if code != 0 {
+			t.Fatalf("chrono run %d: exit %d: %s", i, code, stderr)
+		}
+		if _, stderr, code := runChrono(t, "", "history", "add", "--db", db, doc); code != 0 || !strings.Contains(stderr, ", 1 profile, commit") {
+			t.Fatalf("history add %d: exit %d, want its profile kept: %s", i, code, stderr)
+		}
+		if err := os.RemoveAll(pdir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, stderr, code := runChrono(t, "", "history", "check", "--db", db, "--fail-on", "regression")
+	if code != exitFailure || !strings.Contains(out, "  regression\n") {
+		t.Fatalf("history check: exit %d, want 1 with the regression:\n%s%s", code, out, stderr)
+	}
+	if got := firstTraceRow(out, "regress, wall"); got != "main.checksum" {
+		t.Errorf("the trace names %q first, want main.checksum:\n%s", got, out)
+	}
+	t.Logf("chrono history check:\n%s", out)
 }
 
 // TestPGOEndToEnd: chrono pgo on examples/interp with a small workload
