@@ -524,7 +524,7 @@ func TestHistoryProfiles(t *testing.T) {
 	if code != 0 || strings.Count(errOut, "1 profile, commit") != 11 || !strings.Contains(errOut, "history: not keeping the profile of regress ("+missing+"): ") {
 		t.Fatalf("add: exit %d, want 12 documents, 11 profiles kept and a note about the missing one:\n%s", code, errOut)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "docs")); err != nil {
+	if err := crosstest.RemoveAll(filepath.Join(dir, "docs")); err != nil {
 		t.Fatal(err)
 	}
 	out, errOut, code := runChrono(t, "", "history", "check", "--db", db, "--fail-on", "regression")

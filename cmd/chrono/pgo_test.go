@@ -155,7 +155,7 @@ func plantedHistory(t *testing.T, dir, fast, slow string) {
 		if _, stderr, code := runChrono(t, "", "history", "add", "--db", db, doc); code != 0 || !strings.Contains(stderr, ", 1 profile, commit") {
 			t.Fatalf("history add %d: exit %d, want its profile kept: %s", i, code, stderr)
 		}
-		if err := os.RemoveAll(pdir); err != nil {
+		if err := crosstest.RemoveAll(pdir); err != nil {
 			t.Fatal(err)
 		}
 	}

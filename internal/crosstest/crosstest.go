@@ -38,6 +38,12 @@ func TempDir(t testing.TB) string {
 	return dir
 }
 
+// RemoveAll is os.RemoveAll for tests that delete a tree of their own
+// before they end (what Wine 8.0's missing FileDispositionInformationEx
+// makes os.RemoveAll fail on; see TempDir): dir and everything in it,
+// deepest first, with os.Remove alone.
+func RemoveAll(dir string) error { return removeTree(dir) }
+
 // removeTree removes dir and everything in it, deepest first, with
 // os.Remove alone.
 func removeTree(dir string) error {
