@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -83,6 +84,69 @@ type chart struct {
 	*plot.Plot
 	keys    []key
 	nominal bool
+	drawn   []plot.Plotter // what Add added, in order (see tracked)
+}
+
+// Add adds plotters to c's plot, each tracked: the SVG marks it draws
+// carry its number (data-p), and the legend entries it stands for say
+// so (data-for), so that a test in a browser can tell which series a
+// mark belongs to.
+func (c *chart) Add(ps ...plot.Plotter) {
+	for _, p := range ps {
+		c.drawn = append(c.drawn, p)
+		c.Plot.Add(tracked{Plotter: p, n: len(c.drawn) - 1})
+	}
+}
+
+// tracked is a plotter of a chart that tells the tagger, while it
+// draws, that the marks are its own (number n).
+type tracked struct {
+	plot.Plotter
+	n int
+}
+
+func (t tracked) Plot(c draw.Canvas, p *plot.Plot) {
+	tg, ok := taggerOf(c)
+	if !ok {
+		t.Plotter.Plot(c, p)
+		return
+	}
+	was := tg.plotter
+	tg.plotter = t.n
+	t.Plotter.Plot(c, p)
+	tg.plotter = was
+}
+
+// DataRange is the tracked plotter's, or nothing (which widens no axis)
+// when it has none.
+func (t tracked) DataRange() (xmin, xmax, ymin, ymax float64) {
+	if r, ok := t.Plotter.(plot.DataRanger); ok {
+		return r.DataRange()
+	}
+	return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+}
+
+// GlyphBoxes are the tracked plotter's (the room its glyphs need).
+func (t tracked) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	if g, ok := t.Plotter.(plot.GlyphBoxer); ok {
+		return g.GlyphBoxes(p)
+	}
+	return nil
+}
+
+// drawnAs lists the numbers of the plotters of c that th is (a legend
+// entry's thumbnail is the plotter it stands for).
+func (c *chart) drawnAs(th plot.Thumbnailer) []int {
+	var out []int
+	if !reflect.TypeOf(th).Comparable() {
+		return nil
+	}
+	for i, p := range c.drawn {
+		if reflect.TypeOf(p) == reflect.TypeOf(th) && any(p) == any(th) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // key is one entry of a chart's legend: a name and the thumbnails of the
@@ -205,6 +269,7 @@ func render(p *chart, w, h vg.Length, name, title, caption string, xu, yu string
 type placedKey struct {
 	key
 	x, row vg.Length
+	drawn  []int // the numbers of the plotters it stands for
 }
 
 // The legend's text, thumbnail width and spacing.
@@ -229,7 +294,11 @@ func layoutKeys(p *chart, w vg.Length) ([]placedKey, vg.Length) {
 		if x > vg.Points(8) && x+ew > w-vg.Points(4) {
 			x, row = vg.Points(8), row+1
 		}
-		out = append(out, placedKey{key: k, x: x, row: row})
+		var drawn []int
+		for _, th := range k.thumbs {
+			drawn = append(drawn, p.drawnAs(th)...)
+		}
+		out = append(out, placedKey{key: k, x: x, row: row, drawn: drawn})
 		x += ew + keySpacing
 	}
 	return out, vg.Length((row+1)*keyRowH) + vg.Points(4)
@@ -240,7 +309,7 @@ func layoutKeys(p *chart, w vg.Length) ([]placedKey, vg.Length) {
 func drawKeys(c draw.Canvas, t *tagger, keys []placedKey) {
 	sty := draw.TextStyle{Color: color.Black, Font: keyFont, Handler: plot.DefaultTextHandler}
 	for i, k := range keys {
-		t.key = i
+		t.key, t.keyFor = i, k.drawn
 		top := c.Max.Y - vg.Points(3) - vg.Length(k.row*keyRowH)
 		tc := c
 		tc.Rectangle = vg.Rectangle{Min: vg.Point{X: k.x, Y: top - keyRowH + vg.Points(3)}, Max: vg.Point{X: k.x + keyThumb, Y: top}}
@@ -249,7 +318,7 @@ func drawKeys(c draw.Canvas, t *tagger, keys []placedKey) {
 		}
 		c.FillText(sty, vg.Point{X: k.x + keyThumb + keyGap, Y: top - keyRowH + vg.Points(5)}, k.name)
 	}
-	t.key = -1
+	t.key, t.keyFor = -1, nil
 }
 
 // phase is a plotter that draws nothing: it tells the tagger that what
@@ -257,15 +326,33 @@ func drawKeys(c draw.Canvas, t *tagger, keys []placedKey) {
 type phase string
 
 func (k phase) Plot(c draw.Canvas, _ *plot.Plot) {
-	if t, ok := c.Canvas.(*tagger); ok {
+	if t, ok := taggerOf(c); ok {
 		t.phase = string(k)
+	}
+}
+
+// taggerOf returns the tagger that c draws on, through the canvases that
+// gonum's cropping and padding wrap around it.
+func taggerOf(c draw.Canvas) (*tagger, bool) {
+	var vc vg.Canvas = c.Canvas
+	for {
+		switch x := vc.(type) {
+		case *tagger:
+			return x, true
+		case draw.Canvas:
+			vc = x.Canvas
+		case *draw.Canvas:
+			vc = x.Canvas
+		default:
+			return nil, false
+		}
 	}
 }
 
 // inPhase runs f with the tagger of c (if any) in phase k, then restores
 // the phase before.
 func inPhase(c draw.Canvas, k string, f func()) {
-	t, ok := c.Canvas.(*tagger)
+	t, ok := taggerOf(c)
 	if !ok {
 		f()
 		return
@@ -278,26 +365,40 @@ func inPhase(c draw.Canvas, k string, f func()) {
 
 // tagger is the SVG canvas that remembers, for every path and text it
 // writes, what it draws: "axes" (axes, ticks, labels), "grid", "data"
-// (data marks), "ref" (reference lines: medians, the ratio 1, change
-// points) or "legend" (with its entry's number). classify then classes
-// each element of the SVG (class="p-data" ...), so that a test in a
-// browser can tell a legend from the data it must not cover.
+// (data marks, with the number of the chart's plotter that drew them),
+// "ref" (reference lines: medians, the ratio 1, change points) or
+// "legend" (with its entry's number and the plotters it stands for).
+// classify then classes each element of the SVG (class="p-data"
+// data-p="2" ...), so that a test in a browser can tell a legend from
+// the data it must not cover, and find each series' marks.
 type tagger struct {
 	*vgsvg.Canvas
-	phase string
-	key   int
-	lw    []vg.Length
-	tags  []string
+	phase   string
+	key     int
+	keyFor  []int
+	plotter int
+	lw      []vg.Length
+	tags    []string
 }
 
 func newTagger(c *vgsvg.Canvas) *tagger {
-	return &tagger{Canvas: c, phase: "axes", key: -1, lw: []vg.Length{1}}
+	return &tagger{Canvas: c, phase: "axes", key: -1, plotter: -1, lw: []vg.Length{1}}
 }
 
 func (t *tagger) tag() {
 	s := `class="p-` + t.phase + `"`
+	if t.phase == "data" && t.plotter >= 0 {
+		s += ` data-p="` + strconv.Itoa(t.plotter) + `"`
+	}
 	if t.phase == "legend" && t.key >= 0 {
 		s += ` data-key="` + strconv.Itoa(t.key) + `"`
+		if len(t.keyFor) > 0 {
+			ns := make([]string, len(t.keyFor))
+			for i, n := range t.keyFor {
+				ns[i] = strconv.Itoa(n)
+			}
+			s += ` data-for="` + strings.Join(ns, " ") + `"`
+		}
 	}
 	t.tags = append(t.tags, s)
 }
