@@ -143,7 +143,12 @@ func calibrationPlot(d *result.Document, name string) (*Plot, error) {
 		hover = append(hover, hoverPoint{X: float64(len(cal.SegmentHz)+1) / 2, Y: kp, Text: fmt.Sprintf("kernel: %.9g MHz (%+.3g ppm), from %s", k.Hz/1e6, kp, k.From)})
 		caption += fmt.Sprintf("; dashed red: the kernel's figure (%s)", k.From)
 	}
-	pad := math.Max(1, (p.Y.Max-p.Y.Min)*0.15)
+	// The axis spans the segments and the kernel's figure, a little
+	// more (0.1 ppm either side when they are all one figure).
+	pad := (p.Y.Max - p.Y.Min) * 0.15
+	if !(pad > 0) {
+		pad = 0.1
+	}
 	p.Y.Min, p.Y.Max = p.Y.Min-pad, p.Y.Max+pad
 	return render(p, smallW*1.3, smallH, name, "TSC calibration", caption, "", "ppm", hover)
 }

@@ -64,8 +64,13 @@
       }
     }
     if (data.length > 0) {
-      const u = union(data.map((el) => el.getBoundingClientRect()));
-      const w = Math.min(u.right, area.right) - Math.max(u.left, area.left), h = Math.min(u.bottom, area.bottom) - Math.max(u.top, area.top);
+      // A reference line (the ratio 1, a zero line, the kernel's figure)
+      // is part of what an axis must show: a vertical one counts on the
+      // x axis, a horizontal one on the y axis, never across.
+      const refs = [...svg.querySelectorAll(".p-ref")].map((el) => el.getBoundingClientRect());
+      const ux = union(data.map((el) => el.getBoundingClientRect()).concat(refs.filter((b) => b.width < 2)));
+      const uy = union(data.map((el) => el.getBoundingClientRect()).concat(refs.filter((b) => b.height < 2)));
+      const w = Math.min(ux.right, area.right) - Math.max(ux.left, area.left), h = Math.min(uy.bottom, area.bottom) - Math.max(uy.top, area.top);
       const say = (i) => /\blog\b/.test(H.l[i]);
       if (w < (area.right - area.left) / 2 && !(H.f[8] && say(0))) out.push(name + ": the data fill " + Math.round(100 * w / (area.right - area.left)) + "% of the x axis (\"" + H.l[0] + "\")");
       if (!H.n && h < (area.bottom - area.top) / 2 && !(H.f[9] && say(1))) out.push(name + ": the data fill " + Math.round(100 * h / (area.bottom - area.top)) + "% of the y axis (\"" + H.l[1] + "\")");
