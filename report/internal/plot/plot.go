@@ -832,8 +832,8 @@ func binCount(n int, lo, hi, iqr float64) int {
 
 // violin draws the density of each of several series side by side
 // (horizontal: values on the x axis, one row per series at y = row), a
-// box from the first to the third quartile, a white mark at the median
-// and whiskers to the 1st and 99th percentiles.
+// box from the first to the third quartile, a ringed white dot at the
+// median and whiskers to the 1st and 99th percentiles.
 type violin struct {
 	rows []violinRow
 }
@@ -868,6 +868,10 @@ func (v *violin) Plot(c draw.Canvas, p *plot.Plot) {
 		bh := vg.Length(half * 0.18)
 		box := []vg.Point{{X: tx(r.q25), Y: y0 - bh}, {X: tx(r.q75), Y: y0 - bh}, {X: tx(r.q75), Y: y0 + bh}, {X: tx(r.q25), Y: y0 + bh}}
 		c.FillPolygon(color.Gray{Y: 40}, c.ClipPolygonXY(box))
+		// The median, a white dot in a dark ring: seen on the box and
+		// where the row has no width to show (every sample one value, or
+		// nearly so on this axis).
+		c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 40}, Radius: vg.Points(3.3), Shape: draw.CircleGlyph{}}, vg.Point{X: tx(r.q50), Y: y0})
 		c.DrawGlyph(draw.GlyphStyle{Color: color.White, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}, vg.Point{X: tx(r.q50), Y: y0})
 	}
 }

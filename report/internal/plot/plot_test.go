@@ -1,11 +1,15 @@
 package plot
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/chronograph/chronograph/report/internal/view"
+	"github.com/chronograph/chronograph/result"
 )
 
 // TestRenderTagsMarks: render classes every path and text of a plot's
@@ -43,5 +47,37 @@ func TestRenderTagsMarks(t *testing.T) {
 	}
 	if strings.Count(svg, `<path class="p-axes"`) == 0 {
 		t.Error("no axes")
+	}
+}
+
+// TestDotPlotOfConstants: a metric of one value in each measurement but
+// different between them (a Go benchmark's B/op) is drawn as a labelled
+// dot per measurement, on an axis in the unit that fits (KiB), never as
+// violins without width.
+func TestDotPlotOfConstants(t *testing.T) {
+	var rows []sampleSet
+	for i, v := range []float64{0, 8216} {
+		m := &result.Measurement{Name: fmt.Sprintf("m%d", i), Metrics: []result.Metric{{Name: "bytes", Unit: result.UnitBytesPerOp, Values: []float64{v, v, v}}}}
+		rows = append(rows, sampleSet{name: m.Name, m: m, metric: &m.Metrics[0], s: view.Options{}.Series(&m.Metrics[0]), color: i})
+	}
+	if !constant(rows) || integral(rows) {
+		t.Fatalf("constant %v, integral %v: want a constant metric of sizes", constant(rows), integral(rows))
+	}
+	pl, err := dotPlot(rows, "n", "bytes", smallW, view.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := string(pl.SVG)
+	for _, want := range []string{`>0 B/op</text>`, `>8.02 KiB/op</text>`, `>bytes (KiB/op)</text>`} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the dot plot lacks %s", want)
+		}
+	}
+	if n := strings.Count(svg, `<path class="p-data"`); n < 4 {
+		t.Errorf("%d data marks, want a dot and a ring per measurement", n)
+	}
+	rows[1].s = view.Options{}.Series(&result.Metric{Name: "bytes", Unit: result.UnitBytesPerOp, Values: []float64{8216, 8224}})
+	if constant(rows) {
+		t.Error("a measurement of two values called constant")
 	}
 }

@@ -246,17 +246,23 @@ func (wf *waveform) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	for _, l := range wf.lanes {
 		line := draw.LineStyle{Color: l.color, Width: vg.Points(1.4)}
-		var last byte
-		for i, r := range l.runs {
+		// Each stretch of 0 and 1 levels is one step line, its edges
+		// included.
+		var step []vg.Point
+		flush := func() {
+			if len(step) > 0 {
+				c.StrokeLines(line, c.ClipLinesX(step)...)
+			}
+			step = nil
+		}
+		for _, r := range l.runs {
 			x0, x1 := tx(math.Max(r.from, wf.lo)), tx(math.Min(r.to, wf.hi))
 			switch r.level {
 			case '0', '1':
 				y := ty(l.y + levelY(r.level))
-				c.StrokeLines(line, c.ClipLinesX([]vg.Point{{X: x0, Y: y}, {X: x1, Y: y}})...)
-				if i > 0 && (last == '0' || last == '1') && last != r.level {
-					c.StrokeLine2(line, x0, ty(l.y+laneLow), x0, ty(l.y+laneHigh))
-				}
+				step = append(step, vg.Point{X: x0, Y: y}, vg.Point{X: x1, Y: y})
 			default:
+				flush()
 				fill := color.Color(color.Gray{Y: 170})
 				if r.level == 'z' {
 					fill = color.Gray{Y: 220}
@@ -264,13 +270,30 @@ func (wf *waveform) Plot(c draw.Canvas, p *plot.Plot) {
 				pts := []vg.Point{{X: x0, Y: ty(l.y + laneLow)}, {X: x1, Y: ty(l.y + laneLow)}, {X: x1, Y: ty(l.y + laneHigh)}, {X: x0, Y: ty(l.y + laneHigh)}}
 				c.FillPolygon(fill, c.ClipPolygonXY(pts))
 			}
-			last = r.level
 		}
+		flush()
 	}
 }
 
 func (wf *waveform) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return wf.lo, wf.hi, -0.5, float64(len(wf.lanes)) - 0.5
+}
+
+// boldCross is gonum's cross glyph (×) with strokes of 1.2 points
+// instead of 0.5, which a small cross needs to be seen.
+type boldCross struct{}
+
+func (boldCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(1.2)})
+	r := vg.Length(sty.Radius * vg.Length(math.Sqrt2/2))
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+	c.Stroke(p)
+	p = p[:0]
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+	c.Stroke(p)
 }
 
 // triangle is a filled triangle glyph pointing up, or down.

@@ -244,7 +244,7 @@ func violinPlot(sets []sampleSet, name, title string, w vg.Length, o view.Option
 	nominalY(p, names)
 	h := vg.Length(vg.Length(len(sets))*0.55*vg.Inch) + 0.9*vg.Inch
 	return render(p, w, h, name, title,
-		"shape: kernel density; box: p25 to p75; white dot: the median; line: p1 to p99", sc.unit, "", pts)
+		"shape: kernel density; box: p25 to p75; ringed white dot: the median; line: p1 to p99", sc.unit, "", pts)
 }
 
 // binnedDensity is the density of a binned series at its bins' middles.
@@ -386,7 +386,7 @@ func sequencePlot(d *result.Document, sets []sampleSet, name string) (*Plot, err
 		}
 		if len(warm) > 0 {
 			s, _ := plotter.NewScatter(warm)
-			s.Color, s.Radius, s.Shape = color.Gray{Y: 130}, vg.Points(2), draw.CrossGlyph{}
+			s.Color, s.Radius, s.Shape = color.Gray{Y: 110}, vg.Points(2.5), boldCross{}
 			p.Add(s)
 			p.key("warm-up (discarded)", s)
 			notes = append(notes, "crosses before 0: the discarded warm-up samples of "+raw[0].name)
@@ -642,8 +642,9 @@ func otherMetrics(sets []sampleSet) []string {
 
 // otherMetricPlots draws every other metric (rusage, counters, CPU time,
 // allocations) of the measurements side by side, one small plot each:
-// integer counts as dots, other figures as violins. Metrics whose values
-// are all equal have no plot: Unvaried says them in a line.
+// integer counts, and figures of one value in each measurement (a Go
+// benchmark's B/op), as dots; other figures as violins. Metrics whose
+// values are all equal have no plot: Unvaried says them in a line.
 func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix string, o view.Options) error {
 	plotted := 0
 	for _, n := range otherMetrics(sets) {
@@ -656,7 +657,7 @@ func otherMetricPlots(ps *set, d *result.Document, sets []sampleSet, prefix stri
 		}
 		plotted++
 		if err := ps.add(prefix+"-metric-"+slug(n), func(name string) (*Plot, error) {
-			if integral(rows) {
+			if integral(rows) || constant(rows) {
 				return dotPlot(rows, name, n, smallW, o)
 			}
 			return violinPlot(rows, name, n, smallW, o)
@@ -735,16 +736,36 @@ func integral(rows []sampleSet) bool {
 	return true
 }
 
-// dotPlot draws integer counts: one row per measurement, a dot at each
-// value that occurred, its area the share of the samples with it, and a
-// ring at the median.
+// constant reports whether every row (measurement) has one value in all
+// its samples: a violin of it would have no width.
+func constant(rows []sampleSet) bool {
+	for _, r := range rows {
+		if r.s.Binned() || r.s.Summary.Max > r.s.Summary.Min {
+			return false
+		}
+	}
+	return len(rows) > 0
+}
+
+// dotPlot draws integer counts, or figures of one value per measurement:
+// one row per measurement, a dot at each value that occurred, its area
+// the share of the samples with it, and a ring at the median; when each
+// measurement has one value, the dot is labelled with it.
 func dotPlot(rows []sampleSet, name, title string, w vg.Length, o view.Options) (*Plot, error) {
-	p := newPlot(scaleFor(rows[0].s.Unit, 0).label(title), "")
-	p.X.Tick.Marker = niceTicks{integer: true}
-	d := &dots{}
+	whole, one := integral(rows), constant(rows)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		lo, hi = math.Min(lo, r.s.Summary.Min), math.Max(hi, r.s.Summary.Max)
+	}
+	sc := axisScale{1, scaleFor(rows[0].s.Unit, 0).unit} // counts: as counted
+	if !whole {
+		sc = scaleFor(rows[0].s.Unit, math.Max(math.Abs(lo), math.Abs(hi)))
+	}
+	p := newPlot(sc.label(title), "")
+	p.X.Tick.Marker = niceTicks{integer: whole}
+	d := &dots{labelled: one}
 	var names []string
 	var pts []hoverPoint
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, r := range rows {
 		y := rowY(i, len(rows))
 		xs := r.s.Sorted
@@ -754,31 +775,47 @@ func dotPlot(rows []sampleSet, name, title string, w vg.Length, o view.Options) 
 			for k < n && xs[k] == xs[j] {
 				k++
 			}
-			d.pts = append(d.pts, dot{x: xs[j], y: y, share: float64(k-j) / float64(n), color: colorOf(r.color)})
-			pts = append(pts, hoverPoint{X: xs[j], Y: y, Text: fmt.Sprintf("%s: %s in %d of %s", r.name, strconv.FormatFloat(xs[j], 'f', -1, 64), k-j, plural.Count(n, "sample"))})
+			fig := view.Figure(xs[j], r.s.Unit, r.s.Observed(), o.Unit)
+			if whole {
+				fig = strconv.FormatFloat(xs[j], 'f', -1, 64)
+			}
+			d.pts = append(d.pts, dot{x: xs[j] / sc.div, y: y, share: float64(k-j) / float64(n), color: colorOf(r.color), label: fig})
+			pts = append(pts, hoverPoint{X: xs[j] / sc.div, Y: y, Text: fmt.Sprintf("%s: %s in %d of %s", r.name, fig, k-j, plural.Count(n, "sample"))})
 			j = k
 		}
-		d.medians = append(d.medians, plotter.XY{X: r.s.Summary.Median, Y: y})
-		lo, hi = math.Min(lo, xs[0]), math.Max(hi, xs[n-1])
+		d.medians = append(d.medians, plotter.XY{X: r.s.Summary.Median / sc.div, Y: y})
 		names = append(names, r.name)
 	}
 	p.Add(d)
 	nominalY(p, names)
-	p.X.Min, p.X.Max = lo-0.5, hi+0.5
+	pad := 0.5
+	if !whole {
+		pad = float64(0.06 * (hi - lo) / sc.div)
+	}
+	p.X.Min, p.X.Max = lo/sc.div-pad, hi/sc.div+pad
 	h := vg.Length(vg.Length(len(rows))*0.45*vg.Inch) + 0.9*vg.Inch
-	return render(p, w, h, name, title, "whole numbers: a dot at each value that occurred, its area the share of the samples with it; ring: the median", "", "", pts)
+	caption := "whole numbers: a dot at each value that occurred, its area the share of the samples with it; ring: the median"
+	if one {
+		caption = "one value in every sample of each measurement: a dot at it, labelled"
+	}
+	return render(p, w, h, name, title, caption, sc.unit, "", pts)
 }
 
-// dots draws the dots of dotPlot.
+// dots draws the dots of dotPlot (with their labels when labelled).
 type dots struct {
-	pts     []dot
-	medians plotter.XYs
+	pts      []dot
+	medians  plotter.XYs
+	labelled bool
 }
 
 type dot struct {
 	x, y, share float64
 	color       color.RGBA
+	label       string
 }
+
+// dotLabel is the style of a dot's label.
+var dotLabel = draw.TextStyle{Color: color.Black, Font: keyFont, Handler: plot.DefaultTextHandler}
 
 func (d *dots) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
@@ -788,6 +825,25 @@ func (d *dots) Plot(c draw.Canvas, p *plot.Plot) {
 	for _, m := range d.medians {
 		c.DrawGlyph(draw.GlyphStyle{Color: color.Gray{Y: 20}, Radius: vg.Points(9), Shape: draw.RingGlyph{}}, vg.Point{X: tx(m.X), Y: ty(m.Y)})
 	}
+	if !d.labelled {
+		return
+	}
+	// Each label beside its ring, on the side with room: right of dots
+	// in the left half, left of the others.
+	inPhase(c, "note", func() {
+		mid := (c.Min.X + c.Max.X) / 2
+		for _, q := range d.pts {
+			x, sty := tx(q.x), dotLabel
+			if x < mid {
+				x += vg.Points(12)
+			} else {
+				x -= vg.Points(12)
+				sty.XAlign = draw.XRight
+			}
+			sty.YAlign = draw.YCenter
+			c.FillText(sty, vg.Point{X: x, Y: ty(q.y)}, q.label)
+		}
+	})
 }
 
 func (d *dots) DataRange() (xmin, xmax, ymin, ymax float64) {
