@@ -181,10 +181,12 @@ var layoutProbe string
 // wheel, and fails on any console error, uncaught exception or network
 // request, and on every broken layout rule (layoutProbe): a legend entry
 // over a data mark or another entry, a data mark outside its axes or data
-// that fill less than half of an axis that is not logarithmic and
-// labelled so, tick labels of two notations on one axis or durations in a
-// unit that does not fit, text cut off, a plot under a heading that does
-// not name what it covers. It saves a screenshot of each at 1300×2400
+// (with reference lines) that fill less than half of an axis that is not
+// logarithmic and labelled so, a row of names or a legend's series
+// without a visible mark inside the axes (TestLayoutProbeMarks), tick
+// labels of two notations on one axis or durations in a unit that does
+// not fit, text cut off, a plot under a heading that does not name what
+// it covers. It saves a screenshot of each at 1300×2400
 // (-html.screenshots DIR: the README's images are made with
 // scripts/report-screenshots.sh).
 func TestHTMLInBrowser(t *testing.T) {
@@ -295,5 +297,72 @@ func TestHTMLGolden(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			golden(t, fmt.Sprintf("html/%s.txt", kind), htmlSkeleton(htmlExample(t, kind)))
 		})
+	}
+}
+
+// layoutTestPage is a constructed plot for TestLayoutProbeMarks: a y axis
+// of names whose rows hold a box ("box"), a sliver 0.3 px wide with a
+// whisker ("sliver"), a white dot ("white"), a box drawn outside the axes
+// ("outside"), and a legend of three series: one with a dot inside the
+// axes ("kept"), one whose only mark lies outside them ("gone") and one
+// that stands for no plotted series ("orphan").
+const layoutTestPage = `<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0}</style></head><body>
+<figure class="plot" id="plot-test" data-hover='{"f":[80,30,380,230,0,1,0,1,0,0],"n":1,"l":["x (ns)",""],"p":[]}'>
+<svg viewBox="0 0 400 260" width="400" height="260" style="font:10px sans-serif">
+<path class="p-legend" data-key="0" data-for="7" d="M10,8L20,8L20,16L10,16Z" style="fill:#4e79a7"/><text class="p-legend" data-key="0" data-for="7" x="24" y="16">kept</text>
+<path class="p-legend" data-key="1" data-for="8" d="M70,8L80,8L80,16L70,16Z" style="fill:#f28e2b"/><text class="p-legend" data-key="1" data-for="8" x="84" y="16">gone</text>
+<path class="p-legend" data-key="2" d="M130,8L140,8L140,16L130,16Z" style="fill:#e15759"/><text class="p-legend" data-key="2" x="144" y="16">orphan</text>
+<text class="p-axes" x="75" y="58" text-anchor="end">box</text>
+<text class="p-axes" x="75" y="108" text-anchor="end">sliver</text>
+<text class="p-axes" x="75" y="158" text-anchor="end">white</text>
+<text class="p-axes" x="75" y="208" text-anchor="end">outside</text>
+<path class="p-data" data-p="0" d="M120,48L180,48L180,62L120,62Z" style="fill:#4e79a7"/>
+<path class="p-data" data-p="1" d="M200,90L200.3,90L200.3,115L200,115Z" style="fill:#f28e2b"/>
+<path class="p-data" data-p="1" d="M120,104L260,104" style="fill:none;stroke:#333333;stroke-width:1"/>
+<path class="p-data" data-p="2" d="M197,154A3,3 0 1 1 203,154A3,3 0 1 1 197,154Z" style="fill:#ffffff"/>
+<path class="p-data" data-p="3" d="M384,198L396,198L396,212L384,212Z" style="fill:#59a14f"/>
+<path class="p-data" data-p="7" d="M297,74A3,3 0 1 1 303,74A3,3 0 1 1 297,74Z" style="fill:#4e79a7"/>
+<path class="p-data" data-p="8" d="M1,240L8,240L8,250L1,250Z" style="fill:#f28e2b"/>
+</svg><figcaption><b>test</b></figcaption></figure></body></html>`
+
+// TestLayoutProbeMarks: layoutProbe's rule that every series has a
+// visible mark inside its axes finds, on a constructed plot, the rows
+// and legend series that draw nothing a reader sees (a sliver, a white
+// dot, a mark outside the axes, an entry for no series) and passes the
+// ones that do.
+func TestLayoutProbeMarks(t *testing.T) {
+	chrome, err := browser.Find()
+	if err != nil {
+		t.Skipf("skipped: %v; CI installs Debian's chromium so that this runs", err)
+	}
+	page := filepath.Join(crosstest.TempDir(t), "layout.html")
+	if err := os.WriteFile(page, []byte(layoutTestPage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := browser.Load(chrome, page, browser.Options{Width: 600, Height: 400, Probes: []string{layoutProbe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var broken []string
+	if err := json.Unmarshal([]byte(res.Probes[0]), &broken); err != nil {
+		t.Fatalf("the layout probe: %v (%s)", err, res.Probes[0])
+	}
+	all := strings.Join(broken, "\n")
+	t.Logf("the probe says:\n%s", all)
+	for _, want := range []string{
+		`plot-test: the row "sliver" has no visible data mark`,
+		`plot-test: the row "white" has no visible data mark`,
+		`plot-test: the row "outside" has no visible data mark`,
+		`plot-test: the legend entry "gone" names a series with no visible data mark inside the axes`,
+		`plot-test: the legend entry "orphan" stands for no plotted series`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the probe did not say %q; it said:\n%s", want, all)
+		}
+	}
+	for _, fine := range []string{`"box"`, `"kept"`} {
+		if strings.Contains(all, fine) {
+			t.Errorf("the probe faults %s, which has a visible mark:\n%s", fine, all)
+		}
 	}
 }

@@ -23,6 +23,65 @@
     }
     return false;
   }
+  // painted reports whether a colour (computed style) shows on the
+  // page's white: not none, not transparent, not white.
+  function painted(c, opacity) {
+    if (!c || c === "none" || parseFloat(opacity) < 0.05) return false;
+    const m = /rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)/.exec(c);
+    if (!m) return true;
+    if (m[4] !== undefined && parseFloat(m[4]) < 0.05) return false;
+    return !(+m[1] > 245 && +m[2] > 245 && +m[3] > 245);
+  }
+  // markArea is the area (px²) that element el paints inside rectangle
+  // r, counted on a 1 px grid and given up once it reaches enough:
+  // the filled area for a filled shape; for a stroked shape (a ring, a
+  // cross, a line), its stroke's when the shape spans both directions
+  // (a line across one direction alone is a whisker, not a mark) or
+  // when lines count (a legend's series drawn as a line).
+  function markArea(el, r, enough, lines) {
+    const st = getComputedStyle(el);
+    const fill = painted(st.fill, st.fillOpacity), stroke = painted(st.stroke, st.strokeOpacity) && parseFloat(st.strokeWidth) > 0;
+    const b = el.getBoundingClientRect();
+    const c = { left: Math.max(b.left, r.left), top: Math.max(b.top, r.top), right: Math.min(b.right, r.right), bottom: Math.min(b.bottom, r.bottom) };
+    const sw = stroke ? parseFloat(st.strokeWidth) * (el.getScreenCTM().a || 1) : 0;
+    // A stroke reaches half its width beyond the geometry's box.
+    const g = { left: c.left - sw / 2, top: c.top - sw / 2, right: c.right + sw / 2, bottom: c.bottom + sw / 2 };
+    if (!(g.right > g.left && g.bottom > g.top)) return 0;
+    const useStroke = stroke && (lines || (b.right - b.left >= 3 && b.bottom - b.top >= 3));
+    if (!fill && !useStroke) return 0;
+    const m = el.getScreenCTM().inverse(), p = el.ownerSVGElement.createSVGPoint();
+    let n = 0;
+    for (let x = Math.max(g.left, r.left) + 0.5; x < Math.min(g.right, r.right); x += 1) for (let y = Math.max(g.top, r.top) + 0.5; y < Math.min(g.bottom, r.bottom); y += 1) {
+      p.x = x; p.y = y;
+      const q = p.matrixTransform(m);
+      if ((fill && el.isPointInFill(q)) || (useStroke && el.isPointInStroke(q))) if (++n >= enough) return n;
+    }
+    return n;
+  }
+  // visibleMarks: every row (a y-axis name, rows) and every legend
+  // entry's series (keys) of a plot has a data mark that paints at least
+  // the area of a dot of radius 1.5 px (7 px²) inside the axes (area);
+  // a plot with neither has some mark so.
+  const dotArea = Math.floor(Math.PI * 1.5 * 1.5);
+  function visibleMarks(name, area, data, rows, keys, out) {
+    const r = { left: area.left - tol, top: area.top - tol, right: area.right + tol, bottom: area.bottom + tol };
+    if (rows.length > 0) {
+      const ys = rows.map((t) => { const b = t.getBoundingClientRect(); return { name: t.textContent, y: (b.top + b.bottom) / 2 }; }).sort((a, b) => a.y - b.y);
+      ys.forEach((row, i) => {
+        const top = i > 0 ? (ys[i - 1].y + row.y) / 2 : area.top, bottom = i + 1 < ys.length ? (row.y + ys[i + 1].y) / 2 : area.bottom;
+        const band = { left: r.left, right: r.right, top: Math.max(r.top, top), bottom: Math.min(r.bottom, bottom) };
+        if (!data.some((el) => markArea(el, band, dotArea, false) >= dotArea)) out.push(name + ": the row \"" + row.name + "\" has no visible data mark (nothing of area >= a dot of radius 1.5 px inside the axes)");
+      });
+    }
+    keys.forEach((k) => {
+      const f = k.els.map((el) => el.getAttribute("data-for")).find((v) => v);
+      if (!f) { out.push(name + ": the legend entry \"" + k.text + "\" stands for no plotted series"); return; }
+      const ps = new Set(f.split(" "));
+      const mine = data.filter((el) => ps.has(el.getAttribute("data-p")));
+      if (!mine.some((el) => markArea(el, r, dotArea, true) >= dotArea)) out.push(name + ": the legend entry \"" + k.text + "\" names a series with no visible data mark inside the axes");
+    });
+    if (rows.length === 0 && keys.size === 0 && !data.some((el) => markArea(el, r, dotArea, true) >= dotArea)) out.push(name + ": the plot has no visible data mark inside its axes");
+  }
   function kind(label) {
     if (/\de[+-]?\d/i.test(label)) return "scientific";
     if (/^-?[\d.]+ ?(ns|µs|ms|s)(\/op)?$/.test(label)) return "duration";
@@ -99,6 +158,11 @@
       const b = t.getBoundingClientRect();
       if (b.left < sr.left - tol || b.right > sr.right + tol || b.top < sr.top - tol || b.bottom > sr.bottom + tol) out.push(name + ": the text \"" + t.textContent + "\" reaches past the plot's edge");
     }
+    // Every series has a visible mark inside its axes: each row named on
+    // a y axis of names and each legend entry's series (its plotters'
+    // marks, data-p in the entry's data-for).
+    const rows = H.n ? [...svg.querySelectorAll("text.p-axes")].filter((t) => t.textContent !== H.l[0] && t.textContent !== H.l[1] && t.textContent !== "" && t.getBoundingClientRect().right <= area.left + tol) : [];
+    visibleMarks(name, area, data, rows, keys, out);
     // Headings name what the plot covers: the nearest heading before the
     // plot is its document's (h2) or one its title contains.
     const title = (fig.querySelector("figcaption b") || {}).textContent || "";
