@@ -14,7 +14,10 @@ import (
 // ran, whether it is complete.
 func Header(d *result.Document) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s document, written by %s", d.Kind, strings.TrimSpace(d.Tool.Name+" "+d.Tool.Version))
+	b.WriteString(d.Kind + " document")
+	if w := strings.TrimSpace(d.Tool.Name + " " + d.Tool.Version); w != "" {
+		b.WriteString(", written by " + w) // a document without its tool says none
+	}
 	if !d.Start.IsZero() {
 		fmt.Fprintf(&b, " on %s", d.Start.Format("2006-01-02 15:04:05 MST"))
 	}
