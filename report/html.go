@@ -301,6 +301,23 @@ var htmlFuncs = template.FuncMap{
 		}
 		return template.HTML(template.HTMLEscapeString(s))
 	},
+	// prose is a line of text (a warning) whose Markdown code spans
+	// ("e.g. `taskset -c 0`") become code, the rest escaped.
+	"prose": func(s string) template.HTML {
+		parts := strings.Split(s, "`")
+		if len(parts)%2 == 0 { // an odd number of backticks: no spans
+			return template.HTML(template.HTMLEscapeString(s))
+		}
+		var b strings.Builder
+		for i, p := range parts {
+			if i%2 == 1 && p != "" {
+				b.WriteString("<code>" + template.HTMLEscapeString(p) + "</code>")
+			} else {
+				b.WriteString(template.HTMLEscapeString(p))
+			}
+		}
+		return template.HTML(b.String())
+	},
 	"align": func(c view.Column) string {
 		if c.Numeric {
 			return "num"

@@ -77,6 +77,12 @@ func TestHTMLSelfContained(t *testing.T) {
 			if !strings.Contains(page, "<table>") {
 				t.Error("no table")
 			}
+			// Markdown's code spans (in warnings, table cells) are code,
+			// never literal backticks.
+			text := regexp.MustCompile(`(?s)<script>.*?</script>|<style>.*?</style>|srcdoc="[^"]*"`).ReplaceAllString(page, "")
+			if i := strings.Index(text, "`"); i >= 0 {
+				t.Errorf("a literal backtick on the page: %q", text[max(0, i-60):min(len(text), i+20)])
+			}
 			if kind != "latency" && kind != "trace" && kind != "gobench" && kind != "hyperfine" && kind != "pulses" && !strings.Contains(page, "environment") {
 				t.Error("no environment")
 			}
