@@ -20,5 +20,5 @@ go run ./cmd/chrono trace docs/examples/pipeline-trace.json --html "$tmp/timelin
 # Open on 1.5-3.2 ms (a stall in compute) and hover a compute span, so the
 # image shows nesting, the details box and a request's flow.
 go test -count=1 -run '^TestTimelineInBrowser$' ./report -v \
-	-timeline.html="$tmp/timeline.html" -timeline.view=1500000,3200000 -timeline.hover=700,175 \
+	-timeline.html="$tmp/timeline.html" -timeline.view=1500000,3200000 -timeline.hover=700,212 \
 	-timeline.screenshot="$PWD/docs/images/pipeline-timeline.png" | grep -E '^(--- |ok|FAIL)|screenshot'
