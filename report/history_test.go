@@ -45,6 +45,37 @@ func exampleHistory(t testing.TB) map[string]*result.Document {
 	return docs
 }
 
+// exampleTracedTrend returns the trend document of
+// docs/examples/traced-history.db (12 runs of the two builds of
+// examples/regress with their CPU profiles), as chrono history trend
+// makes it: its regression carries the differential profile.
+func exampleTracedTrend(t testing.TB) *result.Document {
+	t.Helper()
+	ctx := context.Background()
+	s, err := history.OpenExisting(ctx, filepath.Join("..", "docs", "examples", "traced-history.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	o := history.CheckOptions{Threshold: 0.05, Detector: stats.EDivisiveOptions{Seed: 1}}
+	d, err := s.TrendDocument(ctx, history.Query{Name: "regress"}, o, false, result.Meta{Tool: result.Tool{Name: "chrono", Version: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	traced := false
+	for _, m := range d.Measurements {
+		if h := m.Detail.History; h != nil {
+			for _, c := range h.Changes {
+				traced = traced || c.Trace != nil
+			}
+		}
+	}
+	if !traced {
+		t.Fatal("traced-history.db's trend has no traced change")
+	}
+	return d
+}
+
 // TestHistoryGolden: every view of the example store in text, Markdown
 // and CSV, and the same again from the document read back from its JSON
 // (chrono report of a saved history document prints what chrono history

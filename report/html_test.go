@@ -24,13 +24,18 @@ import (
 var screenshotDir = flag.String("html.screenshots", "", "TestHTMLInBrowser: save each kind's screenshot (KIND.png) in this directory")
 
 // htmlExample writes the HTML report of a kind's example documents;
-// kind "history" is the trend page of docs/examples/history.db.
+// kind "history" is the trend page of docs/examples/history.db,
+// "history-traced" that of docs/examples/traced-history.db, whose
+// regression is traced to its functions.
 func htmlExample(t testing.TB, kind string) []byte {
 	t.Helper()
 	var s Subject
-	if kind == "history" {
+	switch kind {
+	case "history":
 		s.Docs = []*result.Document{exampleHistory(t)[result.HistoryViewTrend]}
-	} else {
+	case "history-traced":
+		s.Docs = []*result.Document{exampleTracedTrend(t)}
+	default:
 		s.Docs = exampleDocs(t, kind)
 	}
 	o := Options{Title: "chrono report: " + kind, Version: "test", CommandLine: "chrono report --html " + kind + ".html"}
@@ -201,7 +206,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Skipf("skipped: %v; CI installs Debian's chromium so that this runs", err)
 	}
 	dir := crosstest.TempDir(t)
-	for _, kind := range append(exampleKinds, "history") {
+	for _, kind := range append(exampleKinds, "history", "history-traced") {
 		t.Run(kind, func(t *testing.T) {
 			page := filepath.Join(dir, kind+".html")
 			if err := os.WriteFile(page, htmlExample(t, kind), 0o644); err != nil {
@@ -248,7 +253,7 @@ func TestHTMLInBrowser(t *testing.T) {
 			if kind != "env" && (!strings.HasPrefix(res.Probes[1], `"block:`) || !strings.HasSuffix(res.Probes[1], `|zoomed"`)) {
 				t.Errorf("hover and zoom: %s", res.Probes[1])
 			}
-			if res.Probes[2] == "0" && kind != "history" {
+			if res.Probes[2] == "0" && kind != "history" && kind != "history-traced" {
 				t.Errorf("no table")
 			}
 			var broken []string

@@ -63,6 +63,7 @@ func historyPlot(s *view.HistorySeries, name, title string) (*Plot, error) {
 	sc := scaleFor(s.Det.Unit, max)
 	p := newPlot(runAxisLabel(s), sc.label("median"))
 	p.X.Tick.Marker = commitTicks(s, plotW)
+	p.namedX = true // short commits, some of only digits
 	xy := make(plotter.XYs, len(s.Medians))
 	var hover []hoverPoint
 	for i, v := range s.Medians {

@@ -54,7 +54,7 @@ type Plot struct {
 // [x, y, text] in SVG coordinates).
 type hoverData struct {
 	F  [10]float64 `json:"f"`
-	N  int         `json:"n,omitempty"` // 1: the y axis holds names
+	N  int         `json:"n,omitempty"` // 1: the y axis holds names, 2: the x axis's ticks are names
 	L  [2]string   `json:"l"`           // the axes' labels
 	XU string      `json:"xu"`
 	YU string      `json:"yu"`
@@ -83,8 +83,10 @@ var plotFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 type chart struct {
 	*plot.Plot
 	keys    []key
-	nominal bool
-	drawn   []plot.Plotter // what Add added, in order (see tracked)
+	nominal bool // the y axis holds names (nominalY)
+	// namedX: the x axis's tick labels are names (commits), not numbers.
+	namedX bool
+	drawn  []plot.Plotter // what Add added, in order (see tracked)
 }
 
 // Add adds plotters to c's plot, each tracked: the SVG marks it draws
@@ -239,7 +241,10 @@ func render(p *chart, w, h vg.Length, name, title, caption string, xu, yu string
 		hd.F[9] = 1
 	}
 	if p.nominal {
-		hd.N = 1
+		hd.N |= 1
+	}
+	if p.namedX {
+		hd.N |= 2
 	}
 	step := 1
 	if len(pts) > maxHover {

@@ -132,7 +132,7 @@
       const w = Math.min(ux.right, area.right) - Math.max(ux.left, area.left), h = Math.min(uy.bottom, area.bottom) - Math.max(uy.top, area.top);
       const say = (i) => /\blog\b/.test(H.l[i]);
       if (w < (area.right - area.left) / 2 && !(H.f[8] && say(0))) out.push(name + ": the data fill " + Math.round(100 * w / (area.right - area.left)) + "% of the x axis (\"" + H.l[0] + "\")");
-      if (!H.n && h < (area.bottom - area.top) / 2 && !(H.f[9] && say(1))) out.push(name + ": the data fill " + Math.round(100 * h / (area.bottom - area.top)) + "% of the y axis (\"" + H.l[1] + "\")");
+      if (!(H.n & 1) && h < (area.bottom - area.top) / 2 && !(H.f[9] && say(1))) out.push(name + ": the data fill " + Math.round(100 * h / (area.bottom - area.top)) + "% of the y axis (\"" + H.l[1] + "\")");
     }
     for (const i of [0, 1]) if (H.f[8 + i] && !/\blog\b/.test(H.l[i])) out.push(name + ": the " + "xy"[i] + " axis is logarithmic and its label (\"" + H.l[i] + "\") does not say so");
     // One notation per axis; a linear axis of durations in a unit that fits.
@@ -144,7 +144,9 @@
       else if (b.right <= area.left + tol) axes[1].push(t.textContent);
     }
     axes.forEach((ls, i) => {
-      const kinds = [...new Set(ls.map(kind))];
+      // An axis of names (rows, commits) has one notation: names, even
+      // a commit of digits only.
+      const kinds = H.n & (i === 0 ? 2 : 1) ? (ls.length ? ["name"] : []) : [...new Set(ls.map(kind))];
       if (kinds.length > 1) out.push(name + ": the " + "xy"[i] + " axis mixes tick-label notations: " + kinds.map((k) => k + " (" + ls.find((l) => kind(l) === k) + ")").join(", "));
       const u = /\((ns|µs|ms|s)(\/op)?\)$/.exec(H.l[i]);
       if (u && !H.f[8 + i] && kinds.length === 1 && kinds[0] === "plain") {
@@ -161,7 +163,7 @@
     // Every series has a visible mark inside its axes: each row named on
     // a y axis of names and each legend entry's series (its plotters'
     // marks, data-p in the entry's data-for).
-    const rows = H.n ? [...svg.querySelectorAll("text.p-axes")].filter((t) => t.textContent !== H.l[0] && t.textContent !== H.l[1] && t.textContent !== "" && t.getBoundingClientRect().right <= area.left + tol) : [];
+    const rows = H.n & 1 ? [...svg.querySelectorAll("text.p-axes")].filter((t) => t.textContent !== H.l[0] && t.textContent !== H.l[1] && t.textContent !== "" && t.getBoundingClientRect().right <= area.left + tol) : [];
     visibleMarks(name, area, data, rows, keys, out);
     // Headings name what the plot covers: the nearest heading before the
     // plot is its document's (h2) or one its title contains.
