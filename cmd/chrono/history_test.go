@@ -534,7 +534,7 @@ func TestHistoryProfiles(t *testing.T) {
 	if got := firstTraceRow(out, "regress, wall"); got != "main.checksum" {
 		t.Errorf("the trace names %q first, want main.checksum:\n%s", got, out)
 	}
-	if !strings.Contains(out, "CPU profiles of runs 4, 5, 6 against runs 7, 8, 9, new − baseline per run (30 runs and 30 runs)") {
+	if !strings.Contains(out, "CPU profiles of history runs 4, 5, 6 against 7, 8, 9, new − baseline per run (30 runs profiled before, 30 after)") {
 		t.Errorf("the trace does not say which runs it merged:\n%s", out)
 	}
 	js, _, _ := runChrono(t, "", "history", "check", "--db", db, "--json")

@@ -56,10 +56,12 @@ func ProfileTraceBlock(heading string, tr *result.ProfileTrace) Block {
 	}
 	from := ""
 	if len(tr.BaseRuns) > 0 && len(tr.NewRuns) > 0 {
-		from = " of " + runList(tr.BaseRuns) + " against " + runList(tr.NewRuns)
+		// The history's runs (documents), apart from the runs or
+		// iterations profiled in them.
+		from = " of history " + runList(tr.BaseRuns) + " against " + strings.TrimPrefix(strings.TrimPrefix(runList(tr.NewRuns), "runs "), "run ")
 	}
-	lines := []string{fmt.Sprintf("CPU profiles%s, new − baseline per %s (%s and %s): %s → %s per %s",
-		from, per, plural.Count(int(tr.BaseIterations), per), plural.Count(int(tr.NewIterations), per),
+	lines := []string{fmt.Sprintf("CPU profiles%s, new − baseline per %s (%s profiled before, %d after): %s → %s per %s",
+		from, per, plural.Count(int(tr.BaseIterations), per), int(tr.NewIterations),
 		fig(tr.Total.Before), fig(tr.Total.After), per)}
 	notes := []string{"flat: time in the function itself; cum: in it and what it calls; share: of the whole profile's change (pprof -diff_base, each side divided by its iterations)"}
 	if len(tr.BaseRuns) > 1 || len(tr.NewRuns) > 1 {
