@@ -75,6 +75,8 @@ type B struct {
 	// readMem's buffer otherwise (one, so that reading allocates nothing).
 	shared   bool
 	memStats *runtime.MemStats
+	// readStats fills memStats (the platform's readMemStats).
+	readStats func(*runtime.MemStats)
 
 	// Counters (Options.Counters): the group, enabled once, and the
 	// readings bounding the current sample.
@@ -133,7 +135,7 @@ func (b *B) readMem() memSnap {
 		if b.memStats == nil {
 			b.memStats = new(runtime.MemStats)
 		}
-		runtime.ReadMemStats(b.memStats)
+		b.readStats(b.memStats)
 		return memSnap{b.memStats.Mallocs, b.memStats.TotalAlloc, uint64(b.memStats.NumGC)}
 	}
 	if b.metricsSamples == nil {
@@ -295,7 +297,12 @@ func start(f func(*B), clk *clockSource, opts *Options, cpu int) *runner {
 	r := &runner{cmds: make(chan command), replies: make(chan reply)}
 	b := &B{ctl: r, clk: clk, opts: opts}
 	thread.Go(func() { // locked for life, never the main thread: see above
-		b.th = opts.platform().thread()
+		plat := opts.platform()
+		b.th = plat.thread()
+		b.readStats = plat.readMemStats
+		if b.readStats == nil {
+			b.readStats = runtime.ReadMemStats
+		}
 		var rep reply
 		defer func() {
 			if p := recover(); p != nil {

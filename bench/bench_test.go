@@ -3,6 +3,7 @@ package bench
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -55,7 +56,8 @@ func (f *fakeClock) platform() *platform {
 			}
 			return identity(n)
 		},
-		thread: func() threadOps { return &fakeThread{fc: f, on: 0} },
+		thread:       func() threadOps { return &fakeThread{fc: f, on: 0} },
+		readMemStats: func(m *runtime.MemStats) { *m = runtime.MemStats{} },
 	}
 }
 

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/chronograph/chronograph/clock"
 	"github.com/chronograph/chronograph/internal/thread"
@@ -18,6 +19,11 @@ type platform struct {
 	// thread returns the operations for a new benchmark thread; it is
 	// called on that thread, after runtime.LockOSThread.
 	thread func() threadOps
+	// readMemStats reads the allocation counters (runtime.ReadMemStats
+	// when nil). The fake platform's reads nothing: a stopped world costs
+	// a few µs natively but tens of ms under Wine, and the fake clock's
+	// tests count no allocations.
+	readMemStats func(*runtime.MemStats)
 }
 
 // threadOps are the per-thread operations of a benchmark's locked thread.
