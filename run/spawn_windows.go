@@ -33,7 +33,7 @@ type group struct {
 var groups sync.Map // int -> *group
 
 // attachGroup puts p in a new job object that kills its processes when
-// closed. A process the command starts before the assignment (within
+// closed; a process that has already ended gets none. A process the command starts before the assignment (within
 // microseconds of its start) escapes the job: Go's os.StartProcess
 // cannot start a process suspended or inside a job.
 func attachGroup(p *os.Process) error {
@@ -55,8 +55,19 @@ func attachGroup(p *os.Process) error {
 		return fmt.Errorf("run: OpenProcess(%d): %w", p.Pid, err)
 	}
 	if err := windows.AssignProcessToJobObject(job, h); err != nil {
-		windows.CloseHandle(h)
 		windows.CloseHandle(job)
+		// A command that ends at once (a program not found, exit 3) can
+		// be gone before the assignment, which then fails with "Access
+		// denied": nothing of it is left to kill, and its CPU times
+		// come from its process state.
+		ended := false
+		if ev, werr := windows.WaitForSingleObject(h, 0); werr == nil && ev == windows.WAIT_OBJECT_0 {
+			ended = true
+		}
+		windows.CloseHandle(h)
+		if ended {
+			return nil
+		}
 		return fmt.Errorf("run: AssignProcessToJobObject: %w (is chrono in a job that forbids nested jobs?)", err)
 	}
 	groups.Store(p.Pid, &group{job: job, proc: h})

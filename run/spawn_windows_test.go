@@ -112,3 +112,34 @@ func waitInJob() {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestAttachEndedProcess: a command that has ended before attachGroup
+// puts it in its job (one that exits at once) is no error: the
+// assignment's "Access denied" for an ended process stopped the whole
+// benchmark ("the benchmark stopped on an error: run:
+// AssignProcessToJobObject: Access denied").
+func TestAttachEndedProcess(t *testing.T) {
+	if os.Getenv("CHRONO_RUN_TEST_ENDED") == "1" {
+		os.Exit(3)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAttachEndedProcess$")
+	cmd.Env = append(os.Environ(), "CHRONO_RUN_TEST_ENDED=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE, false, uint32(cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := windows.WaitForSingleObject(h, 60000); err != nil || ev != windows.WAIT_OBJECT_0 {
+		t.Fatalf("the child did not end: %v %v", ev, err)
+	}
+	windows.CloseHandle(h)
+	if err := attachGroup(cmd.Process); err != nil {
+		t.Errorf("attachGroup of an ended process: %v", err)
+	}
+	releaseGroup(cmd.Process)
+	if err := cmd.Wait(); err == nil || cmd.ProcessState.ExitCode() != 3 {
+		t.Errorf("wait: %v, exit code %d, want 3", err, cmd.ProcessState.ExitCode())
+	}
+}
