@@ -43,8 +43,9 @@ const TraceTop = 10
 // and has a profile on both sides (base for d.Baseline's measurements,
 // next for d.Newer's, by name): in a gate, a measurement with a
 // regression; in a plain diff, one with a significant change to slower.
-// A measurement's profiles that cannot be compared get a Trace with Err;
-// one without a profile on either side gets none.
+// Each is TraceRuns of one profile a side. A measurement's profiles that
+// cannot be compared get a Trace with Err; one without a profile on
+// either side gets none.
 func (d *Diff) TraceSlower(base, next map[string]Profile) {
 	seen := map[string]bool{}
 	for _, c := range d.Changes {
@@ -57,17 +58,7 @@ func (d *Diff) TraceSlower(base, next map[string]Profile) {
 			continue
 		}
 		seen[c.Measurement] = true
-		t := Trace{Measurement: c.Measurement, Per: n.Per}
-		switch {
-		case b.Per != n.Per:
-			t.Err = fmt.Errorf("compare: the baseline's profile is per %s, the new one's per %s: they cannot be put on one footing", b.Per, n.Per)
-		default:
-			t.Diff, t.Err = profiles.Compare(b.Profile, n.Profile, b.Iterations, n.Iterations)
-		}
-		if t.Err == nil {
-			t.Resolution = max(step(b, t.Diff.Unit), step(n, t.Diff.Unit))
-		}
-		d.Traces = append(d.Traces, t)
+		d.Traces = append(d.Traces, TraceRuns(c.Measurement, []Profile{b}, []Profile{n}))
 	}
 }
 
