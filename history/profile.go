@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/chronograph/chronograph/compare"
 	"github.com/chronograph/chronograph/internal/excerpt"
@@ -207,8 +208,8 @@ func (s *Store) traceChanges(ctx context.Context, se Series, chs []ChangePoint) 
 		if err != nil {
 			return err
 		}
-		if note += noteN; note != "" {
-			c.Trace = &result.ProfileTrace{Note: note}
+		if note != "" || noteN != "" {
+			c.Trace = &result.ProfileTrace{Note: strings.Join(slices.DeleteFunc([]string{note, noteN}, func(n string) bool { return n == "" }), "; ")}
 			continue
 		}
 		c.Trace = compare.TraceRuns(se.Name, bp, np).Record()
